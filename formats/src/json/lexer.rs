@@ -1,0 +1,482 @@
+//! The JSON lexer: the primitives the parser (and the derive's direct decoder) are made of.
+//! It reads from validated UTF-8 and never allocates except into the caller's scratch
+//! buffer, and only for strings holding escapes.
+
+use std::borrow::Cow;
+use std::ops::Deref;
+
+use super::{Error, ErrorKind};
+
+/// A string read from the input: borrowed when it held no escape, otherwise decoded into
+/// the caller's scratch buffer. The caller is told which, so it can keep the borrow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Str<'a, 's> {
+    /// The string's text, straight from the input.
+    Borrowed(&'a str),
+    /// The decoded string, in the scratch buffer (valid until the next read).
+    Scratch(&'s str),
+}
+
+impl<'a> Str<'a, '_> {
+    /// Keeps the borrow, or copies the scratch text.
+    #[inline]
+    pub fn into_cow(self) -> Cow<'a, str> {
+        match self {
+            Str::Borrowed(s) => Cow::Borrowed(s),
+            Str::Scratch(s) => Cow::Owned(s.to_owned()),
+        }
+    }
+}
+
+impl Deref for Str<'_, '_> {
+    type Target = str;
+    #[inline]
+    fn deref(&self) -> &str {
+        match *self {
+            Str::Borrowed(s) | Str::Scratch(s) => s,
+        }
+    }
+}
+
+/// A JSON number, typed as narrowly as it fits.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Number<'a> {
+    /// An integer that fits `i64`.
+    Int(i64),
+    /// An integer above `i64::MAX` that fits `u64`.
+    UInt(u64),
+    /// A number with a fraction or exponent (or `-0`), correctly rounded.
+    Float(f64),
+    /// An integer beyond 64 bits, or a float beyond `f64`'s range, as its source text.
+    Big(&'a str),
+}
+
+/// A cursor over validated UTF-8 JSON text.
+#[derive(Debug, Clone)]
+pub struct Lexer<'a> {
+    src: &'a str,
+    pos: usize,
+}
+
+/// Exact powers of ten for the fast float path (10^22 is the largest exact f64 power).
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+    1e20, 1e21, 1e22,
+];
+
+/// The offset of the first byte at or after `i` that is `"`, `\` or a control character
+/// (below 0x20), or `bytes.len()`. Eight bytes at a time; the writer uses it too.
+#[inline]
+pub(crate) fn find_string_special(bytes: &[u8], mut i: usize) -> usize {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        let quote = w ^ (LO * u64::from(b'"'));
+        let backslash = w ^ (LO * u64::from(b'\\'));
+        // A byte is flagged when it is zero after the xor, or below 0x20; the lowest
+        // flagged byte is always exact (later ones may be false positives from borrows).
+        let flagged = (quote.wrapping_sub(LO) & !quote)
+            | (backslash.wrapping_sub(LO) & !backslash)
+            | (w.wrapping_sub(LO * 0x20) & !w);
+        let flagged = flagged & HI;
+        if flagged != 0 {
+            return i + (flagged.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while let Some(&b) = bytes.get(i) {
+        if b == b'"' || b == b'\\' || b < 0x20 {
+            return i;
+        }
+        i += 1;
+    }
+    i
+}
+
+impl<'a> Lexer<'a> {
+    /// A lexer at the start of `src`.
+    pub fn new(src: &'a str) -> Self {
+        Lexer { src, pos: 0 }
+    }
+
+    /// The whole input.
+    #[inline]
+    pub fn src(&self) -> &'a str {
+        self.src
+    }
+
+    /// The current byte offset.
+    #[inline]
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+
+    /// Moves past one byte (the caller has peeked it).
+    #[inline]
+    pub fn bump(&mut self) {
+        self.pos += 1;
+    }
+
+    /// Skips whitespace and returns the next byte without consuming it.
+    #[inline]
+    pub fn peek(&mut self) -> Option<u8> {
+        let bytes = self.src.as_bytes();
+        while let Some(&b) = bytes.get(self.pos) {
+            match b {
+                b' ' | b'\n' | b'\r' | b'\t' => self.pos += 1,
+                _ => return Some(b),
+            }
+        }
+        None
+    }
+
+    /// An error of `kind` at the current position.
+    #[cold]
+    pub fn error(&self, kind: ErrorKind) -> Error {
+        self.error_at(kind, self.pos)
+    }
+
+    /// An error of `kind` at byte `offset`.
+    #[cold]
+    pub fn error_at(&self, kind: ErrorKind, offset: usize) -> Error {
+        Error::new(kind, self.src.as_bytes(), offset)
+    }
+
+    /// "expected X, found Y" at the current position (or "unexpected end of input").
+    #[cold]
+    pub fn unexpected(&self, expected: &'static str) -> Error {
+        match self.src.get(self.pos..).and_then(|rest| rest.chars().next()) {
+            Some(found) => self.error(ErrorKind::UnexpectedCharacter { expected, found }),
+            None => self.error(ErrorKind::UnexpectedEnd),
+        }
+    }
+
+    /// Reads the literal `true`, `false` or `null` at the current position.
+    #[inline]
+    pub fn read_literal(&mut self, literal: &'static str) -> Result<(), Error> {
+        let bytes = self.src.as_bytes();
+        if bytes.get(self.pos..self.pos + literal.len()) == Some(literal.as_bytes()) {
+            self.pos += literal.len();
+            return Ok(());
+        }
+        self.literal_error(literal)
+    }
+
+    #[cold]
+    fn literal_error(&mut self, literal: &'static str) -> Result<(), Error> {
+        let bytes = self.src.as_bytes();
+        let matched = literal.bytes().zip(&bytes[self.pos..]).take_while(|(a, b)| a == *b).count();
+        self.pos += matched;
+        Err(self.unexpected(match literal {
+            "true" => "`true`",
+            "false" => "`false`",
+            _ => "`null`",
+        }))
+    }
+
+    /// Reads a string whose opening `"` is at the current position.
+    #[inline]
+    pub fn read_string<'s>(&mut self, scratch: &'s mut String) -> Result<Str<'a, 's>, Error> {
+        let bytes = self.src.as_bytes();
+        let start = self.pos + 1;
+        let end = find_string_special(bytes, start);
+        if bytes.get(end) == Some(&b'"') {
+            self.pos = end + 1;
+            return Ok(Str::Borrowed(&self.src[start..end]));
+        }
+        self.read_escaped_string(start, end, scratch)
+    }
+
+    /// The rest of a string that holds an escape (or is malformed): decoded into `scratch`.
+    #[inline(never)]
+    fn read_escaped_string<'s>(
+        &mut self,
+        start: usize,
+        mut i: usize,
+        scratch: &'s mut String,
+    ) -> Result<Str<'a, 's>, Error> {
+        let bytes = self.src.as_bytes();
+        scratch.clear();
+        let mut run = start;
+        loop {
+            match bytes.get(i) {
+                Some(b'"') => {
+                    scratch.push_str(&self.src[run..i]);
+                    self.pos = i + 1;
+                    return Ok(Str::Scratch(scratch));
+                }
+                Some(b'\\') => {
+                    scratch.push_str(&self.src[run..i]);
+                    i = self.decode_escape(i, scratch)?;
+                    run = i;
+                }
+                Some(_) => return Err(self.error_at(ErrorKind::ControlCharacterInString, i)),
+                None => return Err(self.error_at(ErrorKind::UnexpectedEnd, i)),
+            }
+            i = find_string_special(bytes, i);
+        }
+    }
+
+    /// Decodes the escape whose backslash is at `i`; returns the offset after it.
+    fn decode_escape(&self, i: usize, out: &mut String) -> Result<usize, Error> {
+        let bytes = self.src.as_bytes();
+        let c = match bytes.get(i + 1) {
+            Some(b'"') => '"',
+            Some(b'\\') => '\\',
+            Some(b'/') => '/',
+            Some(b'b') => '\u{8}',
+            Some(b'f') => '\u{c}',
+            Some(b'n') => '\n',
+            Some(b'r') => '\r',
+            Some(b't') => '\t',
+            Some(b'u') => {
+                let (c, len) = self.decode_unicode_escape(i)?;
+                out.push(c);
+                return Ok(i + len);
+            }
+            Some(_) => return Err(self.error_at(ErrorKind::InvalidEscape, i)),
+            None => return Err(self.error_at(ErrorKind::UnexpectedEnd, i + 1)),
+        };
+        out.push(c);
+        Ok(i + 2)
+    }
+
+    /// Decodes `\uXXXX` (or a surrogate pair `\uD83D\uDE00`) at `i`; returns the char
+    /// and the length of the escape text.
+    fn decode_unicode_escape(&self, i: usize) -> Result<(char, usize), Error> {
+        let high = self.hex4(i + 2)?;
+        let code = match high {
+            0xD800..=0xDBFF => {
+                let bytes = self.src.as_bytes();
+                if bytes.get(i + 6..i + 8) != Some(b"\\u") {
+                    return Err(self.error_at(ErrorKind::LoneSurrogate, i));
+                }
+                let low = self.hex4(i + 8)?;
+                if !(0xDC00..=0xDFFF).contains(&low) {
+                    return Err(self.error_at(ErrorKind::LoneSurrogate, i));
+                }
+                let code = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
+                return Ok((char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER), 12));
+            }
+            0xDC00..=0xDFFF => return Err(self.error_at(ErrorKind::LoneSurrogate, i)),
+            code => code,
+        };
+        Ok((char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER), 6))
+    }
+
+    /// Four hex digits at `i`.
+    fn hex4(&self, i: usize) -> Result<u32, Error> {
+        let bytes = self.src.as_bytes();
+        let mut value = 0;
+        for k in 0..4 {
+            let digit = match bytes.get(i + k) {
+                Some(&b) => (b as char).to_digit(16),
+                None => return Err(self.error_at(ErrorKind::UnexpectedEnd, i + k)),
+            };
+            match digit {
+                Some(d) => value = value * 16 + d,
+                None => return Err(self.error_at(ErrorKind::InvalidEscape, i + k)),
+            }
+        }
+        Ok(value)
+    }
+
+    /// Reads a number starting at the current position (a `-` or a digit).
+    #[inline]
+    pub fn read_number(&mut self) -> Result<Number<'a>, Error> {
+        let bytes = self.src.as_bytes();
+        let start = self.pos;
+        let mut i = start;
+        let negative = bytes.get(i) == Some(&b'-');
+        if negative {
+            i += 1;
+        }
+        let mut mantissa: u64 = 0;
+        let mut overflow = false;
+        match bytes.get(i) {
+            Some(b'0') => {
+                i += 1;
+                if matches!(bytes.get(i), Some(b'0'..=b'9')) {
+                    return Err(self.error_at(ErrorKind::InvalidNumber, i));
+                }
+            }
+            Some(b'1'..=b'9') => {
+                while let Some(&b @ b'0'..=b'9') = bytes.get(i) {
+                    match mantissa.checked_mul(10).and_then(|m| m.checked_add(u64::from(b - b'0'))) {
+                        Some(m) => mantissa = m,
+                        None => overflow = true,
+                    }
+                    i += 1;
+                }
+            }
+            _ => return Err(self.error_at(ErrorKind::InvalidNumber, i)),
+        }
+        let mut is_float = false;
+        let mut exponent: i64 = 0;
+        if bytes.get(i) == Some(&b'.') {
+            is_float = true;
+            i += 1;
+            let digits_start = i;
+            while let Some(&b @ b'0'..=b'9') = bytes.get(i) {
+                if !overflow {
+                    match mantissa.checked_mul(10).and_then(|m| m.checked_add(u64::from(b - b'0'))) {
+                        Some(m) => {
+                            mantissa = m;
+                            exponent -= 1;
+                        }
+                        None => overflow = true,
+                    }
+                }
+                i += 1;
+            }
+            if i == digits_start {
+                return Err(self.error_at(ErrorKind::InvalidNumber, i));
+            }
+        }
+        if matches!(bytes.get(i), Some(b'e' | b'E')) {
+            is_float = true;
+            i += 1;
+            let exp_negative = match bytes.get(i) {
+                Some(b'-') => {
+                    i += 1;
+                    true
+                }
+                Some(b'+') => {
+                    i += 1;
+                    false
+                }
+                _ => false,
+            };
+            let digits_start = i;
+            let mut exp: i64 = 0;
+            while let Some(&b @ b'0'..=b'9') = bytes.get(i) {
+                exp = (exp * 10 + i64::from(b - b'0')).min(1 << 40);
+                i += 1;
+            }
+            if i == digits_start {
+                return Err(self.error_at(ErrorKind::InvalidNumber, i));
+            }
+            exponent += if exp_negative { -exp } else { exp };
+        }
+        self.pos = i;
+        let text = &self.src[start..i];
+        if !is_float {
+            return Ok(match (negative, overflow) {
+                (_, true) => Number::Big(text),
+                (false, false) => match i64::try_from(mantissa) {
+                    Ok(v) => Number::Int(v),
+                    Err(_) => Number::UInt(mantissa),
+                },
+                (true, false) if mantissa == 0 => Number::Float(-0.0),
+                (true, false) => match 0i64.checked_sub_unsigned(mantissa) {
+                    Some(v) => Number::Int(v),
+                    None => Number::Big(text),
+                },
+            });
+        }
+        // Clinger's fast path: both operands exact, so one correctly rounded operation.
+        if !overflow && mantissa <= (1 << 53) && (-22..=22).contains(&exponent) {
+            let m = mantissa as f64;
+            let value = if exponent < 0 { m / POW10[(-exponent) as usize] } else { m * POW10[exponent as usize] };
+            return Ok(Number::Float(if negative { -value } else { value }));
+        }
+        self.parse_float_slow(text)
+    }
+
+    #[inline(never)]
+    fn parse_float_slow(&self, text: &'a str) -> Result<Number<'a>, Error> {
+        match text.parse::<f64>() {
+            Ok(v) if v.is_finite() => Ok(Number::Float(v)),
+            // Beyond f64's range: keep the text rather than lose the value to infinity.
+            Ok(_) => Ok(Number::Big(text)),
+            Err(_) => Err(self.error(ErrorKind::InvalidNumber)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn number(text: &str) -> Result<Number<'_>, ErrorKind> {
+        let mut lexer = Lexer::new(text);
+        let n = lexer.read_number().map_err(|e| e.kind().clone())?;
+        assert_eq!(lexer.pos(), text.len(), "{text}");
+        Ok(n)
+    }
+
+    #[test]
+    fn numbers_are_typed_narrowly_and_exactly() {
+        assert_eq!(number("0"), Ok(Number::Int(0)));
+        assert_eq!(number("-9223372036854775808"), Ok(Number::Int(i64::MIN)));
+        assert_eq!(number("9223372036854775807"), Ok(Number::Int(i64::MAX)));
+        assert_eq!(number("9223372036854775808"), Ok(Number::UInt(1 << 63)));
+        assert_eq!(number("18446744073709551615"), Ok(Number::UInt(u64::MAX)));
+        assert_eq!(number("18446744073709551616"), Ok(Number::Big("18446744073709551616")));
+        assert_eq!(number("-9223372036854775809"), Ok(Number::Big("-9223372036854775809")));
+        assert_eq!(number("1e400"), Ok(Number::Big("1e400")));
+        assert_eq!(number("-0"), Ok(Number::Float(-0.0)));
+        assert!(matches!(number("-0"), Ok(Number::Float(f)) if f.is_sign_negative()));
+        assert_eq!(number("1.5e3"), Ok(Number::Float(1500.0)));
+        assert_eq!(number("1E-2"), Ok(Number::Float(0.01)));
+        assert_eq!(number("123456789012345678901234567890.5"), Ok(Number::Float(1.2345678901234568e29)));
+        assert_eq!(number("1e-400"), Ok(Number::Float(0.0)));
+        for bad in ["01", "-", "1.", "1.e3", "1e", "1e+", "-a", ".5"] {
+            assert_eq!(number(bad).err(), Some(ErrorKind::InvalidNumber), "{bad}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn floats_round_trip_exactly(bits: u64) {
+            let f = f64::from_bits(bits);
+            proptest::prop_assume!(f.is_finite());
+            let text = ryu::Buffer::new().format_finite(f).to_string();
+            let parsed = match number(&text).unwrap() {
+                Number::Float(v) => v,
+                Number::Int(v) => v as f64,
+                other => panic!("{other:?}"),
+            };
+            proptest::prop_assert_eq!(parsed.to_bits(), f.to_bits());
+        }
+
+        #[test]
+        fn decimal_text_parses_like_std(int in 0u64..1_000_000_000_000, frac in 0u32..1_000_000, exp in -30i32..30) {
+            let text = format!("{int}.{frac}e{exp}");
+            let expected: f64 = text.parse().unwrap();
+            proptest::prop_assert_eq!(number(&text).unwrap(), Number::Float(expected));
+        }
+
+        #[test]
+        fn special_byte_search_matches_naive(bytes: Vec<u8>, start in 0usize..64) {
+            let start = start.min(bytes.len());
+            let naive = bytes[start..].iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20).map_or(bytes.len(), |p| start + p);
+            proptest::prop_assert_eq!(find_string_special(&bytes, start), naive);
+        }
+    }
+
+    #[test]
+    fn strings_borrow_unless_escaped() {
+        let mut scratch = String::new();
+        let mut lexer = Lexer::new(r#""plain""#);
+        assert!(matches!(lexer.read_string(&mut scratch), Ok(Str::Borrowed("plain"))));
+        let mut lexer = Lexer::new(r#""a\n\u00e9\ud83d\ude00\/""#);
+        assert_eq!(&*lexer.read_string(&mut scratch).unwrap(), "a\né😀/");
+        for (bad, kind) in [
+            (r#""\ud800""#, ErrorKind::LoneSurrogate),
+            (r#""\udc00""#, ErrorKind::LoneSurrogate),
+            (r#""\ud800\u0041""#, ErrorKind::LoneSurrogate),
+            (r#""\x""#, ErrorKind::InvalidEscape),
+            (r#""\u12g4""#, ErrorKind::InvalidEscape),
+            ("\"a\tb\"", ErrorKind::ControlCharacterInString),
+            ("\"abc", ErrorKind::UnexpectedEnd),
+            ("\"ab\\", ErrorKind::UnexpectedEnd),
+        ] {
+            let mut lexer = Lexer::new(bad);
+            assert_eq!(lexer.read_string(&mut scratch).unwrap_err().kind(), &kind, "{bad}");
+        }
+    }
+}

@@ -1,0 +1,114 @@
+//! JSON (RFC 8259), strict: exactly what JSONTestSuite demands.
+//!
+//! One parser ([`parser`]) generic over [`JsonBuilder`] serves both doors:
+//! [`parse`] builds a [`RawValue`] for decoding into structs, [`parse_tree`] builds a
+//! [`Document`] whose nodes carry their byte spans, and [`check`] validates with the
+//! `()` builder, building nothing.
+//!
+//! ```
+//! use quarry_formats::json;
+//!
+//! let value = json::parse(br#"{"name": "quarry", "tags": ["fast"]}"#).unwrap();
+//! assert_eq!(value.get("name").and_then(|v| v.as_str()), Some("quarry"));
+//! assert_eq!(json::to_string(&value).unwrap(), r#"{"name":"quarry","tags":["fast"]}"#);
+//!
+//! let err = json::parse(b"[1,\n 2,]").unwrap_err();
+//! assert_eq!(err.to_string(), "expected a JSON value, found `]` at line 2, column 4");
+//! ```
+//!
+//! What is preserved and what is not: object member order and duplicate keys are kept
+//! (the decoder decides); integers are `i64`/`u64` when they fit and kept as text
+//! beyond; floats are correctly rounded, and a float beyond `f64`'s range keeps its
+//! text; `-0` reads as the float `-0.0`. A leading UTF-8 byte order mark is skipped.
+//! Whitespace and the exact spelling of numbers and escapes are not kept (the tree
+//! keeps spans, so the source text of any node is at hand).
+
+mod builder;
+mod error;
+pub mod lexer;
+pub mod parser;
+mod raw;
+mod tree;
+mod writer;
+
+use quarry_raw_value::{Encode, EncodeError, RawValue};
+
+pub use builder::JsonBuilder;
+pub use error::{Error, ErrorKind};
+pub use lexer::{Lexer, Number, Str};
+pub use parser::{parse_with, Parser};
+pub use raw::RawValueBuilder;
+pub use tree::{Children, Document, Node, NodeKind, TreeBuilder};
+pub use writer::{write_escaped_str, JsonWriter};
+
+use crate::common::Limits;
+
+/// Parses a JSON document into a [`RawValue`] (the struct door), with default limits.
+pub fn parse(input: &[u8]) -> Result<RawValue<'_>, Error> {
+    parse_with(input, &mut RawValueBuilder, Limits::default())
+}
+
+/// Parses a JSON document into a [`RawValue`] under `limits`.
+pub fn parse_with_limits(input: &[u8], limits: Limits) -> Result<RawValue<'_>, Error> {
+    parse_with(input, &mut RawValueBuilder, limits)
+}
+
+/// Parses a JSON document into a [`Document`] tree (the tree door), with default limits.
+pub fn parse_tree(input: &[u8]) -> Result<Document<'_>, Error> {
+    parse_tree_with_limits(input, Limits::default())
+}
+
+/// Parses a JSON document into a [`Document`] tree under `limits`.
+pub fn parse_tree_with_limits(input: &[u8], limits: Limits) -> Result<Document<'_>, Error> {
+    let mut parser = Parser::new(input, limits)?;
+    let mut builder = TreeBuilder::with_capacity(input.len() / 16 + 1);
+    parser.parse_value(&mut builder)?;
+    parser.finish()?;
+    Ok(builder.finish(parser.lexer().src()))
+}
+
+/// Checks that `input` is one well-formed JSON document, building nothing.
+pub fn check(input: &[u8]) -> Result<(), Error> {
+    parse_with(input, &mut (), Limits::default())
+}
+
+/// Encodes `value` as compact JSON.
+pub fn to_vec<T: Encode + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeError> {
+    let mut out = Vec::with_capacity(128);
+    value.encode(&mut JsonWriter::compact(&mut out))?;
+    Ok(out)
+}
+
+/// Encodes `value` as JSON indented by two spaces.
+pub fn to_vec_pretty<T: Encode + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeError> {
+    let mut out = Vec::with_capacity(128);
+    value.encode(&mut JsonWriter::pretty(&mut out))?;
+    Ok(out)
+}
+
+/// Encodes `value` as a compact JSON string.
+pub fn to_string<T: Encode + ?Sized>(value: &T) -> Result<String, EncodeError> {
+    to_vec(value).map(utf8)
+}
+
+/// Encodes `value` as an indented JSON string.
+pub fn to_string_pretty<T: Encode + ?Sized>(value: &T) -> Result<String, EncodeError> {
+    to_vec_pretty(value).map(utf8)
+}
+
+/// Encodes `value` as compact JSON into `writer`.
+pub fn to_writer<W: std::io::Write, T: Encode + ?Sized>(mut writer: W, value: &T) -> Result<(), EncodeError> {
+    writer.write_all(&to_vec(value)?)?;
+    Ok(())
+}
+
+/// Encodes `value` as indented JSON into `writer`.
+pub fn to_writer_pretty<W: std::io::Write, T: Encode + ?Sized>(mut writer: W, value: &T) -> Result<(), EncodeError> {
+    writer.write_all(&to_vec_pretty(value)?)?;
+    Ok(())
+}
+
+fn utf8(bytes: Vec<u8>) -> String {
+    // The writer only emits UTF-8: keys and strings come from `&str`, the rest is ASCII.
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}

@@ -1,0 +1,216 @@
+//! The one JSON parser (RFC 8259, strict), generic over a [`JsonBuilder`].
+//!
+//! It is iterative: open containers live on a heap stack, so no input can overflow the
+//! thread's stack whatever the depth limit; the limit itself is checked here, in the core.
+
+use crate::common::{Limits, Span};
+
+use super::builder::JsonBuilder;
+use super::lexer::Lexer;
+use super::{Error, ErrorKind};
+
+/// A JSON parser over one input. Besides [`Parser::parse_value`], it exposes the steps
+/// the derive's direct decoder uses to read bytes straight into a struct.
+#[derive(Debug)]
+pub struct Parser<'a> {
+    lexer: Lexer<'a>,
+    limits: Limits,
+    scratch: String,
+    depth: usize,
+}
+
+enum Frame<A, O, K> {
+    Array(A, usize),
+    Object(O, K, usize),
+}
+
+impl<'a> Parser<'a> {
+    /// Checks the size limit and UTF-8 validity of `input` and skips a leading BOM.
+    pub fn new(input: &'a [u8], limits: Limits) -> Result<Self, Error> {
+        if input.len() > limits.max_document_size {
+            return Err(Error::new(ErrorKind::DocumentSizeLimitReached(limits.max_document_size), input, 0));
+        }
+        let src = match std::str::from_utf8(input) {
+            Ok(src) => src,
+            Err(e) => return Err(Error::new(ErrorKind::InvalidUtf8, input, e.valid_up_to())),
+        };
+        let mut lexer = Lexer::new(src);
+        if src.starts_with('\u{feff}') {
+            for _ in 0..3 {
+                lexer.bump();
+            }
+        }
+        Ok(Parser { lexer, limits, scratch: String::new(), depth: 0 })
+    }
+
+    /// The lexer, for reading primitives directly.
+    #[inline]
+    pub fn lexer(&mut self) -> &mut Lexer<'a> {
+        &mut self.lexer
+    }
+
+    /// The lexer and the scratch buffer together, for [`Lexer::read_string`].
+    #[inline]
+    pub fn lexer_and_scratch(&mut self) -> (&mut Lexer<'a>, &mut String) {
+        (&mut self.lexer, &mut self.scratch)
+    }
+
+    /// Enters a container opened by a direct decoder, checking the depth limit.
+    #[inline]
+    pub fn enter(&mut self) -> Result<(), Error> {
+        self.depth += 1;
+        if self.depth > self.limits.max_depth {
+            return Err(self.lexer.error(ErrorKind::DepthLimitReached(self.limits.max_depth)));
+        }
+        Ok(())
+    }
+
+    /// Leaves a container entered with [`Parser::enter`].
+    #[inline]
+    pub fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    /// Checks that only whitespace is left.
+    pub fn finish(&mut self) -> Result<(), Error> {
+        match self.lexer.peek() {
+            None => Ok(()),
+            Some(_) => Err(self.lexer.error(ErrorKind::TrailingCharacters)),
+        }
+    }
+
+    /// Skips one value, validating it and building nothing.
+    pub fn skip_value(&mut self) -> Result<(), Error> {
+        self.parse_value(&mut ())
+    }
+
+    /// Reads an object key and the `:` after it; the opening `"` is next.
+    #[inline]
+    fn read_key<B: JsonBuilder<'a>>(&mut self, builder: &mut B) -> Result<B::Key, Error> {
+        let start = self.lexer.pos();
+        let key = self.lexer.read_string(&mut self.scratch)?;
+        let key = builder.key(key, Span::new(start, self.lexer.pos()));
+        if self.lexer.peek() != Some(b':') {
+            return Err(self.lexer.unexpected("`:`"));
+        }
+        self.lexer.bump();
+        Ok(key)
+    }
+
+    #[inline]
+    fn check_depth(&self, open: usize) -> Result<(), Error> {
+        if self.depth + open >= self.limits.max_depth {
+            return Err(self.lexer.error(ErrorKind::DepthLimitReached(self.limits.max_depth)));
+        }
+        Ok(())
+    }
+
+    /// Parses one value (after optional whitespace) into `builder`.
+    pub fn parse_value<B: JsonBuilder<'a>>(&mut self, builder: &mut B) -> Result<B::Value, Error> {
+        let mut stack: Vec<Frame<B::Array, B::Object, B::Key>> = Vec::new();
+        'value: loop {
+            let next = self.lexer.peek();
+            let start = self.lexer.pos();
+            let mut value = match next {
+                Some(b'"') => {
+                    let s = self.lexer.read_string(&mut self.scratch)?;
+                    builder.string(s, Span::new(start, self.lexer.pos()))
+                }
+                Some(b'-' | b'0'..=b'9') => {
+                    let n = self.lexer.read_number()?;
+                    builder.number(n, Span::new(start, self.lexer.pos()))
+                }
+                Some(b'[') => {
+                    self.check_depth(stack.len())?;
+                    self.lexer.bump();
+                    let array = builder.begin_array(start);
+                    if self.lexer.peek() == Some(b']') {
+                        self.lexer.bump();
+                        builder.end_array(array, Span::new(start, self.lexer.pos()))
+                    } else {
+                        stack.push(Frame::Array(array, start));
+                        continue 'value;
+                    }
+                }
+                Some(b'{') => {
+                    self.check_depth(stack.len())?;
+                    self.lexer.bump();
+                    let object = builder.begin_object(start);
+                    match self.lexer.peek() {
+                        Some(b'}') => {
+                            self.lexer.bump();
+                            builder.end_object(object, Span::new(start, self.lexer.pos()))
+                        }
+                        Some(b'"') => {
+                            let key = self.read_key(builder)?;
+                            stack.push(Frame::Object(object, key, start));
+                            continue 'value;
+                        }
+                        _ => return Err(self.lexer.unexpected("a string key or `}`")),
+                    }
+                }
+                Some(b't') => {
+                    self.lexer.read_literal("true")?;
+                    builder.bool(true, Span::new(start, self.lexer.pos()))
+                }
+                Some(b'f') => {
+                    self.lexer.read_literal("false")?;
+                    builder.bool(false, Span::new(start, self.lexer.pos()))
+                }
+                Some(b'n') => {
+                    self.lexer.read_literal("null")?;
+                    builder.null(Span::new(start, self.lexer.pos()))
+                }
+                _ => return Err(self.lexer.unexpected("a JSON value")),
+            };
+            // Hand the value to its container; close every container that ends here.
+            loop {
+                match stack.pop() {
+                    None => return Ok(value),
+                    Some(Frame::Array(mut array, start)) => {
+                        builder.array_item(&mut array, value);
+                        match self.lexer.peek() {
+                            Some(b',') => {
+                                self.lexer.bump();
+                                stack.push(Frame::Array(array, start));
+                                continue 'value;
+                            }
+                            Some(b']') => {
+                                self.lexer.bump();
+                                value = builder.end_array(array, Span::new(start, self.lexer.pos()));
+                            }
+                            _ => return Err(self.lexer.unexpected("`,` or `]`")),
+                        }
+                    }
+                    Some(Frame::Object(mut object, key, start)) => {
+                        builder.object_member(&mut object, key, value);
+                        match self.lexer.peek() {
+                            Some(b',') => {
+                                self.lexer.bump();
+                                if self.lexer.peek() != Some(b'"') {
+                                    return Err(self.lexer.unexpected("a string key"));
+                                }
+                                let key = self.read_key(builder)?;
+                                stack.push(Frame::Object(object, key, start));
+                                continue 'value;
+                            }
+                            Some(b'}') => {
+                                self.lexer.bump();
+                                value = builder.end_object(object, Span::new(start, self.lexer.pos()));
+                            }
+                            _ => return Err(self.lexer.unexpected("`,` or `}`")),
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Parses a whole document: one value, surrounded only by whitespace.
+pub fn parse_with<'a, B: JsonBuilder<'a>>(input: &'a [u8], builder: &mut B, limits: Limits) -> Result<B::Value, Error> {
+    let mut parser = Parser::new(input, limits)?;
+    let value = parser.parse_value(builder)?;
+    parser.finish()?;
+    Ok(value)
+}

@@ -1,0 +1,504 @@
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{BuildHasher, Hash};
+
+use crate::{DecodeErrorKind, DecodeErrors, RawValue};
+
+/// A type that can be built from a [`RawValue`], and so from every quarry format.
+///
+/// Decoding consumes the value: owned strings move into `String` fields without a copy,
+/// and borrowed ones can be kept as `&'de str` or `Cow<'de, str>`.
+/// Errors accumulate: a collection or struct decodes every element and reports all
+/// failures, each with its path.
+pub trait Decode<'de>: Sized {
+    /// Builds `Self` from `value`.
+    fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors>;
+
+    /// The value to use when a struct field of this type is absent from the input;
+    /// `None` means the field is required. `Option<T>` answers `Some(None)`.
+    fn missing() -> Option<Self> {
+        None
+    }
+}
+
+/// A type that map keys (always text in the input) decode into.
+pub trait DecodeKey<'de>: Sized + Ord {
+    /// Builds the key from its text.
+    fn decode_key(key: Cow<'de, str>) -> Result<Self, DecodeErrors>;
+}
+
+/// A short description of a value for error messages: `string "http"`, `300`, `map`.
+pub fn describe(value: &RawValue<'_>) -> String {
+    fn quote(s: &str) -> String {
+        const MAX: usize = 40;
+        match s.char_indices().nth(MAX) {
+            Some((cut, _)) => format!("{:?}…", &s[..cut]),
+            None => format!("{s:?}"),
+        }
+    }
+    match value {
+        RawValue::Null => "null".into(),
+        RawValue::Bool(b) => format!("boolean `{b}`"),
+        RawValue::Int(i) => i.to_string(),
+        RawValue::UInt(u) => u.to_string(),
+        RawValue::Float(f) => format!("{f:?}"),
+        RawValue::BigNumber(s) => s.to_string(),
+        RawValue::String(s) => format!("string {}", quote(s)),
+        RawValue::Text(s) => format!("text {}", quote(s)),
+        RawValue::Bytes(b) => format!("{} bytes", b.len()),
+        RawValue::Datetime(d) => format!("datetime {d}"),
+        RawValue::Seq(items) => format!("sequence of {}", items.len()),
+        RawValue::Map(_) => "map".into(),
+    }
+}
+
+impl<'de> Decode<'de> for RawValue<'de> {
+    fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors> {
+        Ok(value)
+    }
+}
+
+impl<'de> Decode<'de> for () {
+    fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors> {
+        match value {
+            RawValue::Null => Ok(()),
+            other => Err(DecodeErrors::invalid_type("null", &other)),
+        }
+    }
+}
+
+impl<'de> Decode<'de> for bool {
+    fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors> {
+        match value {
+            RawValue::Bool(b) => Ok(b),
+            RawValue::Text(ref t) if t.trim() == "true" => Ok(true),
+            RawValue::Text(ref t) if t.trim() == "false" => Ok(false),
+            other => Err(DecodeErrors::invalid_type("boolean", &other)),
+        }
+    }
+}
+
+#[cold]
+fn out_of_range(expected: String, value: &RawValue<'_>) -> DecodeErrors {
+    DecodeErrors::new(DecodeErrorKind::InvalidValue { expected, found: describe(value) })
+}
+
+macro_rules! decode_integer {
+    ($($ty:ty),*) => {$(
+        impl<'de> Decode<'de> for $ty {
+            fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors> {
+                let fitted = match &value {
+                    RawValue::Int(i) => <$ty>::try_from(*i).ok(),
+                    RawValue::UInt(u) => <$ty>::try_from(*u).ok(),
+                    RawValue::BigNumber(_) => None,
+                    RawValue::Text(t) => match parse_integer_text(t) {
+                        Some(TextInteger::Signed(i)) => <$ty>::try_from(i).ok(),
+                        Some(TextInteger::Unsigned(u)) => <$ty>::try_from(u).ok(),
+                        Some(TextInteger::Overflow) => None,
+                        None => return Err(DecodeErrors::invalid_type("integer", &value)),
+                    },
+                    _ => return Err(DecodeErrors::invalid_type("integer", &value)),
+                };
+                fitted.ok_or_else(|| {
+                    out_of_range(format!("integer in {}..={}", <$ty>::MIN, <$ty>::MAX), &value)
+                })
+            }
+        }
+
+        impl<'de> DecodeKey<'de> for $ty {
+            fn decode_key(key: Cow<'de, str>) -> Result<Self, DecodeErrors> {
+                <$ty>::decode(RawValue::Text(key))
+            }
+        }
+    )*};
+}
+
+decode_integer!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+
+/// An integer read from untyped text.
+enum TextInteger {
+    Signed(i128),
+    Unsigned(u128),
+    /// Integer syntax, but too large even for 128 bits.
+    Overflow,
+}
+
+/// Parses untyped text (XML, map keys) as an integer; `None` when it is not integer syntax.
+fn parse_integer_text(text: &str) -> Option<TextInteger> {
+    let text = text.trim();
+    if let Ok(i) = text.parse::<i128>() {
+        return Some(TextInteger::Signed(i));
+    }
+    if let Ok(u) = text.parse::<u128>() {
+        return Some(TextInteger::Unsigned(u));
+    }
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then_some(TextInteger::Overflow)
+}
+
+macro_rules! decode_float {
+    ($($ty:ty),*) => {$(
+        impl<'de> Decode<'de> for $ty {
+            fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors> {
+                match value {
+                    RawValue::Float(f) => Ok(f as $ty),
+                    RawValue::Int(i) => Ok(i as $ty),
+                    RawValue::UInt(u) => Ok(u as $ty),
+                    RawValue::BigNumber(ref s) => s.parse::<$ty>().map_err(|_| DecodeErrors::invalid_type("float", &value)),
+                    RawValue::Text(ref t) => t.trim().parse::<$ty>().map_err(|_| DecodeErrors::invalid_type("float", &value)),
+                    other => Err(DecodeErrors::invalid_type("float", &other)),
+                }
+            }
+        }
+    )*};
+}
+
+decode_float!(f32, f64);
+
+impl<'de> Decode<'de> for String {
+    fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors> {
+        match value {
+            RawValue::String(s) | RawValue::Text(s) => Ok(s.into_owned()),
+            other => Err(DecodeErrors::invalid_type("string", &other)),
+        }
+    }
+}
+
+impl<'de> Decode<'de> for Cow<'de, str> {
+    fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors> {
+        match value {
+            RawValue::String(s) | RawValue::Text(s) => Ok(s),
+            other => Err(DecodeErrors::invalid_type("string", &other)),
+        }
+    }
+}
+
+impl<'de> Decode<'de> for &'de str {
+    fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors> {
+        match value {
+            RawValue::String(Cow::Borrowed(s)) | RawValue::Text(Cow::Borrowed(s)) => Ok(s),
+            other @ (RawValue::String(_) | RawValue::Text(_)) => Err(DecodeErrors::invalid_type(
+                "a string borrowed from the input (this one has escapes; use String or Cow<str>)",
+                &other,
+            )),
+            other => Err(DecodeErrors::invalid_type("string", &other)),
+        }
+    }
+}
+
+impl<'de> Decode<'de> for char {
+    fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors> {
+        if let Some(s) = value.as_str() {
+            let mut chars = s.chars();
+            if let (Some(c), None) = (chars.next(), chars.next()) {
+                return Ok(c);
+            }
+        }
+        Err(DecodeErrors::invalid_type("a single character", &value))
+    }
+}
+
+impl<'de> Decode<'de> for std::path::PathBuf {
+    fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors> {
+        String::decode(value).map(Into::into)
+    }
+}
+
+impl<'de, T: Decode<'de>> Decode<'de> for Option<T> {
+    fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors> {
+        match value {
+            RawValue::Null => Ok(None),
+            other => T::decode(other).map(Some),
+        }
+    }
+
+    fn missing() -> Option<Self> {
+        Some(None)
+    }
+}
+
+impl<'de, T: Decode<'de>> Decode<'de> for Box<T> {
+    fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors> {
+        T::decode(value).map(Box::new)
+    }
+
+    fn missing() -> Option<Self> {
+        T::missing().map(Box::new)
+    }
+}
+
+/// Decodes every item, collecting the errors of all of them.
+fn decode_items<'de, T: Decode<'de>>(items: Vec<RawValue<'de>>) -> Result<Vec<T>, DecodeErrors> {
+    let mut out = Vec::with_capacity(items.len());
+    let mut errors: Option<DecodeErrors> = None;
+    for (i, item) in items.into_iter().enumerate() {
+        match T::decode(item) {
+            Ok(v) if errors.is_none() => out.push(v),
+            Ok(_) => {}
+            Err(e) => DecodeErrors::accumulate(&mut errors, e.at_index(i)),
+        }
+    }
+    match errors {
+        None => Ok(out),
+        Some(e) => Err(e),
+    }
+}
+
+impl<'de, T: Decode<'de>> Decode<'de> for Vec<T> {
+    fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors> {
+        match value {
+            RawValue::Seq(items) => decode_items(items),
+            other => Err(DecodeErrors::invalid_type("sequence", &other)),
+        }
+    }
+}
+
+impl<'de, T: Decode<'de>, const N: usize> Decode<'de> for [T; N] {
+    fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors> {
+        match value {
+            RawValue::Seq(items) if items.len() == N => {
+                let items = decode_items::<T>(items)?;
+                Ok(items.try_into().unwrap_or_else(|_| unreachable!("length checked above")))
+            }
+            other => Err(DecodeErrors::invalid_type(format!("sequence of {N}"), &other)),
+        }
+    }
+}
+
+macro_rules! decode_tuple {
+    ($len:literal => $($name:ident $index:tt),+) => {
+        impl<'de, $($name: Decode<'de>),+> Decode<'de> for ($($name,)+) {
+            fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors> {
+                let items = match value {
+                    RawValue::Seq(items) if items.len() == $len => items,
+                    other => return Err(DecodeErrors::invalid_type(concat!("sequence of ", $len), &other)),
+                };
+                let mut items = items.into_iter();
+                let mut errors: Option<DecodeErrors> = None;
+                let tuple = ($(
+                    match $name::decode(items.next().unwrap_or_default()) {
+                        Ok(v) => Some(v),
+                        Err(e) => {
+                            DecodeErrors::accumulate(&mut errors, e.at_index($index));
+                            None
+                        }
+                    },
+                )+);
+                match errors {
+                    Some(e) => Err(e),
+                    None => Ok(($(tuple.$index.unwrap_or_else(|| unreachable!("no errors")),)+)),
+                }
+            }
+        }
+    };
+}
+
+decode_tuple!(1 => A 0);
+decode_tuple!(2 => A 0, B 1);
+decode_tuple!(3 => A 0, B 1, C 2);
+decode_tuple!(4 => A 0, B 1, C 2, D 3);
+decode_tuple!(5 => A 0, B 1, C 2, D 3, E 4);
+decode_tuple!(6 => A 0, B 1, C 2, D 3, E 4, F 5);
+decode_tuple!(7 => A 0, B 1, C 2, D 3, E 4, F 5, G 6);
+decode_tuple!(8 => A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);
+
+impl<'de> DecodeKey<'de> for String {
+    fn decode_key(key: Cow<'de, str>) -> Result<Self, DecodeErrors> {
+        Ok(key.into_owned())
+    }
+}
+
+impl<'de> DecodeKey<'de> for Cow<'de, str> {
+    fn decode_key(key: Cow<'de, str>) -> Result<Self, DecodeErrors> {
+        Ok(key)
+    }
+}
+
+impl<'de> DecodeKey<'de> for &'de str {
+    fn decode_key(key: Cow<'de, str>) -> Result<Self, DecodeErrors> {
+        <&str>::decode(RawValue::String(key))
+    }
+}
+
+impl<'de> DecodeKey<'de> for char {
+    fn decode_key(key: Cow<'de, str>) -> Result<Self, DecodeErrors> {
+        char::decode(RawValue::String(key))
+    }
+}
+
+impl<'de> DecodeKey<'de> for bool {
+    fn decode_key(key: Cow<'de, str>) -> Result<Self, DecodeErrors> {
+        bool::decode(RawValue::Text(key))
+    }
+}
+
+/// Decodes map entries into `insert`, rejecting duplicate keys and collecting every error.
+fn decode_entries<'de, K, V>(
+    value: RawValue<'de>,
+    mut insert: impl FnMut(K, V) -> bool,
+) -> Result<(), DecodeErrors>
+where
+    K: DecodeKey<'de>,
+    V: Decode<'de>,
+{
+    let entries = match value {
+        RawValue::Map(entries) => entries,
+        other => return Err(DecodeErrors::invalid_type("map", &other)),
+    };
+    let mut errors: Option<DecodeErrors> = None;
+    for (key, value) in entries {
+        let decoded_key = K::decode_key(key.clone());
+        let decoded_value = V::decode(value);
+        match (decoded_key, decoded_value) {
+            (Ok(k), Ok(v)) => {
+                if !insert(k, v) {
+                    DecodeErrors::accumulate(
+                        &mut errors,
+                        DecodeErrors::new(DecodeErrorKind::DuplicateField(key.to_string())).at_key(&key),
+                    );
+                }
+            }
+            (k, v) => {
+                if let Err(e) = k {
+                    DecodeErrors::accumulate(&mut errors, e.at_key(&key));
+                }
+                if let Err(e) = v {
+                    DecodeErrors::accumulate(&mut errors, e.at_key(&key));
+                }
+            }
+        }
+    }
+    match errors {
+        None => Ok(()),
+        Some(e) => Err(e),
+    }
+}
+
+impl<'de, K, V, S> Decode<'de> for HashMap<K, V, S>
+where
+    K: DecodeKey<'de> + Hash,
+    V: Decode<'de>,
+    S: BuildHasher + Default,
+{
+    fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors> {
+        let capacity = match &value {
+            RawValue::Map(entries) => entries.len(),
+            _ => 0,
+        };
+        let mut map = HashMap::with_capacity_and_hasher(capacity, S::default());
+        decode_entries(value, |k, v| map.insert(k, v).is_none())?;
+        Ok(map)
+    }
+}
+
+impl<'de, K, V> Decode<'de> for BTreeMap<K, V>
+where
+    K: DecodeKey<'de>,
+    V: Decode<'de>,
+{
+    fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors> {
+        let mut map = BTreeMap::new();
+        decode_entries(value, |k, v| map.insert(k, v).is_none())?;
+        Ok(map)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map(entries: Vec<(&'static str, RawValue<'static>)>) -> RawValue<'static> {
+        RawValue::Map(entries.into_iter().map(|(k, v)| (Cow::Borrowed(k), v)).collect())
+    }
+
+    #[test]
+    fn integers_check_their_range() {
+        assert_eq!(u8::decode(RawValue::Int(255)).unwrap(), 255);
+        let err = u8::decode(RawValue::Int(256)).unwrap_err();
+        assert_eq!(err.to_string(), "expected integer in 0..=255, found 256");
+        let err = i8::decode(RawValue::Int(-129)).unwrap_err();
+        assert_eq!(err.to_string(), "expected integer in -128..=127, found -129");
+        assert_eq!(u64::decode(RawValue::UInt(u64::MAX)).unwrap(), u64::MAX);
+        assert!(i64::decode(RawValue::UInt(u64::MAX)).is_err());
+        assert!(u64::decode(RawValue::Int(-1)).is_err());
+        let big = u128::decode(RawValue::BigNumber("340282366920938463463374607431768211456".into()));
+        assert!(big.unwrap_err().to_string().starts_with("expected integer in 0..="));
+        let err = u16::decode(RawValue::String("http".into())).unwrap_err();
+        assert_eq!(err.to_string(), "expected integer, found string \"http\"");
+    }
+
+    #[test]
+    fn untyped_text_parses_but_strings_stay_strings() {
+        assert_eq!(u16::decode(RawValue::Text("80".into())).unwrap(), 80);
+        assert!(u16::decode(RawValue::String("80".into())).is_err());
+        assert!(bool::decode(RawValue::Text("true".into())).unwrap());
+        assert!(bool::decode(RawValue::String("true".into())).is_err());
+        assert_eq!(f64::decode(RawValue::Text(" 1.5 ".into())).unwrap(), 1.5);
+        assert!(u8::decode(RawValue::Text("99999999999999999999999".into())).unwrap_err().to_string().contains("0..=255"));
+        assert!(u8::decode(RawValue::Text("abc".into())).unwrap_err().to_string().contains("expected integer, found text"));
+    }
+
+    #[test]
+    fn floats_accept_integers_and_big_numbers() {
+        assert_eq!(f64::decode(RawValue::Int(-3)).unwrap(), -3.0);
+        assert_eq!(f64::decode(RawValue::BigNumber("1e400".into())).unwrap(), f64::INFINITY);
+        assert!(f64::decode(RawValue::Bool(true)).is_err());
+    }
+
+    #[test]
+    fn borrowed_strings_need_borrowed_input() {
+        let borrowed: &str = <&str>::decode(RawValue::String(Cow::Borrowed("x"))).unwrap();
+        assert_eq!(borrowed, "x");
+        assert!(<&str>::decode(RawValue::String(Cow::Owned("x".into()))).is_err());
+        let cow = Cow::<str>::decode(RawValue::String(Cow::Owned("y".into()))).unwrap();
+        assert!(matches!(cow, Cow::Owned(_)));
+    }
+
+    #[test]
+    fn errors_accumulate_with_paths() {
+        let value = map(vec![
+            ("a", RawValue::Seq(vec![RawValue::Int(1), RawValue::String("x".into()), RawValue::Null])),
+            ("b", RawValue::Seq(vec![RawValue::Int(-1)])),
+        ]);
+        let err = BTreeMap::<String, Vec<u32>>::decode(value).unwrap_err();
+        assert_eq!(err.len(), 3);
+        let lines: Vec<String> = err.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            lines,
+            [
+                "a[1]: expected integer, found string \"x\"",
+                "a[2]: expected integer, found null",
+                "b[0]: expected integer in 0..=4294967295, found -1",
+            ]
+        );
+    }
+
+    #[test]
+    fn maps_reject_duplicates_and_parse_integer_keys() {
+        let value = map(vec![("1", RawValue::Bool(true)), ("2", RawValue::Bool(false))]);
+        let m = HashMap::<u8, bool>::decode(value).unwrap();
+        assert_eq!(m[&2], false);
+        let dup = map(vec![("k", RawValue::Int(1)), ("k", RawValue::Int(2))]);
+        let err = HashMap::<String, i32>::decode(dup).unwrap_err();
+        assert_eq!(err.to_string(), "k: duplicate field `k`");
+        let bad_key = map(vec![("x", RawValue::Int(1))]);
+        assert!(BTreeMap::<u8, i32>::decode(bad_key).is_err());
+    }
+
+    #[test]
+    fn options_tuples_arrays_and_boxes() {
+        assert_eq!(Option::<i32>::decode(RawValue::Null).unwrap(), None);
+        assert_eq!(Option::<i32>::missing(), Some(None));
+        assert_eq!(i32::missing(), None);
+        let seq = RawValue::Seq(vec![RawValue::Int(1), RawValue::String("a".into())]);
+        assert_eq!(<(u8, String)>::decode(seq.clone()).unwrap(), (1, "a".to_string()));
+        let err = <(u8, u8)>::decode(seq.clone()).unwrap_err();
+        assert_eq!(err.to_string(), "[1]: expected integer, found string \"a\"");
+        assert!(<[u8; 3]>::decode(seq).is_err());
+        let arr = <[u8; 2]>::decode(RawValue::Seq(vec![RawValue::Int(1), RawValue::Int(2)])).unwrap();
+        assert_eq!(arr, [1, 2]);
+        assert_eq!(*Box::<bool>::decode(RawValue::Bool(true)).unwrap(), true);
+        assert_eq!(char::decode(RawValue::String("é".into())).unwrap(), 'é');
+        assert!(char::decode(RawValue::String("ab".into())).is_err());
+    }
+}

@@ -1,0 +1,387 @@
+use std::fmt;
+
+/// A place in a source document: byte offset, 1-based line and 1-based column
+/// (columns count characters, not bytes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position {
+    /// Byte offset from the start of the input.
+    pub offset: usize,
+    /// Line number, starting at 1.
+    pub line: usize,
+    /// Column number in characters, starting at 1.
+    pub column: usize,
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}, column {}", self.line, self.column)
+    }
+}
+
+/// One step of a [`Path`]: a map key or a sequence index.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Segment {
+    /// A map key or struct field name.
+    Key(String),
+    /// A sequence index.
+    Index(usize),
+}
+
+/// Where a value sits inside a document, like `servers[2].port`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct Path {
+    /// Segments from the root down.
+    pub segments: Vec<Segment>,
+}
+
+impl Path {
+    /// Parses the CLI's path syntax: `servers[0].host`, `["key.with.dots"]`, `a."b c"`.
+    /// Returns `None` for malformed paths.
+    pub fn parse(text: &str) -> Option<Path> {
+        let bytes = text.as_bytes();
+        let mut segments = Vec::new();
+        let mut i = 0;
+        let mut expect_key = true;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'[' => {
+                    let close = i + text[i..].find(']')?;
+                    let inner = text[i + 1..close].trim();
+                    if let Some(quoted) = inner.strip_prefix('"').and_then(|s| s.strip_suffix('"')) {
+                        segments.push(Segment::Key(quoted.to_owned()));
+                    } else {
+                        segments.push(Segment::Index(inner.parse().ok()?));
+                    }
+                    i = close + 1;
+                    expect_key = false;
+                }
+                b'.' if !expect_key => {
+                    i += 1;
+                    expect_key = true;
+                    if i == bytes.len() {
+                        return None;
+                    }
+                }
+                b'"' if expect_key => {
+                    let close = i + 1 + text[i + 1..].find('"')?;
+                    segments.push(Segment::Key(text[i + 1..close].to_owned()));
+                    i = close + 1;
+                    expect_key = false;
+                }
+                _ if expect_key => {
+                    let end = text[i..].find(['.', '[']).map_or(text.len(), |e| i + e);
+                    segments.push(Segment::Key(text[i..end].to_owned()));
+                    i = end;
+                    expect_key = false;
+                }
+                _ => return None,
+            }
+        }
+        Some(Path { segments })
+    }
+
+    /// True for the root path.
+    pub fn is_empty(&self) -> bool {
+        self.segments.is_empty()
+    }
+}
+
+impl fmt::Display for Path {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, segment) in self.segments.iter().enumerate() {
+            match segment {
+                Segment::Index(n) => write!(f, "[{n}]")?,
+                Segment::Key(k) if is_plain_key(k) => {
+                    if i > 0 {
+                        f.write_str(".")?;
+                    }
+                    f.write_str(k)?;
+                }
+                Segment::Key(k) => write!(f, "[{k:?}]")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+fn is_plain_key(key: &str) -> bool {
+    !key.is_empty()
+        && key
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'@' | b'$' | b':'))
+}
+
+/// What went wrong while decoding one value.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum DecodeErrorKind {
+    /// The value has the wrong type: `expected integer, found string "http"`.
+    InvalidType {
+        /// What the target type accepts.
+        expected: String,
+        /// A short description of the value found.
+        found: String,
+    },
+    /// The value has the right type but is out of range or fails a constraint.
+    InvalidValue {
+        /// What the target accepts: `integer in 1..=65535`.
+        expected: String,
+        /// A short description of the value found.
+        found: String,
+    },
+    /// A required field is absent.
+    MissingField(String),
+    /// A field the target does not know (only reported when unknown fields are denied).
+    UnknownField(String),
+    /// A key given more than once.
+    DuplicateField(String),
+    /// Any other message.
+    Custom(String),
+}
+
+impl fmt::Display for DecodeErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DecodeErrorKind::InvalidType { expected, found } | DecodeErrorKind::InvalidValue { expected, found } => {
+                write!(f, "expected {expected}, found {found}")
+            }
+            DecodeErrorKind::MissingField(name) => write!(f, "missing field `{name}`"),
+            DecodeErrorKind::UnknownField(name) => write!(f, "unknown field `{name}`"),
+            DecodeErrorKind::DuplicateField(name) => write!(f, "duplicate field `{name}`"),
+            DecodeErrorKind::Custom(message) => f.write_str(message),
+        }
+    }
+}
+
+/// One decode failure: what went wrong, where in the value tree, and (once the
+/// facade has mapped the path back to the source) where in the document.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DecodeError {
+    /// What went wrong.
+    pub kind: DecodeErrorKind,
+    /// Segments from the innermost outwards; read it through [`DecodeError::path`].
+    reversed_path: Vec<Segment>,
+    /// The source position of the value, when known.
+    pub position: Option<Position>,
+}
+
+impl DecodeError {
+    /// A new error at the root of the value being decoded.
+    #[cold]
+    pub fn new(kind: DecodeErrorKind) -> Self {
+        DecodeError { kind, reversed_path: Vec::new(), position: None }
+    }
+
+    /// The path from the document root to the offending value.
+    pub fn path(&self) -> Path {
+        Path { segments: self.reversed_path.iter().rev().cloned().collect() }
+    }
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = self.path();
+        if !path.is_empty() {
+            write!(f, "{path}: ")?;
+        }
+        write!(f, "{}", self.kind)?;
+        if let Some(position) = self.position {
+            write!(f, " at {position}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Every failure of one decode, in document order. Decoding does not stop at the
+/// first bad field: a struct reports all of its bad fields at once.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DecodeErrors {
+    errors: Vec<DecodeError>,
+}
+
+impl DecodeErrors {
+    /// One error at the root of the value being decoded.
+    #[cold]
+    pub fn new(kind: DecodeErrorKind) -> Self {
+        DecodeErrors { errors: vec![DecodeError::new(kind)] }
+    }
+
+    /// `expected {expected}, found {description of value}`.
+    #[cold]
+    pub fn invalid_type(expected: impl Into<String>, found: &crate::RawValue<'_>) -> Self {
+        Self::new(DecodeErrorKind::InvalidType { expected: expected.into(), found: crate::describe(found) })
+    }
+
+    /// A custom message.
+    #[cold]
+    pub fn custom(message: impl fmt::Display) -> Self {
+        Self::new(DecodeErrorKind::Custom(message.to_string()))
+    }
+
+    /// Marks every error as lying under map key `key`.
+    #[cold]
+    pub fn at_key(mut self, key: &str) -> Self {
+        for e in &mut self.errors {
+            e.reversed_path.push(Segment::Key(key.to_owned()));
+        }
+        self
+    }
+
+    /// Marks every error as lying under sequence index `index`.
+    #[cold]
+    pub fn at_index(mut self, index: usize) -> Self {
+        for e in &mut self.errors {
+            e.reversed_path.push(Segment::Index(index));
+        }
+        self
+    }
+
+    /// Appends the errors of `other`.
+    pub fn extend(&mut self, other: DecodeErrors) {
+        self.errors.extend(other.errors);
+    }
+
+    /// Collects errors into an `Option` accumulator.
+    pub fn accumulate(slot: &mut Option<DecodeErrors>, other: DecodeErrors) {
+        match slot {
+            Some(errors) => errors.extend(other),
+            None => *slot = Some(other),
+        }
+    }
+
+    /// The errors, in the order they were found.
+    pub fn iter(&self) -> std::slice::Iter<'_, DecodeError> {
+        self.errors.iter()
+    }
+
+    /// Mutable access, used to attach source positions.
+    pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, DecodeError> {
+        self.errors.iter_mut()
+    }
+
+    /// How many errors there are (at least one).
+    pub fn len(&self) -> usize {
+        self.errors.len()
+    }
+
+    /// Always false: a `DecodeErrors` holds at least one error.
+    pub fn is_empty(&self) -> bool {
+        self.errors.is_empty()
+    }
+}
+
+impl<'e> IntoIterator for &'e DecodeErrors {
+    type Item = &'e DecodeError;
+    type IntoIter = std::slice::Iter<'e, DecodeError>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.errors.iter()
+    }
+}
+
+/// One error per line.
+impl fmt::Display for DecodeErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, e) in self.errors.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            write!(f, "{e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for DecodeErrors {}
+
+/// A value could not be written: the target format cannot hold it, or I/O failed.
+#[derive(Debug)]
+pub struct EncodeError {
+    message: String,
+    reversed_path: Vec<Segment>,
+    io: Option<std::io::Error>,
+}
+
+impl EncodeError {
+    /// The target format cannot represent the value: `"a NaN float"`, `"null"`.
+    #[cold]
+    pub fn unsupported(what: &str, format: &str) -> Self {
+        EncodeError { message: format!("{format} cannot represent {what}"), reversed_path: Vec::new(), io: None }
+    }
+
+    /// Any other message.
+    #[cold]
+    pub fn custom(message: impl fmt::Display) -> Self {
+        EncodeError { message: message.to_string(), reversed_path: Vec::new(), io: None }
+    }
+
+    /// Marks the error as lying under map key `key`.
+    #[cold]
+    pub fn at_key(mut self, key: &str) -> Self {
+        self.reversed_path.push(Segment::Key(key.to_owned()));
+        self
+    }
+
+    /// Marks the error as lying under sequence index `index`.
+    #[cold]
+    pub fn at_index(mut self, index: usize) -> Self {
+        self.reversed_path.push(Segment::Index(index));
+        self
+    }
+
+    /// The path from the root to the value that could not be written.
+    pub fn path(&self) -> Path {
+        Path { segments: self.reversed_path.iter().rev().cloned().collect() }
+    }
+
+    /// The underlying I/O error, if that is what failed.
+    pub fn io_error(&self) -> Option<&std::io::Error> {
+        self.io.as_ref()
+    }
+}
+
+impl From<std::io::Error> for EncodeError {
+    #[cold]
+    fn from(e: std::io::Error) -> Self {
+        EncodeError { message: e.to_string(), reversed_path: Vec::new(), io: Some(e) }
+    }
+}
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = self.path();
+        if !path.is_empty() {
+            write!(f, "{path}: ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for EncodeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.io.as_ref().map(|e| e as _)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn path_round_trips_through_text() {
+        for text in ["servers[0].host", "a", "[3]", "a[1][2].b", "[\"x.y\"].z", "@id.$text"] {
+            let path = Path::parse(text).unwrap();
+            assert_eq!(path.to_string(), text, "{path:?}");
+        }
+        let quoted = Path::parse("a.\"b c\"").unwrap();
+        assert_eq!(quoted.segments[1], Segment::Key("b c".into()));
+        assert!(Path::parse("a.").is_none());
+        assert!(Path::parse("a[x]").is_none());
+        assert!(Path::parse("a[1").is_none());
+        assert!(Path::parse("").unwrap().is_empty());
+    }
+
+    #[test]
+    fn errors_stay_small() {
+        assert!(std::mem::size_of::<DecodeErrors>() <= 24);
+    }
+}
