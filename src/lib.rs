@@ -1,1 +1,278 @@
-//! quarry
+//! quarry reads and writes JSON, YAML, TOML, XML and Apple property lists with
+//! hand-written parsers, each written once and serving two doors: decoding into your
+//! types (through [`RawValue`] and [`Decode`]) and inspecting a format's own node tree
+//! (see each format module, like [`json`]).
+//!
+//! ```
+//! use quarry::{Format, RawValue};
+//!
+//! let bytes = br#"{"name": "web", "ports": [80, 443]}"#;
+//! let ports: std::collections::BTreeMap<String, RawValue> = quarry::from_slice(bytes, Format::Json).unwrap();
+//! assert_eq!(ports["ports"], RawValue::Seq(vec![RawValue::Int(80), RawValue::Int(443)]));
+//!
+//! // Decode errors name every bad value with its path and source position.
+//! let err = quarry::from_slice::<std::collections::HashMap<String, Vec<u8>>>(
+//!     b"{\"a\": [1, 300],\n \"b\": [\"x\"]}",
+//!     Format::Json,
+//! )
+//! .unwrap_err();
+//! assert_eq!(
+//!     err.to_string(),
+//!     "a[1]: expected integer in 0..=255, found 300 at line 1, column 11\n\
+//!      b[0]: expected integer, found string \"x\" at line 2, column 8"
+//! );
+//! ```
+//!
+//! Formats are cargo features: `json` (default); `yaml`, `toml`, `xml` and `plist`
+//! are reserved names that enable nothing until their formats land.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+pub use quarry_formats::common::{self, Limits, Position, Span};
+#[cfg(feature = "json")]
+pub use quarry_formats::json;
+pub use quarry_raw_value::{
+    base64, Date, Datetime, Decode, DecodeError, DecodeErrorKind, DecodeErrors, DecodeKey, Encode, EncodeError,
+    EncodeKey, Encoder, Offset, Path as ValuePath, RawValue, RawValueEncoder, Segment, Time,
+};
+
+/// A data format quarry knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Format {
+    /// JSON (RFC 8259).
+    Json,
+    /// YAML 1.2.
+    Yaml,
+    /// TOML 1.0.
+    Toml,
+    /// XML 1.0.
+    Xml,
+    /// Apple property list (XML, binary or OpenStep text).
+    Plist,
+}
+
+impl Format {
+    /// Every format, in a fixed order.
+    pub const ALL: [Format; 5] = [Format::Json, Format::Yaml, Format::Toml, Format::Xml, Format::Plist];
+
+    /// The format's lowercase name (`"json"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Json => "json",
+            Format::Yaml => "yaml",
+            Format::Toml => "toml",
+            Format::Xml => "xml",
+            Format::Plist => "plist",
+        }
+    }
+
+    /// The format a file extension stands for (`json`, `yaml`/`yml`, `toml`, `xml`,
+    /// `plist`/`pbxproj`), case-insensitively.
+    pub fn from_extension(extension: &str) -> Option<Format> {
+        match extension.to_ascii_lowercase().as_str() {
+            "json" => Some(Format::Json),
+            "yaml" | "yml" => Some(Format::Yaml),
+            "toml" => Some(Format::Toml),
+            "xml" => Some(Format::Xml),
+            "plist" | "pbxproj" => Some(Format::Plist),
+            _ => None,
+        }
+    }
+
+    /// The format a path's extension stands for.
+    pub fn from_path(path: impl AsRef<Path>) -> Option<Format> {
+        path.as_ref().extension().and_then(|e| e.to_str()).and_then(Format::from_extension)
+    }
+
+    /// True when this build of quarry can read and write the format.
+    pub fn is_supported(self) -> bool {
+        match self {
+            Format::Json => cfg!(feature = "json"),
+            _ => false,
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Format::from_extension(s).ok_or_else(|| format!("unknown format `{s}` (expected json, yaml, toml, xml or plist)"))
+    }
+}
+
+/// A syntax error of any format.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ParseError {
+    /// A JSON syntax error.
+    #[cfg(feature = "json")]
+    Json(json::Error),
+}
+
+impl ParseError {
+    /// Where the error is.
+    pub fn position(&self) -> Position {
+        match self {
+            #[cfg(feature = "json")]
+            ParseError::Json(e) => e.position(),
+        }
+    }
+
+    /// The message without its position (`expected `,` or `]`, found `}``).
+    pub fn message(&self) -> String {
+        match self {
+            #[cfg(feature = "json")]
+            ParseError::Json(e) => e.kind().to_string(),
+        }
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at {}", self.message(), self.position())
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Everything that can go wrong reading or writing a document through the facade.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Error {
+    /// The file could not be read.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file's format could not be told from its extension.
+    UnknownFormat(PathBuf),
+    /// This build does not support the format (its feature is off, or it has not landed).
+    Unsupported(Format),
+    /// The document is not well-formed.
+    Parse(ParseError),
+    /// The document is well-formed but does not fit the target type; every failure is listed.
+    Decode(DecodeErrors),
+    /// The value cannot be written in the target format.
+    Encode(EncodeError),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            Error::UnknownFormat(path) => write!(f, "{}: cannot tell the format from the file name", path.display()),
+            Error::Unsupported(format) => write!(f, "the {format} format is not supported by this build of quarry"),
+            Error::Parse(e) => write!(f, "{e}"),
+            Error::Decode(e) => write!(f, "{e}"),
+            Error::Encode(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Io { source, .. } => Some(source),
+            Error::Parse(e) => Some(e),
+            Error::Decode(e) => Some(e),
+            Error::Encode(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<EncodeError> for Error {
+    fn from(e: EncodeError) -> Self {
+        Error::Encode(e)
+    }
+}
+
+#[cfg(feature = "json")]
+impl From<json::Error> for Error {
+    fn from(e: json::Error) -> Self {
+        Error::Parse(ParseError::Json(e))
+    }
+}
+
+/// Parses `bytes` as `format` into a [`RawValue`] (the struct door, no target type).
+pub fn parse_raw(bytes: &[u8], format: Format) -> Result<RawValue<'_>, Error> {
+    match format {
+        #[cfg(feature = "json")]
+        Format::Json => Ok(json::parse(bytes)?),
+        other => Err(Error::Unsupported(other)),
+    }
+}
+
+/// Checks that `bytes` is a well-formed `format` document, building nothing.
+pub fn check(bytes: &[u8], format: Format) -> Result<(), Error> {
+    match format {
+        #[cfg(feature = "json")]
+        Format::Json => Ok(json::check(bytes)?),
+        other => Err(Error::Unsupported(other)),
+    }
+}
+
+/// Decodes a `T` from `bytes` in `format`. On failure, every decode error carries its
+/// path and the line and column of the offending value.
+pub fn from_slice<'de, T: Decode<'de>>(bytes: &'de [u8], format: Format) -> Result<T, Error> {
+    let raw = parse_raw(bytes, format)?;
+    T::decode(raw).map_err(|mut errors| {
+        locate_decode_errors(bytes, format, &mut errors);
+        Error::Decode(errors)
+    })
+}
+
+/// Decodes a `T` from the text `s` in `format`.
+pub fn from_str<'de, T: Decode<'de>>(s: &'de str, format: Format) -> Result<T, Error> {
+    from_slice(s.as_bytes(), format)
+}
+
+/// Reads and decodes a config file in one call; the format comes from the extension.
+pub fn from_path<T: for<'de> Decode<'de>>(path: impl AsRef<Path>) -> Result<T, Error> {
+    let path = path.as_ref();
+    let format = Format::from_path(path).ok_or_else(|| Error::UnknownFormat(path.to_owned()))?;
+    let bytes = std::fs::read(path).map_err(|source| Error::Io { path: path.to_owned(), source })?;
+    from_slice(&bytes, format)
+}
+
+/// Encodes `value` in `format` (pretty where the format has a choice).
+pub fn to_vec<T: Encode + ?Sized>(value: &T, format: Format) -> Result<Vec<u8>, Error> {
+    match format {
+        #[cfg(feature = "json")]
+        Format::Json => Ok(json::to_vec_pretty(value)?),
+        other => Err(Error::Unsupported(other)),
+    }
+}
+
+/// Encodes `value` in `format` as a string.
+pub fn to_string<T: Encode + ?Sized>(value: &T, format: Format) -> Result<String, Error> {
+    let bytes = to_vec(value, format)?;
+    Ok(String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+}
+
+/// Maps each decode error's path back to a source position by parsing `bytes` again
+/// through the tree door. Only runs when decoding failed: the success path pays nothing.
+#[cold]
+fn locate_decode_errors(bytes: &[u8], format: Format, errors: &mut DecodeErrors) {
+    match format {
+        #[cfg(feature = "json")]
+        Format::Json => {
+            let Ok(doc) = json::parse_tree(bytes) else { return };
+            for error in errors.iter_mut() {
+                let (node, _) = doc.root().lookup_prefix(&error.path());
+                error.position = Some(common::position_at(bytes, node.span().start));
+            }
+        }
+        _ => {}
+    }
+}

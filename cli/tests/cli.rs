@@ -1,0 +1,154 @@
+//! The `quarry` binary, run as a user runs it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn quarry(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_quarry")).args(args).output().expect("run quarry")
+}
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn suite_files(prefix: &str) -> Vec<String> {
+    let dir = repo().join("../shared/conformance/json/test_parsing");
+    let mut files: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_str().unwrap().starts_with(prefix))
+        .map(|p| p.to_str().unwrap().to_owned())
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn check_accepts_every_y_file() {
+    let files = suite_files("y_");
+    assert_eq!(files.len(), 95);
+    let mut args = vec!["check"];
+    args.extend(files.iter().map(String::as_str));
+    let out = quarry(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stderr.is_empty());
+}
+
+#[test]
+fn check_rejects_every_n_file_with_a_position() {
+    let files = suite_files("n_");
+    assert_eq!(files.len(), 188);
+    let mut args = vec!["check"];
+    args.extend(files.iter().map(String::as_str));
+    let out = quarry(&args);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    for file in &files {
+        let prefix = format!("{file}:");
+        let line = stderr
+            .lines()
+            .find(|l| l.starts_with(&prefix))
+            .unwrap_or_else(|| panic!("no error line for {file}"));
+        let rest: Vec<&str> = line[prefix.len()..].splitn(3, ':').collect();
+        assert!(rest[0].parse::<usize>().is_ok() && rest[1].parse::<usize>().is_ok(), "{line}");
+        assert!(rest[2].starts_with(' ') && rest[2].len() > 1, "{line}");
+    }
+    // Each file also fails alone, with exit code 1.
+    let one = quarry(&["check", &files[0]]);
+    assert_eq!(one.status.code(), Some(1));
+}
+
+#[test]
+fn errors_show_the_line_with_a_caret() {
+    let dir = std::env::temp_dir().join(format!("quarry-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("bad.json");
+    std::fs::write(&file, "{\n  \"a\": [1,\n  2,]\n}").unwrap();
+    let out = quarry(&["check", file.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let expected = format!("{}:3:5: expected a JSON value, found `]`\n3 |   2,]\n  |     ^\n", file.display());
+    assert_eq!(stderr, expected);
+    let tree = quarry(&["tree", file.to_str().unwrap()]);
+    assert_eq!(tree.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&tree.stderr), expected);
+}
+
+#[test]
+fn convert_reproduces_every_y_file() {
+    for file in suite_files("y_") {
+        let out = quarry(&["convert", &file, "--to", "json"]);
+        assert_eq!(out.status.code(), Some(0), "{file}");
+        let original = std::fs::read(&file).unwrap();
+        assert_eq!(quarry::json::parse(&out.stdout).unwrap(), quarry::json::parse(&original).unwrap(), "{file}");
+        // serde_json is the oracle where it accepts the input (it rejects numbers beyond f64).
+        let Ok(expected) = serde_json::from_slice::<serde_json::Value>(&original) else { continue };
+        let converted: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(converted, expected, "{file}");
+    }
+}
+
+#[test]
+fn tree_prints_kinds_keys_and_line_numbers() {
+    let out = quarry(&["tree", repo().join("examples/config.json").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], " 1  object (7 members)");
+    assert_eq!(lines[1], " 2    name: string \"quarry-demo\"");
+    assert!(lines.contains(&" 6        host: string \"alpha.example.com\""), "{text}");
+    assert!(lines.contains(&" 6        tags: array (2 items)"), "{text}");
+    assert!(lines.contains(&"13    features: object (2 members)"), "{text}");
+    assert!(lines.contains(&"13      beta-ui: null"), "{text}");
+}
+
+#[test]
+fn tree_handles_the_twitter_corpus() {
+    let file = repo().join("../shared/corpus/json/twitter.json");
+    let out = quarry(&["tree", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("    1  object (2 members)\n    2    statuses: array (100 items)\n"));
+    assert!(text.lines().count() > 10_000);
+}
+
+#[test]
+fn get_prints_one_value() {
+    let config = repo().join("examples/config.json");
+    let config = config.to_str().unwrap();
+    let get = |path: &str| {
+        let out = quarry(&["get", config, path]);
+        (out.status.code(), String::from_utf8(out.stdout).unwrap())
+    };
+    assert_eq!(get("servers[0].host"), (Some(0), "alpha.example.com\n".into()));
+    assert_eq!(get("servers[1].port"), (Some(0), "8081\n".into()));
+    assert_eq!(get("database.pool.timeout_ms"), (Some(0), "2500.5\n".into()));
+    assert_eq!(get("servers[0].tags"), (Some(0), "[\n  \"primary\",\n  \"eu-west\"\n]\n".into()));
+    assert_eq!(get("features.beta-ui"), (Some(0), "null\n".into()));
+    assert_eq!(get("servers[5]").0, Some(1));
+    assert_eq!(get("servers[").0, Some(2));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(quarry(&["check", "/no/such/file.json"]).status.code(), Some(2));
+    assert_eq!(quarry(&["tree", "Cargo.lock.unknown-ext"]).status.code(), Some(2));
+    assert_eq!(quarry(&["frobnicate"]).status.code(), Some(2));
+    let config = repo().join("examples/config.json");
+    let out = quarry(&["convert", config.to_str().unwrap(), "--to", "toml"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn convert_compact_and_format_override() {
+    let config = repo().join("examples/config.json");
+    let out = quarry(&["convert", config.to_str().unwrap(), "--to", "json", "--compact"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 1);
+    assert!(text.contains("\"motd\":\"Welcome,\\n\\\"operator\\\" — have a nice day\""));
+    let dir = std::env::temp_dir().join(format!("quarry-cli-fmt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let odd = dir.join("data.txt");
+    std::fs::write(&odd, "[1, 2]").unwrap();
+    assert_eq!(quarry(&["check", odd.to_str().unwrap()]).status.code(), Some(2));
+    assert_eq!(quarry(&["check", "--format", "json", odd.to_str().unwrap()]).status.code(), Some(0));
+}

@@ -1,0 +1,83 @@
+//! The facade: format detection, one-call decoding, positions on decode errors.
+
+use std::collections::{BTreeMap, HashMap};
+
+use quarry::{DecodeErrorKind, Error, Format, RawValue};
+
+#[test]
+fn formats_come_from_extensions() {
+    assert_eq!(Format::from_path("a/b/config.JSON"), Some(Format::Json));
+    assert_eq!(Format::from_path("x.yml"), Some(Format::Yaml));
+    assert_eq!(Format::from_path("project.pbxproj"), Some(Format::Plist));
+    assert_eq!(Format::from_path("Makefile"), None);
+    assert_eq!("toml".parse::<Format>(), Ok(Format::Toml));
+    assert!("ini".parse::<Format>().is_err());
+    assert!(Format::Json.is_supported());
+}
+
+#[test]
+fn decode_errors_carry_paths_and_positions() {
+    let src = "{\n  \"servers\": [\n    {\"port\": 80},\n    {\"port\": \"http\"},\n    {\"port\": 70000}\n  ]\n}";
+    let err = quarry::from_str::<BTreeMap<String, Vec<BTreeMap<String, u16>>>>(src, Format::Json).unwrap_err();
+    let Error::Decode(errors) = err else { panic!("{err}") };
+    let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        lines,
+        [
+            "servers[1].port: expected integer, found string \"http\" at line 4, column 14",
+            "servers[2].port: expected integer in 0..=65535, found 70000 at line 5, column 14",
+        ]
+    );
+    assert!(matches!(errors.iter().next().unwrap().kind, DecodeErrorKind::InvalidType { .. }));
+}
+
+#[test]
+fn parse_errors_come_through_with_positions() {
+    let err = quarry::from_slice::<RawValue>(b"[1,\n2", Format::Json).unwrap_err();
+    let Error::Parse(parse) = &err else { panic!("{err}") };
+    assert_eq!((parse.position().line, parse.position().column), (2, 2));
+    assert_eq!(err.to_string(), "unexpected end of input at line 2, column 2");
+}
+
+#[test]
+fn from_path_reads_the_example_config() {
+    let dir = std::env::temp_dir().join(format!("quarry-facade-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("limits.json");
+    std::fs::write(&path, r#"{"cpu": [1, 2], "memory": [512]}"#).unwrap();
+    let limits: HashMap<String, Vec<u32>> = quarry::from_path(&path).unwrap();
+    assert_eq!(limits["memory"], [512]);
+    let example = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/config.json")).unwrap();
+    let config: HashMap<String, RawValue> = quarry::from_slice(&example, Format::Json).unwrap();
+    assert_eq!(config["name"], RawValue::String("quarry-demo".into()));
+    let missing = quarry::from_path::<Vec<u8>>("/no/such/config.json").unwrap_err();
+    assert!(matches!(missing, Error::Io { .. }));
+    let unknown = quarry::from_path::<Vec<u8>>("/etc/hostname").unwrap_err();
+    assert!(matches!(unknown, Error::UnknownFormat(_)));
+}
+
+#[test]
+fn formats_that_have_not_landed_say_so() {
+    assert!(matches!(quarry::parse_raw(b"a: 1", Format::Yaml), Err(Error::Unsupported(Format::Yaml))));
+    assert!(matches!(quarry::to_vec(&1u8, Format::Toml), Err(Error::Unsupported(Format::Toml))));
+}
+
+#[test]
+fn encode_round_trips_through_the_facade() {
+    let mut value = BTreeMap::new();
+    value.insert("ports".to_string(), vec![80u16, 443]);
+    let text = quarry::to_string(&value, Format::Json).unwrap();
+    assert_eq!(text, "{\n  \"ports\": [\n    80,\n    443\n  ]\n}");
+    let back: BTreeMap<String, Vec<u16>> = quarry::from_str(&text, Format::Json).unwrap();
+    assert_eq!(back, value);
+}
+
+#[test]
+fn borrowed_fields_borrow_from_the_input() {
+    let src = br#"{"a": "plain", "b": "esc\naped"}"#;
+    let map: BTreeMap<&str, std::borrow::Cow<str>> = quarry::from_slice(src, Format::Json).unwrap();
+    assert!(matches!(map["a"], std::borrow::Cow::Borrowed("plain")));
+    assert!(matches!(map["b"], std::borrow::Cow::Owned(_)));
+    let err = quarry::from_slice::<BTreeMap<&str, &str>>(src, Format::Json).unwrap_err();
+    assert!(err.to_string().starts_with("b: expected a string borrowed from the input"), "{err}");
+}
