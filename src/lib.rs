@@ -33,8 +33,9 @@ pub use quarry_formats::common::{self, Limits, Position, Span};
 #[cfg(feature = "json")]
 pub use quarry_formats::json;
 pub use quarry_raw_value::{
-    base64, Date, Datetime, Decode, DecodeError, DecodeErrorKind, DecodeErrors, DecodeKey, Encode, EncodeError,
-    EncodeKey, Encoder, Offset, Path as ValuePath, RawValue, RawValueEncoder, Segment, Time,
+    base64, Date, Datetime, Decode, DecodeError, DecodeErrorKind, DecodeErrors, DecodeKey, Encode,
+    EncodeError, EncodeKey, Encoder, Offset, Path as ValuePath, RawValue, RawValueEncoder, Segment,
+    Time,
 };
 
 /// A data format quarry knows.
@@ -55,7 +56,13 @@ pub enum Format {
 
 impl Format {
     /// Every format, in a fixed order.
-    pub const ALL: [Format; 5] = [Format::Json, Format::Yaml, Format::Toml, Format::Xml, Format::Plist];
+    pub const ALL: [Format; 5] = [
+        Format::Json,
+        Format::Yaml,
+        Format::Toml,
+        Format::Xml,
+        Format::Plist,
+    ];
 
     /// The format's lowercase name (`"json"`).
     pub fn name(self) -> &'static str {
@@ -83,15 +90,16 @@ impl Format {
 
     /// The format a path's extension stands for.
     pub fn from_path(path: impl AsRef<Path>) -> Option<Format> {
-        path.as_ref().extension().and_then(|e| e.to_str()).and_then(Format::from_extension)
+        path.as_ref()
+            .extension()
+            .and_then(|e| e.to_str())
+            .and_then(Format::from_extension)
     }
 
     /// True when this build of quarry can read and write the format.
     pub fn is_supported(self) -> bool {
-        match self {
-            Format::Json => cfg!(feature = "json"),
-            _ => false,
-        }
+        // Each format joins this list as it lands.
+        self == Format::Json && cfg!(feature = "json")
     }
 }
 
@@ -104,7 +112,9 @@ impl fmt::Display for Format {
 impl std::str::FromStr for Format {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        Format::from_extension(s).ok_or_else(|| format!("unknown format `{s}` (expected json, yaml, toml, xml or plist)"))
+        Format::from_extension(s).ok_or_else(|| {
+            format!("unknown format `{s}` (expected json, yaml, toml, xml or plist)")
+        })
     }
 }
 
@@ -170,8 +180,15 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Io { path, source } => write!(f, "{}: {source}", path.display()),
-            Error::UnknownFormat(path) => write!(f, "{}: cannot tell the format from the file name", path.display()),
-            Error::Unsupported(format) => write!(f, "the {format} format is not supported by this build of quarry"),
+            Error::UnknownFormat(path) => write!(
+                f,
+                "{}: cannot tell the format from the file name",
+                path.display()
+            ),
+            Error::Unsupported(format) => write!(
+                f,
+                "the {format} format is not supported by this build of quarry"
+            ),
             Error::Parse(e) => write!(f, "{e}"),
             Error::Decode(e) => write!(f, "{e}"),
             Error::Encode(e) => write!(f, "{e}"),
@@ -241,7 +258,10 @@ pub fn from_str<'de, T: Decode<'de>>(s: &'de str, format: Format) -> Result<T, E
 pub fn from_path<T: for<'de> Decode<'de>>(path: impl AsRef<Path>) -> Result<T, Error> {
     let path = path.as_ref();
     let format = Format::from_path(path).ok_or_else(|| Error::UnknownFormat(path.to_owned()))?;
-    let bytes = std::fs::read(path).map_err(|source| Error::Io { path: path.to_owned(), source })?;
+    let bytes = std::fs::read(path).map_err(|source| Error::Io {
+        path: path.to_owned(),
+        source,
+    })?;
     from_slice(&bytes, format)
 }
 
@@ -257,7 +277,8 @@ pub fn to_vec<T: Encode + ?Sized>(value: &T, format: Format) -> Result<Vec<u8>, 
 /// Encodes `value` in `format` as a string.
 pub fn to_string<T: Encode + ?Sized>(value: &T, format: Format) -> Result<String, Error> {
     let bytes = to_vec(value, format)?;
-    Ok(String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+    Ok(String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }
 
 /// Maps each decode error's path back to a source position by parsing `bytes` again
@@ -267,7 +288,9 @@ fn locate_decode_errors(bytes: &[u8], format: Format, errors: &mut DecodeErrors)
     match format {
         #[cfg(feature = "json")]
         Format::Json => {
-            let Ok(doc) = json::parse_tree(bytes) else { return };
+            let Ok(doc) = json::parse_tree(bytes) else {
+                return;
+            };
             for error in errors.iter_mut() {
                 let (node, _) = doc.root().lookup_prefix(&error.path());
                 error.position = Some(common::position_at(bytes, node.span().start));

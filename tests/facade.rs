@@ -18,8 +18,11 @@ fn formats_come_from_extensions() {
 #[test]
 fn decode_errors_carry_paths_and_positions() {
     let src = "{\n  \"servers\": [\n    {\"port\": 80},\n    {\"port\": \"http\"},\n    {\"port\": 70000}\n  ]\n}";
-    let err = quarry::from_str::<BTreeMap<String, Vec<BTreeMap<String, u16>>>>(src, Format::Json).unwrap_err();
-    let Error::Decode(errors) = err else { panic!("{err}") };
+    let err = quarry::from_str::<BTreeMap<String, Vec<BTreeMap<String, u16>>>>(src, Format::Json)
+        .unwrap_err();
+    let Error::Decode(errors) = err else {
+        panic!("{err}")
+    };
     let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
     assert_eq!(
         lines,
@@ -28,15 +31,23 @@ fn decode_errors_carry_paths_and_positions() {
             "servers[2].port: expected integer in 0..=65535, found 70000 at line 5, column 14",
         ]
     );
-    assert!(matches!(errors.iter().next().unwrap().kind, DecodeErrorKind::InvalidType { .. }));
+    assert!(matches!(
+        errors.iter().next().unwrap().kind,
+        DecodeErrorKind::InvalidType { .. }
+    ));
 }
 
 #[test]
 fn parse_errors_come_through_with_positions() {
     let err = quarry::from_slice::<RawValue>(b"[1,\n2", Format::Json).unwrap_err();
-    let Error::Parse(parse) = &err else { panic!("{err}") };
+    let Error::Parse(parse) = &err else {
+        panic!("{err}")
+    };
     assert_eq!((parse.position().line, parse.position().column), (2, 2));
-    assert_eq!(err.to_string(), "unexpected end of input at line 2, column 2");
+    assert_eq!(
+        err.to_string(),
+        "unexpected end of input at line 2, column 2"
+    );
 }
 
 #[test]
@@ -47,7 +58,8 @@ fn from_path_reads_the_example_config() {
     std::fs::write(&path, r#"{"cpu": [1, 2], "memory": [512]}"#).unwrap();
     let limits: HashMap<String, Vec<u32>> = quarry::from_path(&path).unwrap();
     assert_eq!(limits["memory"], [512]);
-    let example = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/config.json")).unwrap();
+    let example =
+        std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/config.json")).unwrap();
     let config: HashMap<String, RawValue> = quarry::from_slice(&example, Format::Json).unwrap();
     assert_eq!(config["name"], RawValue::String("quarry-demo".into()));
     let missing = quarry::from_path::<Vec<u8>>("/no/such/config.json").unwrap_err();
@@ -58,8 +70,14 @@ fn from_path_reads_the_example_config() {
 
 #[test]
 fn formats_that_have_not_landed_say_so() {
-    assert!(matches!(quarry::parse_raw(b"a: 1", Format::Yaml), Err(Error::Unsupported(Format::Yaml))));
-    assert!(matches!(quarry::to_vec(&1u8, Format::Toml), Err(Error::Unsupported(Format::Toml))));
+    assert!(matches!(
+        quarry::parse_raw(b"a: 1", Format::Yaml),
+        Err(Error::Unsupported(Format::Yaml))
+    ));
+    assert!(matches!(
+        quarry::to_vec(&1u8, Format::Toml),
+        Err(Error::Unsupported(Format::Toml))
+    ));
 }
 
 #[test]
@@ -79,5 +97,9 @@ fn borrowed_fields_borrow_from_the_input() {
     assert!(matches!(map["a"], std::borrow::Cow::Borrowed("plain")));
     assert!(matches!(map["b"], std::borrow::Cow::Owned(_)));
     let err = quarry::from_slice::<BTreeMap<&str, &str>>(src, Format::Json).unwrap_err();
-    assert!(err.to_string().starts_with("b: expected a string borrowed from the input"), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with("b: expected a string borrowed from the input"),
+        "{err}"
+    );
 }

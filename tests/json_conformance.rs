@@ -31,7 +31,11 @@ fn run_case(bytes: Vec<u8>) -> Outcome {
             assert_eq!(raw.is_ok(), tree.is_ok(), "doors disagree");
             assert_eq!(raw.is_ok(), check.is_ok(), "validator disagrees");
             if let (Ok(raw), Ok(tree)) = (&raw, &tree) {
-                assert_eq!(&tree.root().to_raw_value(), raw, "doors build different values");
+                assert_eq!(
+                    &tree.root().to_raw_value(),
+                    raw,
+                    "doors build different values"
+                );
             }
             if let (Err(a), Err(b)) = (&raw, &tree) {
                 assert_eq!(a, b, "doors report different errors");
@@ -44,7 +48,9 @@ fn run_case(bytes: Vec<u8>) -> Outcome {
             Err(_) => Outcome::Panicked,
         });
     });
-    receive.recv_timeout(Duration::from_secs(20)).expect("a case hung")
+    receive
+        .recv_timeout(Duration::from_secs(20))
+        .expect("a case hung")
 }
 
 #[test]
@@ -54,15 +60,19 @@ fn json_test_suite() {
         .map(|e| e.unwrap().path())
         .collect();
     files.sort();
-    let recorded = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/json-implementation-defined.txt"))
-        .unwrap();
+    let recorded = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/conformance/json-implementation-defined.txt"),
+    )
+    .unwrap();
     let recorded: Vec<(&str, &str)> = recorded
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| l.split_once(' ').expect("`NAME accept|reject` per line"))
         .collect();
 
-    let (mut y, mut y_ok, mut n, mut n_ok, mut i, mut i_accepted, mut i_rejected) = (0, 0, 0, 0, 0, 0, 0);
+    let (mut y, mut y_ok, mut n, mut n_ok, mut i, mut i_accepted, mut i_rejected) =
+        (0, 0, 0, 0, 0, 0, 0);
     let mut failures = Vec::new();
     for path in &files {
         let name = path.file_name().unwrap().to_str().unwrap().to_owned();
@@ -99,7 +109,9 @@ fn json_test_suite() {
                 };
                 match recorded.iter().find(|(case, _)| *case == name) {
                     Some((_, expected)) if *expected == verdict => {}
-                    Some((_, expected)) => failures.push(format!("{name}: {verdict}ed, recorded as {expected}")),
+                    Some((_, expected)) => {
+                        failures.push(format!("{name}: {verdict}ed, recorded as {expected}"))
+                    }
                     None => failures.push(format!("{name}: {verdict}ed, not recorded")),
                 }
             }
@@ -107,7 +119,12 @@ fn json_test_suite() {
         }
     }
     println!("JSONTestSuite: y {y_ok}/{y} accepted, n {n_ok}/{n} rejected, i {i} without panic ({i_accepted} accepted, {i_rejected} rejected)");
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     assert_eq!((y, n, i), (95, 188, 35), "the suite's size changed");
     assert_eq!(recorded.len(), 35);
 }

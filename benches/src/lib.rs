@@ -1,1 +1,28 @@
-//! benches
+//! Shared helpers of quarry's benchmarks: where the corpus lives and how to load it.
+
+use std::path::{Path, PathBuf};
+
+/// The real-world corpus beside the repository (`../shared/corpus`).
+pub fn shared_corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
+}
+
+/// Every file of `format`'s folder in the shared corpus, as `(file name, bytes)`, sorted.
+pub fn corpus_files(format: &str) -> Vec<(String, Vec<u8>)> {
+    let dir = shared_corpus().join(format);
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| entry.expect("readable corpus entry").path())
+        .map(|path| {
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default()
+                .to_owned();
+            let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            (name, bytes)
+        })
+        .collect();
+    files.sort();
+    files
+}

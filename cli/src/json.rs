@@ -10,8 +10,14 @@ use quarry::ValuePath;
 use crate::{render_parse_error, Failure};
 
 fn parse<'a>(file: &Path, bytes: &'a [u8]) -> Result<json::Document<'a>, Failure> {
-    json::parse_tree(bytes)
-        .map_err(|e| Failure::Invalid(render_parse_error(file, bytes, e.position(), &e.kind().to_string())))
+    json::parse_tree(bytes).map_err(|e| {
+        Failure::Invalid(render_parse_error(
+            file,
+            bytes,
+            e.position(),
+            &e.kind().to_string(),
+        ))
+    })
 }
 
 /// A one-line rendering of a scalar: strings quoted and cut at 60 characters.
@@ -39,7 +45,12 @@ pub fn tree(file: &Path, bytes: &[u8]) -> Result<String, Failure> {
     let mut stack = vec![(doc.root(), 0usize, String::new())];
     while let Some((node, depth, label)) = stack.pop() {
         let line = lines.line(node.span().start);
-        let _ = write!(out, "{line:>width$}  {:indent$}{label}", "", indent = depth * 2);
+        let _ = write!(
+            out,
+            "{line:>width$}  {:indent$}{label}",
+            "",
+            indent = depth * 2
+        );
         match node.kind() {
             NodeKind::Array if node.len() == 1 => {
                 let _ = writeln!(out, "array (1 item)");
@@ -64,7 +75,12 @@ pub fn tree(file: &Path, bytes: &[u8]) -> Result<String, Failure> {
         let children: Vec<_> = node.children().enumerate().collect();
         for (i, child) in children.into_iter().rev() {
             let label = if is_object {
-                format!("{}: ", quarry::ValuePath { segments: vec![quarry::Segment::Key(child.key().unwrap_or("").to_owned())] })
+                format!(
+                    "{}: ",
+                    quarry::ValuePath {
+                        segments: vec![quarry::Segment::Key(child.key().unwrap_or("").to_owned())]
+                    }
+                )
             } else {
                 format!("[{i}]: ")
             };

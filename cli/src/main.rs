@@ -14,7 +14,11 @@ use clap::{Parser, Subcommand};
 use quarry::{common, Format, ValuePath};
 
 #[derive(Parser)]
-#[command(name = "quarry", version, about = "Inspect, query, convert and check JSON, YAML, TOML, XML and plist files")]
+#[command(
+    name = "quarry",
+    version,
+    about = "Inspect, query, convert and check JSON, YAML, TOML, XML and plist files"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -80,7 +84,12 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Tree { file, format } => tree(&file, format),
         Command::Get { file, path, format } => get(&file, &path, format),
-        Command::Convert { file, to, format, compact } => convert(&file, to, format, compact),
+        Command::Convert {
+            file,
+            to,
+            format,
+            compact,
+        } => convert(&file, to, format, compact),
         Command::Check { files, format } => check(&files, format),
     };
     match result {
@@ -98,18 +107,30 @@ fn main() -> ExitCode {
 
 /// Reads `file` and settles its format.
 fn read(file: &Path, format: Option<Format>) -> Result<(Vec<u8>, Format), Failure> {
-    let format = format
-        .or_else(|| Format::from_path(file))
-        .ok_or_else(|| Failure::Usage(format!("{}: cannot tell the format from the file name; use --format", file.display())))?;
+    let format = format.or_else(|| Format::from_path(file)).ok_or_else(|| {
+        Failure::Usage(format!(
+            "{}: cannot tell the format from the file name; use --format",
+            file.display()
+        ))
+    })?;
     if !format.is_supported() {
-        return Err(Failure::Usage(format!("{}: the {format} format is not supported yet", file.display())));
+        return Err(Failure::Usage(format!(
+            "{}: the {format} format is not supported yet",
+            file.display()
+        )));
     }
-    let bytes = std::fs::read(file).map_err(|e| Failure::Usage(format!("{}: {e}", file.display())))?;
+    let bytes =
+        std::fs::read(file).map_err(|e| Failure::Usage(format!("{}: {e}", file.display())))?;
     Ok((bytes, format))
 }
 
 /// `FILE:LINE:COLUMN: message` and the source line with a caret under the column.
-fn render_parse_error(file: &Path, bytes: &[u8], position: quarry::Position, message: &str) -> String {
+fn render_parse_error(
+    file: &Path,
+    bytes: &[u8],
+    position: quarry::Position,
+    message: &str,
+) -> String {
     format!(
         "{}:{}:{}: {message}\n{}\n",
         file.display(),
@@ -120,7 +141,12 @@ fn render_parse_error(file: &Path, bytes: &[u8], position: quarry::Position, mes
 }
 
 fn parse_failure(file: &Path, bytes: &[u8], error: &quarry::ParseError) -> Failure {
-    Failure::Invalid(render_parse_error(file, bytes, error.position(), &error.message()))
+    Failure::Invalid(render_parse_error(
+        file,
+        bytes,
+        error.position(),
+        &error.message(),
+    ))
 }
 
 fn write_stdout(text: &[u8]) -> Outcome {
@@ -137,17 +163,26 @@ fn tree(file: &Path, format: Option<Format>) -> Outcome {
     let (bytes, format) = read(file, format)?;
     let text = match format {
         Format::Json => json::tree(file, &bytes)?,
-        other => return Err(Failure::Usage(format!("the {other} format is not supported yet"))),
+        other => {
+            return Err(Failure::Usage(format!(
+                "the {other} format is not supported yet"
+            )))
+        }
     };
     write_stdout(text.as_bytes())
 }
 
 fn get(file: &Path, path: &str, format: Option<Format>) -> Outcome {
     let (bytes, format) = read(file, format)?;
-    let path = ValuePath::parse(path).ok_or_else(|| Failure::Usage(format!("malformed path `{path}`")))?;
+    let path =
+        ValuePath::parse(path).ok_or_else(|| Failure::Usage(format!("malformed path `{path}`")))?;
     let text = match format {
         Format::Json => json::get(file, &bytes, &path)?,
-        other => return Err(Failure::Usage(format!("the {other} format is not supported yet"))),
+        other => {
+            return Err(Failure::Usage(format!(
+                "the {other} format is not supported yet"
+            )))
+        }
     };
     write_stdout(text.as_bytes())
 }
@@ -167,9 +202,15 @@ fn convert(file: &Path, to: Format, format: Option<Format>, compact: bool) -> Ou
             v.push(b'\n');
             v
         }),
-        other => return Err(Failure::Usage(format!("converting to {other} is not supported yet"))),
+        other => {
+            return Err(Failure::Usage(format!(
+                "converting to {other} is not supported yet"
+            )))
+        }
     };
-    let encoded = encoded.map_err(|e| Failure::Invalid(format!("{}: cannot convert to {to}: {e}\n", file.display())))?;
+    let encoded = encoded.map_err(|e| {
+        Failure::Invalid(format!("{}: cannot convert to {to}: {e}\n", file.display()))
+    })?;
     write_stdout(&encoded)
 }
 
@@ -183,7 +224,9 @@ enum Verdict {
 fn check_one(file: &Path, format: Option<Format>) -> Verdict {
     let (bytes, format) = match read(file, format) {
         Ok(read) => read,
-        Err(Failure::Usage(message) | Failure::Invalid(message)) => return Verdict::Unreadable(message),
+        Err(Failure::Usage(message) | Failure::Invalid(message)) => {
+            return Verdict::Unreadable(message)
+        }
     };
     match quarry::check(&bytes, format) {
         Ok(()) => Verdict::Valid,
@@ -195,7 +238,10 @@ fn check_one(file: &Path, format: Option<Format>) -> Verdict {
 }
 
 fn check(files: &[PathBuf], format: Option<Format>) -> Outcome {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(files.len()).max(1);
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(files.len())
+        .max(1);
     let next = AtomicUsize::new(0);
     let mut verdicts: Vec<(usize, Verdict)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
@@ -211,7 +257,10 @@ fn check(files: &[PathBuf], format: Option<Format>) -> Outcome {
                 })
             })
             .collect();
-        workers.into_iter().flat_map(|w| w.join().unwrap_or_default()).collect()
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_default())
+            .collect()
     });
     verdicts.sort_by_key(|(i, _)| *i);
     let mut invalid = false;

@@ -4,7 +4,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn quarry(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_quarry")).args(args).output().expect("run quarry")
+    Command::new(env!("CARGO_BIN_EXE_quarry"))
+        .args(args)
+        .output()
+        .expect("run quarry")
 }
 
 fn repo() -> PathBuf {
@@ -30,7 +33,12 @@ fn check_accepts_every_y_file() {
     let mut args = vec!["check"];
     args.extend(files.iter().map(String::as_str));
     let out = quarry(&args);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(out.stderr.is_empty());
 }
 
@@ -50,7 +58,10 @@ fn check_rejects_every_n_file_with_a_position() {
             .find(|l| l.starts_with(&prefix))
             .unwrap_or_else(|| panic!("no error line for {file}"));
         let rest: Vec<&str> = line[prefix.len()..].splitn(3, ':').collect();
-        assert!(rest[0].parse::<usize>().is_ok() && rest[1].parse::<usize>().is_ok(), "{line}");
+        assert!(
+            rest[0].parse::<usize>().is_ok() && rest[1].parse::<usize>().is_ok(),
+            "{line}"
+        );
         assert!(rest[2].starts_with(' ') && rest[2].len() > 1, "{line}");
     }
     // Each file also fails alone, with exit code 1.
@@ -66,7 +77,10 @@ fn errors_show_the_line_with_a_caret() {
     std::fs::write(&file, "{\n  \"a\": [1,\n  2,]\n}").unwrap();
     let out = quarry(&["check", file.to_str().unwrap()]);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    let expected = format!("{}:3:5: expected a JSON value, found `]`\n3 |   2,]\n  |     ^\n", file.display());
+    let expected = format!(
+        "{}:3:5: expected a JSON value, found `]`\n3 |   2,]\n  |     ^\n",
+        file.display()
+    );
     assert_eq!(stderr, expected);
     let tree = quarry(&["tree", file.to_str().unwrap()]);
     assert_eq!(tree.status.code(), Some(1));
@@ -79,9 +93,15 @@ fn convert_reproduces_every_y_file() {
         let out = quarry(&["convert", &file, "--to", "json"]);
         assert_eq!(out.status.code(), Some(0), "{file}");
         let original = std::fs::read(&file).unwrap();
-        assert_eq!(quarry::json::parse(&out.stdout).unwrap(), quarry::json::parse(&original).unwrap(), "{file}");
+        assert_eq!(
+            quarry::json::parse(&out.stdout).unwrap(),
+            quarry::json::parse(&original).unwrap(),
+            "{file}"
+        );
         // serde_json is the oracle where it accepts the input (it rejects numbers beyond f64).
-        let Ok(expected) = serde_json::from_slice::<serde_json::Value>(&original) else { continue };
+        let Ok(expected) = serde_json::from_slice::<serde_json::Value>(&original) else {
+            continue;
+        };
         let converted: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(converted, expected, "{file}");
     }
@@ -89,15 +109,24 @@ fn convert_reproduces_every_y_file() {
 
 #[test]
 fn tree_prints_kinds_keys_and_line_numbers() {
-    let out = quarry(&["tree", repo().join("examples/config.json").to_str().unwrap()]);
+    let out = quarry(&[
+        "tree",
+        repo().join("examples/config.json").to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], " 1  object (7 members)");
     assert_eq!(lines[1], " 2    name: string \"quarry-demo\"");
-    assert!(lines.contains(&" 6        host: string \"alpha.example.com\""), "{text}");
+    assert!(
+        lines.contains(&" 6        host: string \"alpha.example.com\""),
+        "{text}"
+    );
     assert!(lines.contains(&" 6        tags: array (2 items)"), "{text}");
-    assert!(lines.contains(&"13    features: object (2 members)"), "{text}");
+    assert!(
+        lines.contains(&"13    features: object (2 members)"),
+        "{text}"
+    );
     assert!(lines.contains(&"13      beta-ui: null"), "{text}");
 }
 
@@ -119,10 +148,19 @@ fn get_prints_one_value() {
         let out = quarry(&["get", config, path]);
         (out.status.code(), String::from_utf8(out.stdout).unwrap())
     };
-    assert_eq!(get("servers[0].host"), (Some(0), "alpha.example.com\n".into()));
+    assert_eq!(
+        get("servers[0].host"),
+        (Some(0), "alpha.example.com\n".into())
+    );
     assert_eq!(get("servers[1].port"), (Some(0), "8081\n".into()));
-    assert_eq!(get("database.pool.timeout_ms"), (Some(0), "2500.5\n".into()));
-    assert_eq!(get("servers[0].tags"), (Some(0), "[\n  \"primary\",\n  \"eu-west\"\n]\n".into()));
+    assert_eq!(
+        get("database.pool.timeout_ms"),
+        (Some(0), "2500.5\n".into())
+    );
+    assert_eq!(
+        get("servers[0].tags"),
+        (Some(0), "[\n  \"primary\",\n  \"eu-west\"\n]\n".into())
+    );
     assert_eq!(get("features.beta-ui"), (Some(0), "null\n".into()));
     assert_eq!(get("servers[5]").0, Some(1));
     assert_eq!(get("servers[").0, Some(2));
@@ -130,8 +168,14 @@ fn get_prints_one_value() {
 
 #[test]
 fn usage_errors_exit_2() {
-    assert_eq!(quarry(&["check", "/no/such/file.json"]).status.code(), Some(2));
-    assert_eq!(quarry(&["tree", "Cargo.lock.unknown-ext"]).status.code(), Some(2));
+    assert_eq!(
+        quarry(&["check", "/no/such/file.json"]).status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        quarry(&["tree", "Cargo.lock.unknown-ext"]).status.code(),
+        Some(2)
+    );
     assert_eq!(quarry(&["frobnicate"]).status.code(), Some(2));
     let config = repo().join("examples/config.json");
     let out = quarry(&["convert", config.to_str().unwrap(), "--to", "toml"]);
@@ -141,7 +185,13 @@ fn usage_errors_exit_2() {
 #[test]
 fn convert_compact_and_format_override() {
     let config = repo().join("examples/config.json");
-    let out = quarry(&["convert", config.to_str().unwrap(), "--to", "json", "--compact"]);
+    let out = quarry(&[
+        "convert",
+        config.to_str().unwrap(),
+        "--to",
+        "json",
+        "--compact",
+    ]);
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(text.lines().count(), 1);
     assert!(text.contains("\"motd\":\"Welcome,\\n\\\"operator\\\" — have a nice day\""));
@@ -149,6 +199,14 @@ fn convert_compact_and_format_override() {
     std::fs::create_dir_all(&dir).unwrap();
     let odd = dir.join("data.txt");
     std::fs::write(&odd, "[1, 2]").unwrap();
-    assert_eq!(quarry(&["check", odd.to_str().unwrap()]).status.code(), Some(2));
-    assert_eq!(quarry(&["check", "--format", "json", odd.to_str().unwrap()]).status.code(), Some(0));
+    assert_eq!(
+        quarry(&["check", odd.to_str().unwrap()]).status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        quarry(&["check", "--format", "json", odd.to_str().unwrap()])
+            .status
+            .code(),
+        Some(0)
+    );
 }

@@ -14,14 +14,49 @@ fn err(input: &str) -> (ErrorKind, usize, usize) {
 
 #[test]
 fn errors_name_the_problem_and_its_position() {
-    assert_eq!(err("{\"a\": 1,}").0, ErrorKind::UnexpectedCharacter { expected: "a string key", found: '}' });
-    assert_eq!(err("[1 2]"), (ErrorKind::UnexpectedCharacter { expected: "`,` or `]`", found: '2' }, 1, 4));
-    assert_eq!(err("{\n  \"a\" 1}"), (ErrorKind::UnexpectedCharacter { expected: "`:`", found: '1' }, 2, 7));
+    assert_eq!(
+        err("{\"a\": 1,}").0,
+        ErrorKind::UnexpectedCharacter {
+            expected: "a string key",
+            found: '}'
+        }
+    );
+    assert_eq!(
+        err("[1 2]"),
+        (
+            ErrorKind::UnexpectedCharacter {
+                expected: "`,` or `]`",
+                found: '2'
+            },
+            1,
+            4
+        )
+    );
+    assert_eq!(
+        err("{\n  \"a\" 1}"),
+        (
+            ErrorKind::UnexpectedCharacter {
+                expected: "`:`",
+                found: '1'
+            },
+            2,
+            7
+        )
+    );
     assert_eq!(err("[01]"), (ErrorKind::InvalidNumber, 1, 3));
-    assert_eq!(err("[\"é\u{1}\"]"), (ErrorKind::ControlCharacterInString, 1, 4));
+    assert_eq!(
+        err("[\"é\u{1}\"]"),
+        (ErrorKind::ControlCharacterInString, 1, 4)
+    );
     assert_eq!(err("[1] x"), (ErrorKind::TrailingCharacters, 1, 5));
     assert_eq!(err(""), (ErrorKind::UnexpectedEnd, 1, 1));
-    assert_eq!(err("[tru]").0, ErrorKind::UnexpectedCharacter { expected: "`true`", found: ']' });
+    assert_eq!(
+        err("[tru]").0,
+        ErrorKind::UnexpectedCharacter {
+            expected: "`true`",
+            found: ']'
+        }
+    );
     assert_eq!(err("{\"a\":1"), (ErrorKind::UnexpectedEnd, 1, 7));
     let e = json::parse(b"[\"\xff\"]").unwrap_err();
     assert_eq!((e.kind(), e.column()), (&ErrorKind::InvalidUtf8, 3));
@@ -33,19 +68,28 @@ fn errors_name_the_problem_and_its_position() {
 
 #[test]
 fn errors_are_one_pointer() {
-    assert_eq!(std::mem::size_of::<json::Error>(), std::mem::size_of::<usize>());
+    assert_eq!(
+        std::mem::size_of::<json::Error>(),
+        std::mem::size_of::<usize>()
+    );
 }
 
 #[test]
 fn depth_limit_is_a_clean_error() {
     let deep = "[".repeat(100_000);
-    assert_eq!(json::parse(deep.as_bytes()).unwrap_err().kind(), &ErrorKind::DepthLimitReached(128));
+    assert_eq!(
+        json::parse(deep.as_bytes()).unwrap_err().kind(),
+        &ErrorKind::DepthLimitReached(128)
+    );
     let ok = format!("{}{}", "[".repeat(128), "]".repeat(128));
     assert!(json::parse(ok.as_bytes()).is_ok());
     let too_deep = format!("{}{}", "[".repeat(129), "]".repeat(129));
     assert!(json::parse(too_deep.as_bytes()).is_err());
     let objects = "{\"a\":".repeat(200);
-    assert_eq!(json::check(objects.as_bytes()).unwrap_err().kind(), &ErrorKind::DepthLimitReached(128));
+    assert_eq!(
+        json::check(objects.as_bytes()).unwrap_err().kind(),
+        &ErrorKind::DepthLimitReached(128)
+    );
     // A raised limit is honoured, and the iterative parser needs no deep stack for it.
     let deeper = format!("{}{}", "[".repeat(50_000), "]".repeat(50_000));
     let limits = Limits::default().with_max_depth(60_000);
@@ -61,24 +105,38 @@ fn document_size_limit() {
 
 #[test]
 fn raw_value_borrows_plain_strings_and_keeps_duplicates() {
-    let value = json::parse(br#"{"a": "plain", "a": "esc\"aped", "big": 123456789012345678901234567890}"#).unwrap();
-    let RawValue::Map(entries) = &value else { panic!("{value:?}") };
+    let value =
+        json::parse(br#"{"a": "plain", "a": "esc\"aped", "big": 123456789012345678901234567890}"#)
+            .unwrap();
+    let RawValue::Map(entries) = &value else {
+        panic!("{value:?}")
+    };
     assert_eq!(entries.len(), 3);
-    assert!(matches!(entries[0].1, RawValue::String(Cow::Borrowed("plain"))));
+    assert!(matches!(
+        entries[0].1,
+        RawValue::String(Cow::Borrowed("plain"))
+    ));
     assert!(matches!(&entries[1].1, RawValue::String(Cow::Owned(s)) if s == "esc\"aped"));
     assert!(matches!(entries[0].0, Cow::Borrowed("a")));
-    assert_eq!(entries[2].1, RawValue::BigNumber("123456789012345678901234567890".into()));
+    assert_eq!(
+        entries[2].1,
+        RawValue::BigNumber("123456789012345678901234567890".into())
+    );
 }
 
 #[test]
 fn bom_is_skipped_but_not_alone() {
-    assert_eq!(json::parse("\u{feff}[1]".as_bytes()).unwrap(), RawValue::Seq(vec![RawValue::Int(1)]));
+    assert_eq!(
+        json::parse("\u{feff}[1]".as_bytes()).unwrap(),
+        RawValue::Seq(vec![RawValue::Int(1)])
+    );
     assert!(json::parse("\u{feff}".as_bytes()).is_err());
 }
 
 #[test]
 fn tree_navigates_with_spans() {
-    let src = br#"{"servers": [{"host": "a", "port": 80}, {"host": "b\n", "port": 8080}], "n": null}"#;
+    let src =
+        br#"{"servers": [{"host": "a", "port": 80}, {"host": "b\n", "port": 8080}], "n": null}"#;
     let doc = json::parse_tree(src).unwrap();
     let root = doc.root();
     assert_eq!(root.kind(), NodeKind::Object);
@@ -90,7 +148,9 @@ fn tree_navigates_with_spans() {
     assert_eq!(host.as_str(), Some("b\n"));
     assert_eq!(host.source_text(), r#""b\n""#);
     assert_eq!(host.key(), Some("host"));
-    let port = root.lookup(&Path::parse("servers[1].port").unwrap()).unwrap();
+    let port = root
+        .lookup(&Path::parse("servers[1].port").unwrap())
+        .unwrap();
     assert_eq!(port.as_number(), Some(Number::Int(8080)));
     assert_eq!(port.span().slice(doc.source()), "8080");
     assert!(root.get("n").unwrap().is_null());
@@ -110,22 +170,39 @@ fn tree_navigates_with_spans() {
 
 #[test]
 fn writer_escapes_and_formats() {
-    let value = json::parse(br#"{"s": "q\"b\\n\n\u0001\u007f\u00e9", "f": 1.5, "e": 1e300, "i": -3, "a": [], "o": {}}"#).unwrap();
+    let value = json::parse(
+        br#"{"s": "q\"b\\n\n\u0001\u007f\u00e9", "f": 1.5, "e": 1e300, "i": -3, "a": [], "o": {}}"#,
+    )
+    .unwrap();
     assert_eq!(
         json::to_string(&value).unwrap(),
         "{\"s\":\"q\\\"b\\\\n\\n\\u0001\u{7f}é\",\"f\":1.5,\"e\":1e300,\"i\":-3,\"a\":[],\"o\":{}}"
     );
-    let pretty = json::to_string_pretty(&json::parse(br#"{"a": [1, {"b": []}], "c": {}}"#).unwrap()).unwrap();
-    assert_eq!(pretty, "{\n  \"a\": [\n    1,\n    {\n      \"b\": []\n    }\n  ],\n  \"c\": {}\n}");
+    let pretty =
+        json::to_string_pretty(&json::parse(br#"{"a": [1, {"b": []}], "c": {}}"#).unwrap())
+            .unwrap();
+    assert_eq!(
+        pretty,
+        "{\n  \"a\": [\n    1,\n    {\n      \"b\": []\n    }\n  ],\n  \"c\": {}\n}"
+    );
 }
 
 #[test]
 fn writer_refuses_what_json_cannot_hold() {
-    let value = RawValue::Map(vec![(Cow::Borrowed("x"), RawValue::Seq(vec![RawValue::Float(f64::NAN)]))]);
+    let value = RawValue::Map(vec![(
+        Cow::Borrowed("x"),
+        RawValue::Seq(vec![RawValue::Float(f64::NAN)]),
+    )]);
     let e = json::to_string(&value).unwrap_err();
-    assert_eq!(e.to_string(), "x[0]: JSON cannot represent the non-finite float `NaN`");
+    assert_eq!(
+        e.to_string(),
+        "x[0]: JSON cannot represent the non-finite float `NaN`"
+    );
     assert!(json::to_string(&RawValue::BigNumber("0xFFFFFFFFFFFFFFFFFFFF".into())).is_err());
-    assert_eq!(json::to_string(&RawValue::Bytes(Cow::Borrowed(b"hi"))).unwrap(), "\"aGk=\"");
+    assert_eq!(
+        json::to_string(&RawValue::Bytes(Cow::Borrowed(b"hi"))).unwrap(),
+        "\"aGk=\""
+    );
 }
 
 #[test]
@@ -138,10 +215,19 @@ fn agrees_with_serde_json_on_the_corpus() {
         let ours = json::parse(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let theirs: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
         // Written back by quarry, read by serde_json: the same value.
-        let rewritten: serde_json::Value = serde_json::from_slice(&json::to_vec(&ours).unwrap()).unwrap();
-        assert!(rewritten == theirs, "{}: quarry and serde_json disagree", path.display());
+        let rewritten: serde_json::Value =
+            serde_json::from_slice(&json::to_vec(&ours).unwrap()).unwrap();
+        assert!(
+            rewritten == theirs,
+            "{}: quarry and serde_json disagree",
+            path.display()
+        );
         // The tree door gives the same RawValue as the struct door.
-        assert!(json::parse_tree(&bytes).unwrap().root().to_raw_value() == ours, "{}: doors disagree", path.display());
+        assert!(
+            json::parse_tree(&bytes).unwrap().root().to_raw_value() == ours,
+            "{}: doors disagree",
+            path.display()
+        );
         checked += 1;
     }
     assert!(checked >= 10, "only {checked} corpus files");
@@ -163,7 +249,8 @@ fn raw_value() -> impl Strategy<Value = RawValue<'static>> {
     leaf.prop_recursive(6, 64, 8, |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..8).prop_map(RawValue::Seq),
-            prop::collection::vec((any::<String>().prop_map(Cow::Owned), inner), 0..8).prop_map(RawValue::Map),
+            prop::collection::vec((any::<String>().prop_map(Cow::Owned), inner), 0..8)
+                .prop_map(RawValue::Map),
         ]
     })
 }

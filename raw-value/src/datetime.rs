@@ -105,14 +105,30 @@ mod tests {
     #[test]
     fn displays_rfc3339() {
         let dt = Datetime {
-            date: Some(Date { year: 2024, month: 1, day: 2 }),
-            time: Some(Time { hour: 3, minute: 4, second: 5, nanosecond: 250_000_000 }),
+            date: Some(Date {
+                year: 2024,
+                month: 1,
+                day: 2,
+            }),
+            time: Some(Time {
+                hour: 3,
+                minute: 4,
+                second: 5,
+                nanosecond: 250_000_000,
+            }),
             offset: Some(Offset::Minutes(-90)),
         };
         assert_eq!(dt.to_string(), "2024-01-02T03:04:05.25-01:30");
-        let date_only = Datetime { time: None, offset: None, ..dt };
+        let date_only = Datetime {
+            time: None,
+            offset: None,
+            ..dt
+        };
         assert_eq!(date_only.to_string(), "2024-01-02");
-        let utc = Datetime { offset: Some(Offset::Z), ..dt };
+        let utc = Datetime {
+            offset: Some(Offset::Z),
+            ..dt
+        };
         assert!(utc.to_string().ends_with("05.25Z"));
     }
 }

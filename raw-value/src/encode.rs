@@ -228,7 +228,10 @@ impl<T: Encode> Encode for Option<T> {
     }
 }
 
-fn encode_seq<'t, T, E>(items: impl ExactSizeIterator<Item = &'t T>, encoder: &mut E) -> Result<(), EncodeError>
+fn encode_seq<'t, T, E>(
+    items: impl ExactSizeIterator<Item = &'t T>,
+    encoder: &mut E,
+) -> Result<(), EncodeError>
 where
     T: Encode + 't,
     E: Encoder + ?Sized,
@@ -352,7 +355,9 @@ impl RawValueEncoder {
     pub fn finish(self) -> Result<RawValue<'static>, EncodeError> {
         match (self.stack.is_empty(), self.result) {
             (true, Some(v)) => Ok(v),
-            _ => Err(EncodeError::custom("incomplete value: unbalanced begin/end events")),
+            _ => Err(EncodeError::custom(
+                "incomplete value: unbalanced begin/end events",
+            )),
         }
     }
 
@@ -410,7 +415,8 @@ impl Encoder for RawValueEncoder {
         self.push(RawValue::Datetime(*v))
     }
     fn begin_seq(&mut self, len: Option<usize>) -> Result<(), EncodeError> {
-        self.stack.push(Frame::Seq(Vec::with_capacity(len.unwrap_or(0))));
+        self.stack
+            .push(Frame::Seq(Vec::with_capacity(len.unwrap_or(0))));
         Ok(())
     }
     fn end_seq(&mut self) -> Result<(), EncodeError> {
@@ -420,7 +426,8 @@ impl Encoder for RawValueEncoder {
         }
     }
     fn begin_map(&mut self, len: Option<usize>) -> Result<(), EncodeError> {
-        self.stack.push(Frame::Map(Vec::with_capacity(len.unwrap_or(0)), None));
+        self.stack
+            .push(Frame::Map(Vec::with_capacity(len.unwrap_or(0)), None));
         Ok(())
     }
     fn key(&mut self, key: &str) -> Result<(), EncodeError> {
@@ -435,7 +442,9 @@ impl Encoder for RawValueEncoder {
     fn end_map(&mut self) -> Result<(), EncodeError> {
         match self.stack.pop() {
             Some(Frame::Map(entries, None)) => self.push(RawValue::Map(entries)),
-            _ => Err(EncodeError::custom("end_map without begin_map, or a key without a value")),
+            _ => Err(EncodeError::custom(
+                "end_map without begin_map, or a key without a value",
+            )),
         }
     }
 }
@@ -451,20 +460,32 @@ mod tests {
         let raw = map.to_raw_value().unwrap();
         assert_eq!(
             raw,
-            RawValue::Map(vec![(Cow::Borrowed("3"), RawValue::Seq(vec![RawValue::Float(1.5), RawValue::Null]))])
+            RawValue::Map(vec![(
+                Cow::Borrowed("3"),
+                RawValue::Seq(vec![RawValue::Float(1.5), RawValue::Null])
+            )])
         );
         assert_eq!(u64::MAX.to_raw_value().unwrap(), RawValue::UInt(u64::MAX));
         assert_eq!(7u64.to_raw_value().unwrap(), RawValue::Int(7));
-        assert_eq!((u128::from(u64::MAX) + 1).to_raw_value().unwrap(), RawValue::BigNumber("18446744073709551616".into()));
+        assert_eq!(
+            (u128::from(u64::MAX) + 1).to_raw_value().unwrap(),
+            RawValue::BigNumber("18446744073709551616".into())
+        );
         assert_eq!(0.1f32.to_raw_value().unwrap(), RawValue::Float(0.1));
-        assert_eq!(("a", true).to_raw_value().unwrap(), RawValue::Seq(vec!["a".into(), true.into()]));
+        assert_eq!(
+            ("a", true).to_raw_value().unwrap(),
+            RawValue::Seq(vec!["a".into(), true.into()])
+        );
     }
 
     #[test]
     fn raw_value_encodes_to_itself() {
         let value = RawValue::Map(vec![
             (Cow::Borrowed("t"), RawValue::Text("x".into())),
-            (Cow::Borrowed("b"), RawValue::Bytes(Cow::Borrowed(b"\x00\xff"))),
+            (
+                Cow::Borrowed("b"),
+                RawValue::Bytes(Cow::Borrowed(b"\x00\xff")),
+            ),
             (Cow::Borrowed("k"), RawValue::Map(vec![])),
         ]);
         assert_eq!(value.to_raw_value().unwrap(), value);

@@ -47,7 +47,8 @@ impl Path {
                 b'[' => {
                     let close = i + text[i..].find(']')?;
                     let inner = text[i + 1..close].trim();
-                    if let Some(quoted) = inner.strip_prefix('"').and_then(|s| s.strip_suffix('"')) {
+                    if let Some(quoted) = inner.strip_prefix('"').and_then(|s| s.strip_suffix('"'))
+                    {
                         segments.push(Segment::Key(quoted.to_owned()));
                     } else {
                         segments.push(Segment::Index(inner.parse().ok()?));
@@ -142,7 +143,8 @@ pub enum DecodeErrorKind {
 impl fmt::Display for DecodeErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            DecodeErrorKind::InvalidType { expected, found } | DecodeErrorKind::InvalidValue { expected, found } => {
+            DecodeErrorKind::InvalidType { expected, found }
+            | DecodeErrorKind::InvalidValue { expected, found } => {
                 write!(f, "expected {expected}, found {found}")
             }
             DecodeErrorKind::MissingField(name) => write!(f, "missing field `{name}`"),
@@ -169,12 +171,18 @@ impl DecodeError {
     /// A new error at the root of the value being decoded.
     #[cold]
     pub fn new(kind: DecodeErrorKind) -> Self {
-        DecodeError { kind, reversed_path: Vec::new(), position: None }
+        DecodeError {
+            kind,
+            reversed_path: Vec::new(),
+            position: None,
+        }
     }
 
     /// The path from the document root to the offending value.
     pub fn path(&self) -> Path {
-        Path { segments: self.reversed_path.iter().rev().cloned().collect() }
+        Path {
+            segments: self.reversed_path.iter().rev().cloned().collect(),
+        }
     }
 }
 
@@ -203,13 +211,18 @@ impl DecodeErrors {
     /// One error at the root of the value being decoded.
     #[cold]
     pub fn new(kind: DecodeErrorKind) -> Self {
-        DecodeErrors { errors: vec![DecodeError::new(kind)] }
+        DecodeErrors {
+            errors: vec![DecodeError::new(kind)],
+        }
     }
 
     /// `expected {expected}, found {description of value}`.
     #[cold]
     pub fn invalid_type(expected: impl Into<String>, found: &crate::RawValue<'_>) -> Self {
-        Self::new(DecodeErrorKind::InvalidType { expected: expected.into(), found: crate::describe(found) })
+        Self::new(DecodeErrorKind::InvalidType {
+            expected: expected.into(),
+            found: crate::describe(found),
+        })
     }
 
     /// A custom message.
@@ -305,13 +318,21 @@ impl EncodeError {
     /// The target format cannot represent the value: `"a NaN float"`, `"null"`.
     #[cold]
     pub fn unsupported(what: &str, format: &str) -> Self {
-        EncodeError { message: format!("{format} cannot represent {what}"), reversed_path: Vec::new(), io: None }
+        EncodeError {
+            message: format!("{format} cannot represent {what}"),
+            reversed_path: Vec::new(),
+            io: None,
+        }
     }
 
     /// Any other message.
     #[cold]
     pub fn custom(message: impl fmt::Display) -> Self {
-        EncodeError { message: message.to_string(), reversed_path: Vec::new(), io: None }
+        EncodeError {
+            message: message.to_string(),
+            reversed_path: Vec::new(),
+            io: None,
+        }
     }
 
     /// Marks the error as lying under map key `key`.
@@ -330,7 +351,9 @@ impl EncodeError {
 
     /// The path from the root to the value that could not be written.
     pub fn path(&self) -> Path {
-        Path { segments: self.reversed_path.iter().rev().cloned().collect() }
+        Path {
+            segments: self.reversed_path.iter().rev().cloned().collect(),
+        }
     }
 
     /// The underlying I/O error, if that is what failed.
@@ -342,7 +365,11 @@ impl EncodeError {
 impl From<std::io::Error> for EncodeError {
     #[cold]
     fn from(e: std::io::Error) -> Self {
-        EncodeError { message: e.to_string(), reversed_path: Vec::new(), io: Some(e) }
+        EncodeError {
+            message: e.to_string(),
+            reversed_path: Vec::new(),
+            io: Some(e),
+        }
     }
 }
 
@@ -368,7 +395,14 @@ mod tests {
 
     #[test]
     fn path_round_trips_through_text() {
-        for text in ["servers[0].host", "a", "[3]", "a[1][2].b", "[\"x.y\"].z", "@id.$text"] {
+        for text in [
+            "servers[0].host",
+            "a",
+            "[3]",
+            "a[1][2].b",
+            "[\"x.y\"].z",
+            "@id.$text",
+        ] {
             let path = Path::parse(text).unwrap();
             assert_eq!(path.to_string(), text, "{path:?}");
         }

@@ -86,7 +86,9 @@ impl<'a> RawValue<'a> {
             RawValue::Text(s) => RawValue::Text(own(s)),
             RawValue::Bytes(b) => RawValue::Bytes(Cow::Owned(b.into_owned())),
             RawValue::Datetime(d) => RawValue::Datetime(d),
-            RawValue::Seq(items) => RawValue::Seq(items.into_iter().map(RawValue::into_owned).collect()),
+            RawValue::Seq(items) => {
+                RawValue::Seq(items.into_iter().map(RawValue::into_owned).collect())
+            }
             RawValue::Map(entries) => RawValue::Map(
                 entries
                     .into_iter()

@@ -20,7 +20,12 @@ impl<K> Error<K> {
     #[cold]
     #[inline(never)]
     pub fn new(kind: K, src: &[u8], offset: usize) -> Self {
-        Error { inner: Box::new(Inner { kind, position: super::position_at(src, offset) }) }
+        Error {
+            inner: Box::new(Inner {
+                kind,
+                position: super::position_at(src, offset),
+            }),
+        }
     }
 
     /// What went wrong.

@@ -40,8 +40,15 @@ pub fn position_at(src: &[u8], offset: usize) -> Position {
         line += 1;
         line_start = i + 1;
     }
-    let column = 1 + src[line_start..offset].iter().filter(|&&b| (b & 0xC0) != 0x80).count();
-    Position { offset, line, column }
+    let column = 1 + src[line_start..offset]
+        .iter()
+        .filter(|&&b| (b & 0xC0) != 0x80)
+        .count();
+    Position {
+        offset,
+        line,
+        column,
+    }
 }
 
 /// Line start offsets of a document, for turning many offsets into line numbers
@@ -90,7 +97,11 @@ mod tests {
         assert_eq!(at(999), (4, 2));
         let index = LineIndex::new(src.as_bytes());
         for offset in 0..src.len() {
-            assert_eq!(index.line(offset), position_at(src.as_bytes(), offset).line, "offset {offset}");
+            assert_eq!(
+                index.line(offset),
+                position_at(src.as_bytes(), offset).line,
+                "offset {offset}"
+            );
         }
     }
 }

@@ -14,8 +14,14 @@ use quarry_raw_value::Position;
 pub fn render_snippet(src: &[u8], position: Position) -> String {
     const WINDOW: usize = 100;
     let offset = position.offset.min(src.len());
-    let line_start = src[..offset].iter().rposition(|&b| b == b'\n' || b == b'\r').map_or(0, |i| i + 1);
-    let line_end = src[offset..].iter().position(|&b| b == b'\n' || b == b'\r').map_or(src.len(), |i| offset + i);
+    let line_start = src[..offset]
+        .iter()
+        .rposition(|&b| b == b'\n' || b == b'\r')
+        .map_or(0, |i| i + 1);
+    let line_end = src[offset..]
+        .iter()
+        .position(|&b| b == b'\n' || b == b'\r')
+        .map_or(src.len(), |i| offset + i);
     let line = String::from_utf8_lossy(&src[line_start..line_end]);
     let chars: Vec<char> = line.chars().collect();
     let column = position.column.saturating_sub(1).min(chars.len());

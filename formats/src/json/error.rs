@@ -50,10 +50,16 @@ impl fmt::Display for ErrorKind {
             ErrorKind::InvalidNumber => f.write_str("invalid number"),
             ErrorKind::InvalidEscape => f.write_str("invalid escape sequence"),
             ErrorKind::LoneSurrogate => f.write_str("lone UTF-16 surrogate in `\\u` escape"),
-            ErrorKind::ControlCharacterInString => f.write_str("control character in string (escape it)"),
+            ErrorKind::ControlCharacterInString => {
+                f.write_str("control character in string (escape it)")
+            }
             ErrorKind::InvalidUtf8 => f.write_str("invalid UTF-8"),
-            ErrorKind::DepthLimitReached(limit) => write!(f, "nesting deeper than the limit of {limit}"),
-            ErrorKind::DocumentSizeLimitReached(limit) => write!(f, "document larger than the limit of {limit} bytes"),
+            ErrorKind::DepthLimitReached(limit) => {
+                write!(f, "nesting deeper than the limit of {limit}")
+            }
+            ErrorKind::DocumentSizeLimitReached(limit) => {
+                write!(f, "document larger than the limit of {limit} bytes")
+            }
         }
     }
 }

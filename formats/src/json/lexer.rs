@@ -60,8 +60,8 @@ pub struct Lexer<'a> {
 
 /// Exact powers of ten for the fast float path (10^22 is the largest exact f64 power).
 const POW10: [f64; 23] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
-    1e20, 1e21, 1e22,
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 ];
 
 /// The offset of the first byte at or after `i` that is `"`, `\` or a control character
@@ -148,7 +148,11 @@ impl<'a> Lexer<'a> {
     /// "expected X, found Y" at the current position (or "unexpected end of input").
     #[cold]
     pub fn unexpected(&self, expected: &'static str) -> Error {
-        match self.src.get(self.pos..).and_then(|rest| rest.chars().next()) {
+        match self
+            .src
+            .get(self.pos..)
+            .and_then(|rest| rest.chars().next())
+        {
             Some(found) => self.error(ErrorKind::UnexpectedCharacter { expected, found }),
             None => self.error(ErrorKind::UnexpectedEnd),
         }
@@ -168,7 +172,11 @@ impl<'a> Lexer<'a> {
     #[cold]
     fn literal_error(&mut self, literal: &'static str) -> Result<(), Error> {
         let bytes = self.src.as_bytes();
-        let matched = literal.bytes().zip(&bytes[self.pos..]).take_while(|(a, b)| a == *b).count();
+        let matched = literal
+            .bytes()
+            .zip(&bytes[self.pos..])
+            .take_while(|(a, b)| a == *b)
+            .count();
         self.pos += matched;
         Err(self.unexpected(match literal {
             "true" => "`true`",
@@ -259,12 +267,18 @@ impl<'a> Lexer<'a> {
                     return Err(self.error_at(ErrorKind::LoneSurrogate, i));
                 }
                 let code = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
-                return Ok((char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER), 12));
+                return Ok((
+                    char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER),
+                    12,
+                ));
             }
             0xDC00..=0xDFFF => return Err(self.error_at(ErrorKind::LoneSurrogate, i)),
             code => code,
         };
-        Ok((char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER), 6))
+        Ok((
+            char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER),
+            6,
+        ))
     }
 
     /// Four hex digits at `i`.
@@ -305,7 +319,10 @@ impl<'a> Lexer<'a> {
             }
             Some(b'1'..=b'9') => {
                 while let Some(&b @ b'0'..=b'9') = bytes.get(i) {
-                    match mantissa.checked_mul(10).and_then(|m| m.checked_add(u64::from(b - b'0'))) {
+                    match mantissa
+                        .checked_mul(10)
+                        .and_then(|m| m.checked_add(u64::from(b - b'0')))
+                    {
                         Some(m) => mantissa = m,
                         None => overflow = true,
                     }
@@ -322,7 +339,10 @@ impl<'a> Lexer<'a> {
             let digits_start = i;
             while let Some(&b @ b'0'..=b'9') = bytes.get(i) {
                 if !overflow {
-                    match mantissa.checked_mul(10).and_then(|m| m.checked_add(u64::from(b - b'0'))) {
+                    match mantissa
+                        .checked_mul(10)
+                        .and_then(|m| m.checked_add(u64::from(b - b'0')))
+                    {
                         Some(m) => {
                             mantissa = m;
                             exponent -= 1;
@@ -380,7 +400,11 @@ impl<'a> Lexer<'a> {
         // Clinger's fast path: both operands exact, so one correctly rounded operation.
         if !overflow && mantissa <= (1 << 53) && (-22..=22).contains(&exponent) {
             let m = mantissa as f64;
-            let value = if exponent < 0 { m / POW10[(-exponent) as usize] } else { m * POW10[exponent as usize] };
+            let value = if exponent < 0 {
+                m / POW10[(-exponent) as usize]
+            } else {
+                m * POW10[exponent as usize]
+            };
             return Ok(Number::Float(if negative { -value } else { value }));
         }
         self.parse_float_slow(text)
@@ -415,14 +439,23 @@ mod tests {
         assert_eq!(number("9223372036854775807"), Ok(Number::Int(i64::MAX)));
         assert_eq!(number("9223372036854775808"), Ok(Number::UInt(1 << 63)));
         assert_eq!(number("18446744073709551615"), Ok(Number::UInt(u64::MAX)));
-        assert_eq!(number("18446744073709551616"), Ok(Number::Big("18446744073709551616")));
-        assert_eq!(number("-9223372036854775809"), Ok(Number::Big("-9223372036854775809")));
+        assert_eq!(
+            number("18446744073709551616"),
+            Ok(Number::Big("18446744073709551616"))
+        );
+        assert_eq!(
+            number("-9223372036854775809"),
+            Ok(Number::Big("-9223372036854775809"))
+        );
         assert_eq!(number("1e400"), Ok(Number::Big("1e400")));
         assert_eq!(number("-0"), Ok(Number::Float(-0.0)));
         assert!(matches!(number("-0"), Ok(Number::Float(f)) if f.is_sign_negative()));
         assert_eq!(number("1.5e3"), Ok(Number::Float(1500.0)));
         assert_eq!(number("1E-2"), Ok(Number::Float(0.01)));
-        assert_eq!(number("123456789012345678901234567890.5"), Ok(Number::Float(1.2345678901234568e29)));
+        assert_eq!(
+            number("123456789012345678901234567890.5"),
+            Ok(Number::Float(1.2345678901234568e29))
+        );
         assert_eq!(number("1e-400"), Ok(Number::Float(0.0)));
         for bad in ["01", "-", "1.", "1.e3", "1e", "1e+", "-a", ".5"] {
             assert_eq!(number(bad).err(), Some(ErrorKind::InvalidNumber), "{bad}");
@@ -462,7 +495,10 @@ mod tests {
     fn strings_borrow_unless_escaped() {
         let mut scratch = String::new();
         let mut lexer = Lexer::new(r#""plain""#);
-        assert!(matches!(lexer.read_string(&mut scratch), Ok(Str::Borrowed("plain"))));
+        assert!(matches!(
+            lexer.read_string(&mut scratch),
+            Ok(Str::Borrowed("plain"))
+        ));
         let mut lexer = Lexer::new(r#""a\n\u00e9\ud83d\ude00\/""#);
         assert_eq!(&*lexer.read_string(&mut scratch).unwrap(), "a\né😀/");
         for (bad, kind) in [
@@ -476,7 +512,11 @@ mod tests {
             ("\"ab\\", ErrorKind::UnexpectedEnd),
         ] {
             let mut lexer = Lexer::new(bad);
-            assert_eq!(lexer.read_string(&mut scratch).unwrap_err().kind(), &kind, "{bad}");
+            assert_eq!(
+                lexer.read_string(&mut scratch).unwrap_err().kind(),
+                &kind,
+                "{bad}"
+            );
         }
     }
 }

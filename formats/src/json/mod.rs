@@ -97,13 +97,19 @@ pub fn to_string_pretty<T: Encode + ?Sized>(value: &T) -> Result<String, EncodeE
 }
 
 /// Encodes `value` as compact JSON into `writer`.
-pub fn to_writer<W: std::io::Write, T: Encode + ?Sized>(mut writer: W, value: &T) -> Result<(), EncodeError> {
+pub fn to_writer<W: std::io::Write, T: Encode + ?Sized>(
+    mut writer: W,
+    value: &T,
+) -> Result<(), EncodeError> {
     writer.write_all(&to_vec(value)?)?;
     Ok(())
 }
 
 /// Encodes `value` as indented JSON into `writer`.
-pub fn to_writer_pretty<W: std::io::Write, T: Encode + ?Sized>(mut writer: W, value: &T) -> Result<(), EncodeError> {
+pub fn to_writer_pretty<W: std::io::Write, T: Encode + ?Sized>(
+    mut writer: W,
+    value: &T,
+) -> Result<(), EncodeError> {
     writer.write_all(&to_vec_pretty(value)?)?;
     Ok(())
 }

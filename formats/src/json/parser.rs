@@ -28,7 +28,11 @@ impl<'a> Parser<'a> {
     /// Checks the size limit and UTF-8 validity of `input` and skips a leading BOM.
     pub fn new(input: &'a [u8], limits: Limits) -> Result<Self, Error> {
         if input.len() > limits.max_document_size {
-            return Err(Error::new(ErrorKind::DocumentSizeLimitReached(limits.max_document_size), input, 0));
+            return Err(Error::new(
+                ErrorKind::DocumentSizeLimitReached(limits.max_document_size),
+                input,
+                0,
+            ));
         }
         let src = match std::str::from_utf8(input) {
             Ok(src) => src,
@@ -40,7 +44,12 @@ impl<'a> Parser<'a> {
                 lexer.bump();
             }
         }
-        Ok(Parser { lexer, limits, scratch: String::new(), depth: 0 })
+        Ok(Parser {
+            lexer,
+            limits,
+            scratch: String::new(),
+            depth: 0,
+        })
     }
 
     /// The lexer, for reading primitives directly.
@@ -60,7 +69,9 @@ impl<'a> Parser<'a> {
     pub fn enter(&mut self) -> Result<(), Error> {
         self.depth += 1;
         if self.depth > self.limits.max_depth {
-            return Err(self.lexer.error(ErrorKind::DepthLimitReached(self.limits.max_depth)));
+            return Err(self
+                .lexer
+                .error(ErrorKind::DepthLimitReached(self.limits.max_depth)));
         }
         Ok(())
     }
@@ -100,7 +111,9 @@ impl<'a> Parser<'a> {
     #[inline]
     fn check_depth(&self, open: usize) -> Result<(), Error> {
         if self.depth + open >= self.limits.max_depth {
-            return Err(self.lexer.error(ErrorKind::DepthLimitReached(self.limits.max_depth)));
+            return Err(self
+                .lexer
+                .error(ErrorKind::DepthLimitReached(self.limits.max_depth)));
         }
         Ok(())
     }
@@ -177,7 +190,8 @@ impl<'a> Parser<'a> {
                             }
                             Some(b']') => {
                                 self.lexer.bump();
-                                value = builder.end_array(array, Span::new(start, self.lexer.pos()));
+                                value =
+                                    builder.end_array(array, Span::new(start, self.lexer.pos()));
                             }
                             _ => return Err(self.lexer.unexpected("`,` or `]`")),
                         }
@@ -196,7 +210,8 @@ impl<'a> Parser<'a> {
                             }
                             Some(b'}') => {
                                 self.lexer.bump();
-                                value = builder.end_object(object, Span::new(start, self.lexer.pos()));
+                                value =
+                                    builder.end_object(object, Span::new(start, self.lexer.pos()));
                             }
                             _ => return Err(self.lexer.unexpected("`,` or `}`")),
                         }
@@ -208,7 +223,11 @@ impl<'a> Parser<'a> {
 }
 
 /// Parses a whole document: one value, surrounded only by whitespace.
-pub fn parse_with<'a, B: JsonBuilder<'a>>(input: &'a [u8], builder: &mut B, limits: Limits) -> Result<B::Value, Error> {
+pub fn parse_with<'a, B: JsonBuilder<'a>>(
+    input: &'a [u8],
+    builder: &mut B,
+    limits: Limits,
+) -> Result<B::Value, Error> {
     let mut parser = Parser::new(input, limits)?;
     let value = parser.parse_value(builder)?;
     parser.finish()?;

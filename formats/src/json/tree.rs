@@ -103,7 +103,9 @@ impl<'a> Document<'a> {
 
 impl fmt::Debug for Document<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Document").field("root", &self.root()).finish()
+        f.debug_struct("Document")
+            .field("root", &self.root())
+            .finish()
     }
 }
 
@@ -222,13 +224,19 @@ impl<'d, 'a> Node<'d, 'a> {
 
     /// The items of an array or the member values of an object, in order.
     pub fn children(&self) -> Children<'d, 'a> {
-        Children { doc: self.doc, next: self.id + 1, remaining: self.len() }
+        Children {
+            doc: self.doc,
+            next: self.id + 1,
+            remaining: self.len(),
+        }
     }
 
     /// The members of an object as `(key, value)`, in order, duplicates included.
     pub fn members(&self) -> impl Iterator<Item = (&'d str, Node<'d, 'a>)> {
         let is_object = self.kind() == NodeKind::Object;
-        self.children().filter(move |_| is_object).map(|n| (n.key().unwrap_or(""), n))
+        self.children()
+            .filter(move |_| is_object)
+            .map(|n| (n.key().unwrap_or(""), n))
     }
 
     /// The array item at `index`.
@@ -292,7 +300,14 @@ impl<'d, 'a> Node<'d, 'a> {
 
 impl fmt::Debug for Node<'_, '_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {:?} at {}..{}", self.kind().name(), self.source_text(), self.span().start, self.span().end)
+        write!(
+            f,
+            "{} {:?} at {}..{}",
+            self.kind().name(),
+            self.source_text(),
+            self.span().start,
+            self.span().end
+        )
     }
 }
 
@@ -311,7 +326,10 @@ impl<'d, 'a> Iterator for Children<'d, 'a> {
         if self.remaining == 0 {
             return None;
         }
-        let node = Node { doc: self.doc, id: self.next };
+        let node = Node {
+            doc: self.doc,
+            id: self.next,
+        };
         self.next = self.doc.nodes[self.next].end;
         self.remaining -= 1;
         Some(node)
@@ -333,18 +351,28 @@ pub struct TreeBuilder<'a> {
 impl<'a> TreeBuilder<'a> {
     /// A builder with room for about `capacity` nodes.
     pub fn with_capacity(capacity: usize) -> Self {
-        TreeBuilder { nodes: Vec::with_capacity(capacity) }
+        TreeBuilder {
+            nodes: Vec::with_capacity(capacity),
+        }
     }
 
     /// The document, once the parser has built its root from this builder.
     pub fn finish(self, src: &'a str) -> Document<'a> {
-        Document { src, nodes: self.nodes }
+        Document {
+            src,
+            nodes: self.nodes,
+        }
     }
 
     #[inline]
     fn push(&mut self, data: Data<'a>, span: Span) -> usize {
         let id = self.nodes.len();
-        self.nodes.push(NodeData { data, key: None, span, end: id + 1 });
+        self.nodes.push(NodeData {
+            data,
+            key: None,
+            span,
+            end: id + 1,
+        });
         id
     }
 

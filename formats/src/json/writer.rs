@@ -23,12 +23,24 @@ pub struct JsonWriter<'w> {
 impl<'w> JsonWriter<'w> {
     /// A compact writer appending to `out`.
     pub fn compact(out: &'w mut Vec<u8>) -> Self {
-        JsonWriter { out, indent: None, depth: 0, first: true, after_key: false }
+        JsonWriter {
+            out,
+            indent: None,
+            depth: 0,
+            first: true,
+            after_key: false,
+        }
     }
 
     /// A pretty writer (two-space indentation) appending to `out`.
     pub fn pretty(out: &'w mut Vec<u8>) -> Self {
-        JsonWriter { out, indent: Some("  "), depth: 0, first: true, after_key: false }
+        JsonWriter {
+            out,
+            indent: Some("  "),
+            depth: 0,
+            first: true,
+            after_key: false,
+        }
     }
 
     /// Writes the separator before a value or key: a comma and, when pretty, a newline
@@ -94,7 +106,14 @@ pub fn write_escaped_str(out: &mut Vec<u8>, s: &str) {
             b'\t' => out.extend_from_slice(b"\\t"),
             0x08 => out.extend_from_slice(b"\\b"),
             0x0C => out.extend_from_slice(b"\\f"),
-            _ => out.extend_from_slice(&[b'\\', b'u', b'0', b'0', HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]]),
+            _ => out.extend_from_slice(&[
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                HEX[usize::from(b >> 4)],
+                HEX[usize::from(b & 15)],
+            ]),
         }
         run = i + 1;
     }
@@ -116,34 +135,44 @@ impl Encoder for JsonWriter<'_> {
 
     fn bool(&mut self, v: bool) -> Result<(), EncodeError> {
         self.before_item();
-        self.out.extend_from_slice(if v { b"true" } else { b"false" });
+        self.out
+            .extend_from_slice(if v { b"true" } else { b"false" });
         Ok(())
     }
 
     fn i64(&mut self, v: i64) -> Result<(), EncodeError> {
         self.before_item();
-        self.out.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
+        self.out
+            .extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
         Ok(())
     }
 
     fn u64(&mut self, v: u64) -> Result<(), EncodeError> {
         self.before_item();
-        self.out.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
+        self.out
+            .extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
         Ok(())
     }
 
     fn f64(&mut self, v: f64) -> Result<(), EncodeError> {
         if !v.is_finite() {
-            return Err(EncodeError::unsupported(&format!("the non-finite float `{v}`"), "JSON"));
+            return Err(EncodeError::unsupported(
+                &format!("the non-finite float `{v}`"),
+                "JSON",
+            ));
         }
         self.before_item();
-        self.out.extend_from_slice(ryu::Buffer::new().format_finite(v).as_bytes());
+        self.out
+            .extend_from_slice(ryu::Buffer::new().format_finite(v).as_bytes());
         Ok(())
     }
 
     fn big_number(&mut self, text: &str) -> Result<(), EncodeError> {
         if !is_json_number(text) {
-            return Err(EncodeError::unsupported(&format!("the number `{text}`"), "JSON"));
+            return Err(EncodeError::unsupported(
+                &format!("the number `{text}`"),
+                "JSON",
+            ));
         }
         self.before_item();
         self.out.extend_from_slice(text.as_bytes());
@@ -182,7 +211,8 @@ impl Encoder for JsonWriter<'_> {
     fn key(&mut self, key: &str) -> Result<(), EncodeError> {
         self.before_item();
         write_escaped_str(self.out, key);
-        self.out.extend_from_slice(if self.indent.is_some() { b": " } else { b":" });
+        self.out
+            .extend_from_slice(if self.indent.is_some() { b": " } else { b":" });
         self.after_key = true;
         Ok(())
     }
