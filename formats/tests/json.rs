@@ -176,7 +176,7 @@ fn writer_escapes_and_formats() {
     .unwrap();
     assert_eq!(
         json::to_string(&value).unwrap(),
-        "{\"s\":\"q\\\"b\\\\n\\n\\u0001\u{7f}é\",\"f\":1.5,\"e\":1e300,\"i\":-3,\"a\":[],\"o\":{}}"
+        "{\"s\":\"q\\\"b\\\\n\\n\\u0001\u{7f}é\",\"f\":1.5,\"e\":1e+300,\"i\":-3,\"a\":[],\"o\":{}}"
     );
     let pretty =
         json::to_string_pretty(&json::parse(br#"{"a": [1, {"b": []}], "c": {}}"#).unwrap())

@@ -307,69 +307,75 @@ impl fmt::Display for DecodeErrors {
 impl std::error::Error for DecodeErrors {}
 
 /// A value could not be written: the target format cannot hold it, or I/O failed.
+///
+/// Boxed, so every `Result<(), EncodeError>` an encoder returns is one pointer.
 #[derive(Debug)]
 pub struct EncodeError {
+    inner: Box<EncodeErrorInner>,
+}
+
+#[derive(Debug)]
+struct EncodeErrorInner {
     message: String,
     reversed_path: Vec<Segment>,
     io: Option<std::io::Error>,
 }
 
 impl EncodeError {
+    #[cold]
+    fn from_parts(message: String, io: Option<std::io::Error>) -> Self {
+        EncodeError {
+            inner: Box::new(EncodeErrorInner {
+                message,
+                reversed_path: Vec::new(),
+                io,
+            }),
+        }
+    }
+
     /// The target format cannot represent the value: `"a NaN float"`, `"null"`.
     #[cold]
     pub fn unsupported(what: &str, format: &str) -> Self {
-        EncodeError {
-            message: format!("{format} cannot represent {what}"),
-            reversed_path: Vec::new(),
-            io: None,
-        }
+        Self::from_parts(format!("{format} cannot represent {what}"), None)
     }
 
     /// Any other message.
     #[cold]
     pub fn custom(message: impl fmt::Display) -> Self {
-        EncodeError {
-            message: message.to_string(),
-            reversed_path: Vec::new(),
-            io: None,
-        }
+        Self::from_parts(message.to_string(), None)
     }
 
     /// Marks the error as lying under map key `key`.
     #[cold]
     pub fn at_key(mut self, key: &str) -> Self {
-        self.reversed_path.push(Segment::Key(key.to_owned()));
+        self.inner.reversed_path.push(Segment::Key(key.to_owned()));
         self
     }
 
     /// Marks the error as lying under sequence index `index`.
     #[cold]
     pub fn at_index(mut self, index: usize) -> Self {
-        self.reversed_path.push(Segment::Index(index));
+        self.inner.reversed_path.push(Segment::Index(index));
         self
     }
 
     /// The path from the root to the value that could not be written.
     pub fn path(&self) -> Path {
         Path {
-            segments: self.reversed_path.iter().rev().cloned().collect(),
+            segments: self.inner.reversed_path.iter().rev().cloned().collect(),
         }
     }
 
     /// The underlying I/O error, if that is what failed.
     pub fn io_error(&self) -> Option<&std::io::Error> {
-        self.io.as_ref()
+        self.inner.io.as_ref()
     }
 }
 
 impl From<std::io::Error> for EncodeError {
     #[cold]
     fn from(e: std::io::Error) -> Self {
-        EncodeError {
-            message: e.to_string(),
-            reversed_path: Vec::new(),
-            io: Some(e),
-        }
+        Self::from_parts(e.to_string(), Some(e))
     }
 }
 
@@ -379,13 +385,13 @@ impl fmt::Display for EncodeError {
         if !path.is_empty() {
             write!(f, "{path}: ")?;
         }
-        f.write_str(&self.message)
+        f.write_str(&self.inner.message)
     }
 }
 
 impl std::error::Error for EncodeError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        self.io.as_ref().map(|e| e as _)
+        self.inner.io.as_ref().map(|e| e as _)
     }
 }
 
@@ -417,5 +423,9 @@ mod tests {
     #[test]
     fn errors_stay_small() {
         assert!(std::mem::size_of::<DecodeErrors>() <= 24);
+        assert_eq!(
+            std::mem::size_of::<Result<(), EncodeError>>(),
+            std::mem::size_of::<usize>()
+        );
     }
 }

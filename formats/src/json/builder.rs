@@ -2,7 +2,7 @@
 
 use crate::common::Span;
 
-use super::lexer::{Number, Str};
+use super::lexer::{NumberToken, Str};
 
 /// Receives the parse of one JSON value, in document order, and builds the result.
 ///
@@ -24,8 +24,8 @@ pub trait JsonBuilder<'a> {
     fn null(&mut self, span: Span) -> Self::Value;
     /// `true` or `false` at `span`.
     fn bool(&mut self, value: bool, span: Span) -> Self::Value;
-    /// A number at `span`.
-    fn number(&mut self, value: Number<'a>, span: Span) -> Self::Value;
+    /// A number at `span`, scanned but not converted (call [`NumberToken::value`]).
+    fn number(&mut self, value: NumberToken<'a>, span: Span) -> Self::Value;
     /// A string at `span` (the span includes the quotes).
     fn string(&mut self, value: Str<'a, '_>, span: Span) -> Self::Value;
     /// `[` at byte `start`.
@@ -56,7 +56,7 @@ impl<'a> JsonBuilder<'a> for () {
     #[inline]
     fn bool(&mut self, _: bool, _: Span) {}
     #[inline]
-    fn number(&mut self, _: Number<'a>, _: Span) {}
+    fn number(&mut self, _: NumberToken<'a>, _: Span) {}
     #[inline]
     fn string(&mut self, _: Str<'a, '_>, _: Span) {}
     #[inline]

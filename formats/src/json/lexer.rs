@@ -301,6 +301,14 @@ impl<'a> Lexer<'a> {
     /// Reads a number starting at the current position (a `-` or a digit).
     #[inline]
     pub fn read_number(&mut self) -> Result<Number<'a>, Error> {
+        self.scan_number().map(|token| token.value())
+    }
+
+    /// Scans a number starting at the current position, checking the grammar but not
+    /// converting it: [`NumberToken::value`] converts on demand, so a builder that does
+    /// not need the value (validation, skipping) does not pay for conversion.
+    #[inline]
+    pub fn scan_number(&mut self) -> Result<NumberToken<'a>, Error> {
         let bytes = self.src.as_bytes();
         let start = self.pos;
         let mut i = start;
@@ -308,56 +316,31 @@ impl<'a> Lexer<'a> {
         if negative {
             i += 1;
         }
-        let mut mantissa: u64 = 0;
-        let mut overflow = false;
+        let int_start = i;
         match bytes.get(i) {
             Some(b'0') => {
                 i += 1;
-                if matches!(bytes.get(i), Some(b'0'..=b'9')) {
+                if bytes.get(i).is_some_and(u8::is_ascii_digit) {
                     return Err(self.error_at(ErrorKind::InvalidNumber, i));
                 }
             }
-            Some(b'1'..=b'9') => {
-                while let Some(&b @ b'0'..=b'9') = bytes.get(i) {
-                    match mantissa
-                        .checked_mul(10)
-                        .and_then(|m| m.checked_add(u64::from(b - b'0')))
-                    {
-                        Some(m) => mantissa = m,
-                        None => overflow = true,
-                    }
-                    i += 1;
-                }
-            }
+            Some(b'1'..=b'9') => i = skip_digits(bytes, i + 1),
             _ => return Err(self.error_at(ErrorKind::InvalidNumber, i)),
         }
-        let mut is_float = false;
-        let mut exponent: i64 = 0;
+        let int_end = i;
+        let mut frac_end = i;
         if bytes.get(i) == Some(&b'.') {
-            is_float = true;
             i += 1;
-            let digits_start = i;
-            while let Some(&b @ b'0'..=b'9') = bytes.get(i) {
-                if !overflow {
-                    match mantissa
-                        .checked_mul(10)
-                        .and_then(|m| m.checked_add(u64::from(b - b'0')))
-                    {
-                        Some(m) => {
-                            mantissa = m;
-                            exponent -= 1;
-                        }
-                        None => overflow = true,
-                    }
-                }
-                i += 1;
-            }
-            if i == digits_start {
+            frac_end = skip_digits(bytes, i);
+            if frac_end == i {
                 return Err(self.error_at(ErrorKind::InvalidNumber, i));
             }
+            i = frac_end;
         }
+        let mut exponent: i64 = 0;
+        let mut has_exponent = false;
         if matches!(bytes.get(i), Some(b'e' | b'E')) {
-            is_float = true;
+            has_exponent = true;
             i += 1;
             let exp_negative = match bytes.get(i) {
                 Some(b'-') => {
@@ -371,53 +354,154 @@ impl<'a> Lexer<'a> {
                 _ => false,
             };
             let digits_start = i;
-            let mut exp: i64 = 0;
             while let Some(&b @ b'0'..=b'9') = bytes.get(i) {
-                exp = (exp * 10 + i64::from(b - b'0')).min(1 << 40);
+                exponent = (exponent * 10 + i64::from(b - b'0')).min(1 << 40);
                 i += 1;
             }
             if i == digits_start {
                 return Err(self.error_at(ErrorKind::InvalidNumber, i));
             }
-            exponent += if exp_negative { -exp } else { exp };
+            if exp_negative {
+                exponent = -exponent;
+            }
         }
         self.pos = i;
-        let text = &self.src[start..i];
-        if !is_float {
-            return Ok(match (negative, overflow) {
-                (_, true) => Number::Big(text),
-                (false, false) => match i64::try_from(mantissa) {
-                    Ok(v) => Number::Int(v),
-                    Err(_) => Number::UInt(mantissa),
-                },
-                (true, false) if mantissa == 0 => Number::Float(-0.0),
-                (true, false) => match 0i64.checked_sub_unsigned(mantissa) {
-                    Some(v) => Number::Int(v),
-                    None => Number::Big(text),
-                },
-            });
-        }
-        // Clinger's fast path: both operands exact, so one correctly rounded operation.
-        if !overflow && mantissa <= (1 << 53) && (-22..=22).contains(&exponent) {
-            let m = mantissa as f64;
-            let value = if exponent < 0 {
-                m / POW10[(-exponent) as usize]
-            } else {
-                m * POW10[exponent as usize]
-            };
-            return Ok(Number::Float(if negative { -value } else { value }));
-        }
-        self.parse_float_slow(text)
+        Ok(NumberToken {
+            text: &self.src[start..i],
+            int_len: (int_end - int_start) as u32,
+            frac_len: frac_end.saturating_sub(int_end + 1) as u32,
+            exponent,
+            negative,
+            is_float: frac_end != int_end || has_exponent,
+        })
+    }
+}
+
+/// The offset of the first non-digit at or after `i`.
+#[inline]
+fn skip_digits(bytes: &[u8], mut i: usize) -> usize {
+    while bytes.get(i).is_some_and(u8::is_ascii_digit) {
+        i += 1;
+    }
+    i
+}
+
+/// The value of a run of at most 19 decimal digits (so it cannot overflow `u64`),
+/// appended to the digits already folded into `start`. Eight digits at a time.
+#[inline]
+fn digits_value(mut digits: &[u8], mut value: u64) -> u64 {
+    while let Some((chunk, rest)) = digits.split_first_chunk::<8>() {
+        value = value
+            .wrapping_mul(100_000_000)
+            .wrapping_add(eight_digits_value(*chunk));
+        digits = rest;
+    }
+    digits.iter().fold(value, |m, &d| {
+        m.wrapping_mul(10).wrapping_add(u64::from(d - b'0'))
+    })
+}
+
+/// The value of exactly eight ASCII digits, combined pairwise in one register:
+/// digits to pairs (x10), pairs to quads (x100), quads to the whole (x10000).
+#[inline]
+fn eight_digits_value(chunk: [u8; 8]) -> u64 {
+    let v = u64::from_le_bytes(chunk).wrapping_sub(0x3030_3030_3030_3030);
+    let v = (v.wrapping_mul(10) + (v >> 8)) & 0x00FF_00FF_00FF_00FF;
+    let v = (v.wrapping_mul(100) + (v >> 16)) & 0x0000_FFFF_0000_FFFF;
+    v.wrapping_mul(10_000).wrapping_add(v >> 32) & 0xFFFF_FFFF
+}
+
+/// A number the lexer has checked against JSON's grammar but not yet converted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NumberToken<'a> {
+    text: &'a str,
+    /// Digits before the `.`.
+    int_len: u32,
+    /// Digits after the `.` (0 without a fraction).
+    frac_len: u32,
+    /// The explicit exponent after `e` (0 without one), clamped to ±2^40.
+    exponent: i64,
+    negative: bool,
+    is_float: bool,
+}
+
+impl<'a> NumberToken<'a> {
+    /// The number's source text.
+    #[inline]
+    pub fn text(&self) -> &'a str {
+        self.text
     }
 
-    #[inline(never)]
-    fn parse_float_slow(&self, text: &'a str) -> Result<Number<'a>, Error> {
-        match text.parse::<f64>() {
-            Ok(v) if v.is_finite() => Ok(Number::Float(v)),
-            // Beyond f64's range: keep the text rather than lose the value to infinity.
-            Ok(_) => Ok(Number::Big(text)),
-            Err(_) => Err(self.error(ErrorKind::InvalidNumber)),
+    /// True for a number with a fraction or exponent.
+    #[inline]
+    pub fn is_float(&self) -> bool {
+        self.is_float
+    }
+
+    /// The number, typed as narrowly as it fits; floats are correctly rounded.
+    #[inline]
+    pub fn value(&self) -> Number<'a> {
+        let bytes = self.text.as_bytes();
+        let int_start = usize::from(self.negative);
+        let int_digits = &bytes[int_start..int_start + self.int_len as usize];
+        if !self.is_float {
+            if int_digits.len() > 20 {
+                return Number::Big(self.text);
+            }
+            // Up to 20 digits: at most 19 fold without overflow, the 20th is checked.
+            let (head, last) = int_digits.split_at(int_digits.len().saturating_sub(1).min(19));
+            let head_value = digits_value(head, 0);
+            let value = match last.first() {
+                None => Some(head_value),
+                Some(&d) => head_value
+                    .checked_mul(10)
+                    .and_then(|m| m.checked_add(u64::from(d - b'0'))),
+            };
+            return match (value, self.negative) {
+                (None, _) => Number::Big(self.text),
+                (Some(v), false) => match i64::try_from(v) {
+                    Ok(i) => Number::Int(i),
+                    Err(_) => Number::UInt(v),
+                },
+                (Some(0), true) => Number::Float(-0.0),
+                (Some(v), true) => match 0i64.checked_sub_unsigned(v) {
+                    Some(i) => Number::Int(i),
+                    None => Number::Big(self.text),
+                },
+            };
         }
+        // Clinger's fast path: a mantissa up to 2^53 and a power of ten up to 22 are both
+        // exact, so one correctly rounded operation gives the correctly rounded result.
+        let frac_start = int_start + self.int_len as usize + 1;
+        if self.int_len + self.frac_len <= 19 {
+            let mantissa = digits_value(int_digits, 0);
+            let mantissa = digits_value(
+                &bytes[frac_start.min(bytes.len())..][..self.frac_len as usize],
+                mantissa,
+            );
+            let exponent = self.exponent - i64::from(self.frac_len);
+            if mantissa <= 1 << 53 && (-22..=22).contains(&exponent) {
+                let m = mantissa as f64;
+                let value = if exponent < 0 {
+                    m / POW10[(-exponent) as usize]
+                } else {
+                    m * POW10[exponent as usize]
+                };
+                return Number::Float(if self.negative { -value } else { value });
+            }
+        }
+        parse_float_slow(self.text)
+    }
+}
+
+/// Correctly rounded conversion by std, for what the fast path cannot do exactly.
+#[inline(never)]
+fn parse_float_slow(text: &str) -> Number<'_> {
+    match text.parse::<f64>() {
+        Ok(v) if v.is_finite() => Number::Float(v),
+        // Beyond f64's range: keep the text rather than lose the value to infinity.
+        // (The grammar was checked by the scan, so std cannot reject the text.)
+        _ => Number::Big(text),
     }
 }
 
@@ -467,7 +551,7 @@ mod tests {
         fn floats_round_trip_exactly(bits: u64) {
             let f = f64::from_bits(bits);
             proptest::prop_assume!(f.is_finite());
-            let text = ryu::Buffer::new().format_finite(f).to_string();
+            let text = zmij::Buffer::new().format_finite(f).to_string();
             let parsed = match number(&text).unwrap() {
                 Number::Float(v) => v,
                 Number::Int(v) => v as f64,
@@ -481,6 +565,12 @@ mod tests {
             let text = format!("{int}.{frac}e{exp}");
             let expected: f64 = text.parse().unwrap();
             proptest::prop_assert_eq!(number(&text).unwrap(), Number::Float(expected));
+        }
+
+        #[test]
+        fn digit_runs_fold_like_a_naive_loop(digits in "[0-9]{0,19}", start in 0u64..10) {
+            let naive = digits.bytes().fold(start, |m, d| m.wrapping_mul(10).wrapping_add(u64::from(d - b'0')));
+            proptest::prop_assert_eq!(digits_value(digits.as_bytes(), start), naive);
         }
 
         #[test]

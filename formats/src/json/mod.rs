@@ -35,7 +35,7 @@ use quarry_raw_value::{Encode, EncodeError, RawValue};
 
 pub use builder::JsonBuilder;
 pub use error::{Error, ErrorKind};
-pub use lexer::{Lexer, Number, Str};
+pub use lexer::{Lexer, Number, NumberToken, Str};
 pub use parser::{parse_with, Parser};
 pub use raw::RawValueBuilder;
 pub use tree::{Children, Document, Node, NodeKind, TreeBuilder};
@@ -45,12 +45,12 @@ use crate::common::Limits;
 
 /// Parses a JSON document into a [`RawValue`] (the struct door), with default limits.
 pub fn parse(input: &[u8]) -> Result<RawValue<'_>, Error> {
-    parse_with(input, &mut RawValueBuilder, Limits::default())
+    parse_with(input, &mut RawValueBuilder::default(), Limits::default())
 }
 
 /// Parses a JSON document into a [`RawValue`] under `limits`.
 pub fn parse_with_limits(input: &[u8], limits: Limits) -> Result<RawValue<'_>, Error> {
-    parse_with(input, &mut RawValueBuilder, limits)
+    parse_with(input, &mut RawValueBuilder::default(), limits)
 }
 
 /// Parses a JSON document into a [`Document`] tree (the tree door), with default limits.

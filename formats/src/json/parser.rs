@@ -130,7 +130,7 @@ impl<'a> Parser<'a> {
                     builder.string(s, Span::new(start, self.lexer.pos()))
                 }
                 Some(b'-' | b'0'..=b'9') => {
-                    let n = self.lexer.read_number()?;
+                    let n = self.lexer.scan_number()?;
                     builder.number(n, Span::new(start, self.lexer.pos()))
                 }
                 Some(b'[') => {

@@ -7,18 +7,37 @@ use quarry_raw_value::RawValue;
 use crate::common::Span;
 
 use super::builder::JsonBuilder;
-use super::lexer::{Number, Str};
+use super::lexer::{Number, NumberToken, Str};
 
 /// Builds a [`RawValue`]: strings borrowed when they hold no escape, integers beyond
 /// 64 bits (and floats beyond `f64`) kept as their text, object members in order with
 /// duplicates kept. Spans are ignored, at no cost.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct RawValueBuilder;
+///
+/// Items of open containers wait on two shared stacks; closing a container moves its
+/// items into one exactly sized `Vec`, so each container costs one allocation.
+#[derive(Debug, Default)]
+pub struct RawValueBuilder<'a> {
+    items: Vec<RawValue<'a>>,
+    members: Vec<(Cow<'a, str>, RawValue<'a>)>,
+}
 
-impl<'a> JsonBuilder<'a> for RawValueBuilder {
+/// A [`Number`] as a [`RawValue`].
+#[inline]
+pub(crate) fn raw_number(number: Number<'_>) -> RawValue<'_> {
+    match number {
+        Number::Int(i) => RawValue::Int(i),
+        Number::UInt(u) => RawValue::UInt(u),
+        Number::Float(f) => RawValue::Float(f),
+        Number::Big(text) => RawValue::BigNumber(Cow::Borrowed(text)),
+    }
+}
+
+impl<'a> JsonBuilder<'a> for RawValueBuilder<'a> {
     type Value = RawValue<'a>;
-    type Array = Vec<RawValue<'a>>;
-    type Object = Vec<(Cow<'a, str>, RawValue<'a>)>;
+    /// Where the array's items start on the item stack.
+    type Array = usize;
+    /// Where the object's members start on the member stack.
+    type Object = usize;
     type Key = Cow<'a, str>;
 
     #[inline]
@@ -30,44 +49,39 @@ impl<'a> JsonBuilder<'a> for RawValueBuilder {
         RawValue::Bool(value)
     }
     #[inline]
-    fn number(&mut self, value: Number<'a>, _: Span) -> RawValue<'a> {
-        match value {
-            Number::Int(i) => RawValue::Int(i),
-            Number::UInt(u) => RawValue::UInt(u),
-            Number::Float(f) => RawValue::Float(f),
-            Number::Big(text) => RawValue::BigNumber(Cow::Borrowed(text)),
-        }
+    fn number(&mut self, value: NumberToken<'a>, _: Span) -> RawValue<'a> {
+        raw_number(value.value())
     }
     #[inline]
     fn string(&mut self, value: Str<'a, '_>, _: Span) -> RawValue<'a> {
         RawValue::String(value.into_cow())
     }
     #[inline]
-    fn begin_array(&mut self, _: usize) -> Self::Array {
-        Vec::new()
+    fn begin_array(&mut self, _: usize) -> usize {
+        self.items.len()
     }
     #[inline]
-    fn array_item(&mut self, array: &mut Self::Array, item: RawValue<'a>) {
-        array.push(item);
+    fn array_item(&mut self, _: &mut usize, item: RawValue<'a>) {
+        self.items.push(item);
     }
     #[inline]
-    fn end_array(&mut self, array: Self::Array, _: Span) -> RawValue<'a> {
-        RawValue::Seq(array)
+    fn end_array(&mut self, start: usize, _: Span) -> RawValue<'a> {
+        RawValue::Seq(self.items.split_off(start))
     }
     #[inline]
-    fn begin_object(&mut self, _: usize) -> Self::Object {
-        Vec::new()
+    fn begin_object(&mut self, _: usize) -> usize {
+        self.members.len()
     }
     #[inline]
     fn key(&mut self, key: Str<'a, '_>, _: Span) -> Cow<'a, str> {
         key.into_cow()
     }
     #[inline]
-    fn object_member(&mut self, object: &mut Self::Object, key: Cow<'a, str>, value: RawValue<'a>) {
-        object.push((key, value));
+    fn object_member(&mut self, _: &mut usize, key: Cow<'a, str>, value: RawValue<'a>) {
+        self.members.push((key, value));
     }
     #[inline]
-    fn end_object(&mut self, object: Self::Object, _: Span) -> RawValue<'a> {
-        RawValue::Map(object)
+    fn end_object(&mut self, start: usize, _: Span) -> RawValue<'a> {
+        RawValue::Map(self.members.split_off(start))
     }
 }

@@ -12,7 +12,7 @@ use quarry_raw_value::{Path, RawValue, Segment};
 use crate::common::Span;
 
 use super::builder::JsonBuilder;
-use super::lexer::{Number, Str};
+use super::lexer::{Number, NumberToken, Str};
 
 /// A parsed JSON document. Get around it from [`Document::root`].
 ///
@@ -286,7 +286,7 @@ impl<'d, 'a> Node<'d, 'a> {
         match &self.data().data {
             Data::Null => RawValue::Null,
             Data::Bool(b) => RawValue::Bool(*b),
-            Data::Number(n) => super::raw::RawValueBuilder.number(*n, Span::default()),
+            Data::Number(n) => super::raw::raw_number(*n),
             Data::String(s) => RawValue::String(s.clone()),
             Data::Array(_) => RawValue::Seq(self.children().map(|c| c.to_raw_value()).collect()),
             Data::Object(_) => RawValue::Map(
@@ -402,8 +402,8 @@ impl<'a> JsonBuilder<'a> for TreeBuilder<'a> {
         self.push(Data::Bool(value), span)
     }
     #[inline]
-    fn number(&mut self, value: Number<'a>, span: Span) -> usize {
-        self.push(Data::Number(value), span)
+    fn number(&mut self, value: NumberToken<'a>, span: Span) -> usize {
+        self.push(Data::Number(value.value()), span)
     }
     #[inline]
     fn string(&mut self, value: Str<'a, '_>, span: Span) -> usize {

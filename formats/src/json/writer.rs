@@ -6,7 +6,7 @@ use super::lexer::find_string_special;
 
 /// Writes JSON into a byte buffer; implements [`Encoder`].
 ///
-/// Numbers go through `itoa`/`ryu` (shortest round-trip form); NaN and infinities are
+/// Numbers go through `itoa`/`zmij` (shortest round-trip form); NaN and infinities are
 /// refused, since JSON cannot hold them; bytes become base64 strings and datetimes
 /// RFC 3339 strings.
 #[derive(Debug)]
@@ -163,7 +163,7 @@ impl Encoder for JsonWriter<'_> {
         }
         self.before_item();
         self.out
-            .extend_from_slice(ryu::Buffer::new().format_finite(v).as_bytes());
+            .extend_from_slice(zmij::Buffer::new().format_finite(v).as_bytes());
         Ok(())
     }
 

@@ -1,0 +1,26 @@
+//! Runs one JSON arm in a loop, for a profiler: `profile_json ARM FILE [ITERATIONS]`
+//! with ARM one of raw, tree, check, encode, serde-encode, serde-value.
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let arm = args.next().expect("ARM");
+    let file = args.next().expect("FILE");
+    let iterations: usize = args.next().map_or(200, |n| n.parse().expect("ITERATIONS"));
+    let bytes = std::fs::read(&file).expect("readable FILE");
+    let raw = quarry::json::parse(&bytes).expect("valid JSON");
+    let value: serde_json::Value = serde_json::from_slice(&bytes).expect("valid JSON");
+    let mut sink = 0usize;
+    for _ in 0..iterations {
+        sink += match arm.as_str() {
+            "raw" => matches!(quarry::json::parse(&bytes), Ok(quarry::RawValue::Map(_))) as usize,
+            "tree" => quarry::json::parse_tree(&bytes).map_or(0, |d| d.node_count()),
+            "check" => quarry::json::check(&bytes).is_ok() as usize,
+            "encode" => quarry::json::to_vec(&raw).map_or(0, |v| v.len()),
+            "serde-encode" => serde_json::to_vec(&value).map_or(0, |v| v.len()),
+            "serde-value" => serde_json::from_slice::<serde_json::Value>(&bytes)
+                .map_or(0, |v| v.is_object() as usize),
+            other => panic!("unknown arm {other}"),
+        };
+    }
+    println!("{sink}");
+}
