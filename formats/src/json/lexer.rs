@@ -307,7 +307,7 @@ impl<'a> Lexer<'a> {
     /// Scans a number starting at the current position, checking the grammar but not
     /// converting it: [`NumberToken::value`] converts on demand, so a builder that does
     /// not need the value (validation, skipping) does not pay for conversion.
-    #[inline]
+    #[inline(always)]
     pub fn scan_number(&mut self) -> Result<NumberToken<'a>, Error> {
         let bytes = self.src.as_bytes();
         let start = self.pos;
@@ -317,6 +317,8 @@ impl<'a> Lexer<'a> {
             i += 1;
         }
         let int_start = i;
+        // The digits folded into an integer, wrapping: exact while there are at most 19.
+        let mut mantissa: u64 = 0;
         match bytes.get(i) {
             Some(b'0') => {
                 i += 1;
@@ -324,14 +326,14 @@ impl<'a> Lexer<'a> {
                     return Err(self.error_at(ErrorKind::InvalidNumber, i));
                 }
             }
-            Some(b'1'..=b'9') => i = skip_digits(bytes, i + 1),
+            Some(b'1'..=b'9') => (i, mantissa) = fold_digits(bytes, i, 0),
             _ => return Err(self.error_at(ErrorKind::InvalidNumber, i)),
         }
         let int_end = i;
         let mut frac_end = i;
         if bytes.get(i) == Some(&b'.') {
             i += 1;
-            frac_end = skip_digits(bytes, i);
+            (frac_end, mantissa) = fold_digits(bytes, i, mantissa);
             if frac_end == i {
                 return Err(self.error_at(ErrorKind::InvalidNumber, i));
             }
@@ -368,6 +370,7 @@ impl<'a> Lexer<'a> {
         self.pos = i;
         Ok(NumberToken {
             text: &self.src[start..i],
+            mantissa,
             int_len: (int_end - int_start) as u32,
             frac_len: frac_end.saturating_sub(int_end + 1) as u32,
             exponent,
@@ -377,28 +380,37 @@ impl<'a> Lexer<'a> {
     }
 }
 
-/// The offset of the first non-digit at or after `i`.
+/// Skips the digits at `i`, folding them into `value` (wrapping past 19 digits);
+/// returns the offset of the first non-digit and the folded value.
 #[inline]
-fn skip_digits(bytes: &[u8], mut i: usize) -> usize {
-    while bytes.get(i).is_some_and(u8::is_ascii_digit) {
-        i += 1;
-    }
-    i
-}
-
-/// The value of a run of at most 19 decimal digits (so it cannot overflow `u64`),
-/// appended to the digits already folded into `start`. Eight digits at a time.
-#[inline]
-fn digits_value(mut digits: &[u8], mut value: u64) -> u64 {
-    while let Some((chunk, rest)) = digits.split_first_chunk::<8>() {
+fn fold_digits(bytes: &[u8], mut i: usize, mut value: u64) -> (usize, u64) {
+    while let Some(chunk) = bytes
+        .get(i..i + 8)
+        .and_then(|c| <[u8; 8]>::try_from(c).ok())
+    {
+        if !all_digits(chunk) {
+            break;
+        }
         value = value
             .wrapping_mul(100_000_000)
-            .wrapping_add(eight_digits_value(*chunk));
-        digits = rest;
+            .wrapping_add(eight_digits_value(chunk));
+        i += 8;
     }
-    digits.iter().fold(value, |m, &d| {
-        m.wrapping_mul(10).wrapping_add(u64::from(d - b'0'))
-    })
+    while let Some(&b @ b'0'..=b'9') = bytes.get(i) {
+        value = value.wrapping_mul(10).wrapping_add(u64::from(b - b'0'));
+        i += 1;
+    }
+    (i, value)
+}
+
+/// True when all eight bytes are ASCII digits.
+#[inline]
+fn all_digits(chunk: [u8; 8]) -> bool {
+    let v = u64::from_le_bytes(chunk);
+    // Each byte is in 0x30..=0x39 exactly when adding 0x46 keeps it below 0x80 and its
+    // high nibble is 3.
+    (v & 0xF0F0_F0F0_F0F0_F0F0) == 0x3030_3030_3030_3030
+        && (v.wrapping_add(0x4646_4646_4646_4646) & 0x8080_8080_8080_8080) == 0
 }
 
 /// The value of exactly eight ASCII digits, combined pairwise in one register:
@@ -415,6 +427,8 @@ fn eight_digits_value(chunk: [u8; 8]) -> u64 {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NumberToken<'a> {
     text: &'a str,
+    /// All digits (integer and fraction) folded into an integer, wrapping past 19 digits.
+    mantissa: u64,
     /// Digits before the `.`.
     int_len: u32,
     /// Digits after the `.` (0 without a fraction).
@@ -439,23 +453,15 @@ impl<'a> NumberToken<'a> {
     }
 
     /// The number, typed as narrowly as it fits; floats are correctly rounded.
-    #[inline]
+    #[inline(always)]
     pub fn value(&self) -> Number<'a> {
-        let bytes = self.text.as_bytes();
-        let int_start = usize::from(self.negative);
-        let int_digits = &bytes[int_start..int_start + self.int_len as usize];
+        let digits = self.int_len + self.frac_len;
         if !self.is_float {
-            if int_digits.len() > 20 {
-                return Number::Big(self.text);
-            }
-            // Up to 20 digits: at most 19 fold without overflow, the 20th is checked.
-            let (head, last) = int_digits.split_at(int_digits.len().saturating_sub(1).min(19));
-            let head_value = digits_value(head, 0);
-            let value = match last.first() {
-                None => Some(head_value),
-                Some(&d) => head_value
-                    .checked_mul(10)
-                    .and_then(|m| m.checked_add(u64::from(d - b'0'))),
+            let value = match digits {
+                0..=19 => Some(self.mantissa),
+                // Twenty digits may or may not fit u64: let std decide (rare).
+                20 => self.text.trim_start_matches('-').parse::<u64>().ok(),
+                _ => None,
             };
             return match (value, self.negative) {
                 (None, _) => Number::Big(self.text),
@@ -472,23 +478,15 @@ impl<'a> NumberToken<'a> {
         }
         // Clinger's fast path: a mantissa up to 2^53 and a power of ten up to 22 are both
         // exact, so one correctly rounded operation gives the correctly rounded result.
-        let frac_start = int_start + self.int_len as usize + 1;
-        if self.int_len + self.frac_len <= 19 {
-            let mantissa = digits_value(int_digits, 0);
-            let mantissa = digits_value(
-                &bytes[frac_start.min(bytes.len())..][..self.frac_len as usize],
-                mantissa,
-            );
-            let exponent = self.exponent - i64::from(self.frac_len);
-            if mantissa <= 1 << 53 && (-22..=22).contains(&exponent) {
-                let m = mantissa as f64;
-                let value = if exponent < 0 {
-                    m / POW10[(-exponent) as usize]
-                } else {
-                    m * POW10[exponent as usize]
-                };
-                return Number::Float(if self.negative { -value } else { value });
-            }
+        let exponent = self.exponent - i64::from(self.frac_len);
+        if digits <= 19 && self.mantissa <= 1 << 53 && (-22..=22).contains(&exponent) {
+            let m = self.mantissa as f64;
+            let value = if exponent < 0 {
+                m / POW10[(-exponent) as usize]
+            } else {
+                m * POW10[exponent as usize]
+            };
+            return Number::Float(if self.negative { -value } else { value });
         }
         parse_float_slow(self.text)
     }
@@ -568,9 +566,16 @@ mod tests {
         }
 
         #[test]
-        fn digit_runs_fold_like_a_naive_loop(digits in "[0-9]{0,19}", start in 0u64..10) {
-            let naive = digits.bytes().fold(start, |m, d| m.wrapping_mul(10).wrapping_add(u64::from(d - b'0')));
-            proptest::prop_assert_eq!(digits_value(digits.as_bytes(), start), naive);
+        fn digit_runs_fold_like_a_naive_loop(text in "[0-9]{0,30}[a.]?[0-9]{0,3}", start in 0u64..10) {
+            let bytes = text.as_bytes();
+            let end = bytes.iter().position(|b| !b.is_ascii_digit()).unwrap_or(bytes.len());
+            let naive = bytes[..end].iter().fold(start, |m, &d| m.wrapping_mul(10).wrapping_add(u64::from(d - b'0')));
+            proptest::prop_assert_eq!(fold_digits(bytes, 0, start), (end, naive));
+        }
+
+        #[test]
+        fn all_digits_matches_naive(chunk: [u8; 8]) {
+            proptest::prop_assert_eq!(all_digits(chunk), chunk.iter().all(u8::is_ascii_digit));
         }
 
         #[test]

@@ -19,9 +19,11 @@ pub struct Parser<'a> {
     depth: usize,
 }
 
+/// An open container: its builder state and where it starts; an object also holds the
+/// key of the member whose value is being parsed.
 enum Frame<A, O, K> {
     Array(A, usize),
-    Object(O, K, usize),
+    Object(O, Option<K>, usize),
 }
 
 impl<'a> Parser<'a> {
@@ -156,7 +158,7 @@ impl<'a> Parser<'a> {
                         }
                         Some(b'"') => {
                             let key = self.read_key(builder)?;
-                            stack.push(Frame::Object(object, key, start));
+                            stack.push(Frame::Object(object, Some(key), start));
                             continue 'value;
                         }
                         _ => return Err(self.lexer.unexpected("a string key or `}`")),
@@ -177,46 +179,51 @@ impl<'a> Parser<'a> {
                 _ => return Err(self.lexer.unexpected("a JSON value")),
             };
             // Hand the value to its container; close every container that ends here.
+            // The open container stays in place while items follow (`,`): only a closing
+            // bracket pops it.
             loop {
-                match stack.pop() {
+                match stack.last_mut() {
                     None => return Ok(value),
-                    Some(Frame::Array(mut array, start)) => {
-                        builder.array_item(&mut array, value);
+                    Some(Frame::Array(array, _)) => {
+                        builder.array_item(array, value);
                         match self.lexer.peek() {
                             Some(b',') => {
                                 self.lexer.bump();
-                                stack.push(Frame::Array(array, start));
                                 continue 'value;
                             }
-                            Some(b']') => {
-                                self.lexer.bump();
-                                value =
-                                    builder.end_array(array, Span::new(start, self.lexer.pos()));
-                            }
+                            Some(b']') => self.lexer.bump(),
                             _ => return Err(self.lexer.unexpected("`,` or `]`")),
                         }
                     }
-                    Some(Frame::Object(mut object, key, start)) => {
-                        builder.object_member(&mut object, key, value);
+                    Some(Frame::Object(object, pending_key, _)) => {
+                        // The key was stored when the member's value began.
+                        if let Some(key) = pending_key.take() {
+                            builder.object_member(object, key, value);
+                        }
                         match self.lexer.peek() {
                             Some(b',') => {
                                 self.lexer.bump();
                                 if self.lexer.peek() != Some(b'"') {
                                     return Err(self.lexer.unexpected("a string key"));
                                 }
-                                let key = self.read_key(builder)?;
-                                stack.push(Frame::Object(object, key, start));
+                                *pending_key = Some(self.read_key(builder)?);
                                 continue 'value;
                             }
-                            Some(b'}') => {
-                                self.lexer.bump();
-                                value =
-                                    builder.end_object(object, Span::new(start, self.lexer.pos()));
-                            }
+                            Some(b'}') => self.lexer.bump(),
                             _ => return Err(self.lexer.unexpected("`,` or `}`")),
                         }
                     }
                 }
+                let end = self.lexer.pos();
+                value = match stack.pop() {
+                    Some(Frame::Array(array, start)) => {
+                        builder.end_array(array, Span::new(start, end))
+                    }
+                    Some(Frame::Object(object, _, start)) => {
+                        builder.end_object(object, Span::new(start, end))
+                    }
+                    None => unreachable!("the container just closed is on the stack"),
+                };
             }
         }
     }
