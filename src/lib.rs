@@ -29,14 +29,31 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+/// `#[derive(Decode)]` and `#[derive(Encode)]`.
+pub use quarry_codegen::{Decode, Encode};
 pub use quarry_formats::common::{self, Limits, Position, Span};
 #[cfg(feature = "json")]
 pub use quarry_formats::json;
 pub use quarry_raw_value::{
-    base64, Date, Datetime, Decode, DecodeError, DecodeErrorKind, DecodeErrors, DecodeKey, Encode,
-    EncodeError, EncodeKey, Encoder, Offset, Path as ValuePath, RawValue, RawValueEncoder, Segment,
-    Time,
+    base64, describe, Date, Datetime, Decode, DecodeError, DecodeErrorKind, DecodeErrors,
+    DecodeKey, Encode, EncodeError, EncodeKey, Encoder, Fallback, JsonSource, JsonStr, JsonToken,
+    Offset, Path as ValuePath, RawValue, RawValueEncoder, Segment, Time,
 };
+
+/// What derived code refers to. Not a public API: it may change in any release.
+#[doc(hidden)]
+pub mod __private {
+    pub use ::core::option::Option::{self, None, Some};
+    pub use ::core::result::Result::{self, Err, Ok};
+    pub use ::std::borrow::Cow;
+    pub use ::std::format;
+    pub use ::std::string::String;
+    pub use ::std::sync::OnceLock;
+    pub use ::std::vec::Vec;
+    pub use quarry_raw_value::constraint::{check_len, check_pattern, check_with, RangeValue};
+    pub use quarry_raw_value::FlattenEncoder;
+    pub use regex_lite::Regex;
+}
 
 /// A data format quarry knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -241,12 +258,32 @@ pub fn check(bytes: &[u8], format: Format) -> Result<(), Error> {
 
 /// Decodes a `T` from `bytes` in `format`. On failure, every decode error carries its
 /// path and the line and column of the offending value.
+///
+/// JSON is read straight into `T` (no intermediate value) when `T` supports it, as
+/// derived types do; on any failure the document is decoded again through [`RawValue`],
+/// so the errors are exactly the ones that path reports.
 pub fn from_slice<'de, T: Decode<'de>>(bytes: &'de [u8], format: Format) -> Result<T, Error> {
+    #[cfg(feature = "json")]
+    if format == Format::Json {
+        if let Some(value) = json_direct(bytes) {
+            return Ok(value);
+        }
+    }
     let raw = parse_raw(bytes, format)?;
     T::decode(raw).map_err(|mut errors| {
         locate_decode_errors(bytes, format, &mut errors);
         Error::Decode(errors)
     })
+}
+
+/// The direct JSON path; `None` sends the caller to the RawValue path.
+#[cfg(feature = "json")]
+#[inline]
+fn json_direct<'de, T: Decode<'de>>(bytes: &'de [u8]) -> Option<T> {
+    let mut parser = json::Parser::new(bytes, Limits::default()).ok()?;
+    let value = T::decode_json(&mut parser).ok()?;
+    parser.finish().ok()?;
+    Some(value)
 }
 
 /// Decodes a `T` from the text `s` in `format`.

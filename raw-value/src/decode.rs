@@ -2,6 +2,7 @@ use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasher, Hash};
 
+use crate::json_source::{Fallback, JsonSource, JsonStr, JsonToken};
 use crate::{DecodeErrorKind, DecodeErrors, RawValue};
 
 /// A type that can be built from a [`RawValue`], and so from every quarry format.
@@ -19,10 +20,20 @@ pub trait Decode<'de>: Sized {
     fn missing() -> Option<Self> {
         None
     }
+
+    /// Decodes `Self` straight from JSON text (the direct path). The default reads the
+    /// value as a [`RawValue`] and decodes that; std types and derived types read the
+    /// bytes directly. On [`Fallback`], the caller decodes through [`RawValue`] instead,
+    /// so an implementation may give up whenever it likes, but must never succeed with
+    /// a value that [`Decode::decode`] would not produce.
+    fn decode_json<S: JsonSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
+        let raw = source.read_raw()?;
+        Self::decode(raw).map_err(|_| Fallback)
+    }
 }
 
 /// A type that map keys (always text in the input) decode into.
-pub trait DecodeKey<'de>: Sized + Ord {
+pub trait DecodeKey<'de>: Sized {
     /// Builds the key from its text.
     fn decode_key(key: Cow<'de, str>) -> Result<Self, DecodeErrors>;
 }
@@ -76,6 +87,11 @@ impl<'de> Decode<'de> for bool {
             other => Err(DecodeErrors::invalid_type("boolean", &other)),
         }
     }
+
+    #[inline]
+    fn decode_json<S: JsonSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
+        source.read_bool()
+    }
 }
 
 #[cold]
@@ -105,6 +121,15 @@ macro_rules! decode_integer {
                 fitted.ok_or_else(|| {
                     out_of_range(format!("integer in {}..={}", <$ty>::MIN, <$ty>::MAX), &value)
                 })
+            }
+
+            #[inline]
+            fn decode_json<S: JsonSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
+                match source.read_number()? {
+                    RawValue::Int(i) => <$ty>::try_from(i).map_err(|_| Fallback),
+                    RawValue::UInt(u) => <$ty>::try_from(u).map_err(|_| Fallback),
+                    _ => Err(Fallback),
+                }
             }
         }
 
@@ -153,6 +178,16 @@ macro_rules! decode_float {
                     other => Err(DecodeErrors::invalid_type("float", &other)),
                 }
             }
+
+            #[inline]
+            fn decode_json<S: JsonSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
+                match source.read_number()? {
+                    RawValue::Float(f) => Ok(f as $ty),
+                    RawValue::Int(i) => Ok(i as $ty),
+                    RawValue::UInt(u) => Ok(u as $ty),
+                    big => Self::decode(big).map_err(|_| Fallback),
+                }
+            }
         }
     )*};
 }
@@ -166,6 +201,11 @@ impl<'de> Decode<'de> for String {
             other => Err(DecodeErrors::invalid_type("string", &other)),
         }
     }
+
+    #[inline]
+    fn decode_json<S: JsonSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
+        source.read_str().map(|s| (*s).to_owned())
+    }
 }
 
 impl<'de> Decode<'de> for Cow<'de, str> {
@@ -174,6 +214,11 @@ impl<'de> Decode<'de> for Cow<'de, str> {
             RawValue::String(s) | RawValue::Text(s) => Ok(s),
             other => Err(DecodeErrors::invalid_type("string", &other)),
         }
+    }
+
+    #[inline]
+    fn decode_json<S: JsonSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
+        source.read_str().map(JsonStr::into_cow)
     }
 }
 
@@ -186,6 +231,14 @@ impl<'de> Decode<'de> for &'de str {
                 &other,
             )),
             other => Err(DecodeErrors::invalid_type("string", &other)),
+        }
+    }
+
+    #[inline]
+    fn decode_json<S: JsonSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
+        match source.read_str()? {
+            JsonStr::Borrowed(s) => Ok(s),
+            JsonStr::Transient(_) => Err(Fallback),
         }
     }
 }
@@ -219,6 +272,15 @@ impl<'de, T: Decode<'de>> Decode<'de> for Option<T> {
     fn missing() -> Option<Self> {
         Some(None)
     }
+
+    #[inline]
+    fn decode_json<S: JsonSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
+        if source.peek_token()? == JsonToken::Null {
+            source.read_null()?;
+            return Ok(None);
+        }
+        T::decode_json(source).map(Some)
+    }
 }
 
 impl<'de, T: Decode<'de>> Decode<'de> for Box<T> {
@@ -228,6 +290,10 @@ impl<'de, T: Decode<'de>> Decode<'de> for Box<T> {
 
     fn missing() -> Option<Self> {
         T::missing().map(Box::new)
+    }
+
+    fn decode_json<S: JsonSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
+        T::decode_json(source).map(Box::new)
     }
 }
 
@@ -254,6 +320,17 @@ impl<'de, T: Decode<'de>> Decode<'de> for Vec<T> {
             RawValue::Seq(items) => decode_items(items),
             other => Err(DecodeErrors::invalid_type("sequence", &other)),
         }
+    }
+
+    fn decode_json<S: JsonSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
+        source.begin_array()?;
+        let mut items = Vec::new();
+        let mut first = true;
+        while source.next_item(first)? {
+            first = false;
+            items.push(T::decode_json(source)?);
+        }
+        Ok(items)
     }
 }
 
@@ -384,9 +461,32 @@ where
     }
 }
 
+/// The direct-path twin of `decode_entries`: a duplicate key or any bad entry falls back.
+fn decode_json_entries<'de, K, V, J>(
+    source: &mut J,
+    mut insert: impl FnMut(K, V) -> bool,
+) -> Result<(), Fallback>
+where
+    K: DecodeKey<'de>,
+    V: Decode<'de>,
+    J: JsonSource<'de> + ?Sized,
+{
+    source.begin_object()?;
+    let mut first = true;
+    while let Some(key) = source.next_key(first)? {
+        first = false;
+        let key = K::decode_key(key.into_cow()).map_err(|_| Fallback)?;
+        let value = V::decode_json(source)?;
+        if !insert(key, value) {
+            return Err(Fallback);
+        }
+    }
+    Ok(())
+}
+
 impl<'de, K, V, S> Decode<'de> for HashMap<K, V, S>
 where
-    K: DecodeKey<'de> + Hash,
+    K: DecodeKey<'de> + Hash + Eq,
     V: Decode<'de>,
     S: BuildHasher + Default,
 {
@@ -399,16 +499,28 @@ where
         decode_entries(value, |k, v| map.insert(k, v).is_none())?;
         Ok(map)
     }
+
+    fn decode_json<J: JsonSource<'de> + ?Sized>(source: &mut J) -> Result<Self, Fallback> {
+        let mut map = HashMap::with_hasher(S::default());
+        decode_json_entries(source, |k, v| map.insert(k, v).is_none())?;
+        Ok(map)
+    }
 }
 
 impl<'de, K, V> Decode<'de> for BTreeMap<K, V>
 where
-    K: DecodeKey<'de>,
+    K: DecodeKey<'de> + Ord,
     V: Decode<'de>,
 {
     fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors> {
         let mut map = BTreeMap::new();
         decode_entries(value, |k, v| map.insert(k, v).is_none())?;
+        Ok(map)
+    }
+
+    fn decode_json<J: JsonSource<'de> + ?Sized>(source: &mut J) -> Result<Self, Fallback> {
+        let mut map = BTreeMap::new();
+        decode_json_entries(source, |k, v| map.insert(k, v).is_none())?;
         Ok(map)
     }
 }

@@ -449,6 +449,99 @@ impl Encoder for RawValueEncoder {
     }
 }
 
+/// Writes a value's map entries into the map its parent already opened: what
+/// `#[quarry(flatten)]` and internally tagged newtype variants need. The flattened
+/// value must be a map.
+pub struct FlattenEncoder<'e, E: ?Sized> {
+    inner: &'e mut E,
+    depth: usize,
+}
+
+impl<'e, E: Encoder + ?Sized> FlattenEncoder<'e, E> {
+    /// Wraps the parent's encoder.
+    pub fn new(inner: &'e mut E) -> Self {
+        FlattenEncoder { inner, depth: 0 }
+    }
+
+    fn top_level(&self, what: &str) -> Result<(), EncodeError> {
+        if self.depth == 0 {
+            return Err(EncodeError::custom(format!(
+                "only a map can be flattened, not {what}"
+            )));
+        }
+        Ok(())
+    }
+}
+
+impl<E: Encoder + ?Sized> Encoder for FlattenEncoder<'_, E> {
+    fn null(&mut self) -> Result<(), EncodeError> {
+        self.top_level("null")?;
+        self.inner.null()
+    }
+    fn bool(&mut self, v: bool) -> Result<(), EncodeError> {
+        self.top_level("a boolean")?;
+        self.inner.bool(v)
+    }
+    fn i64(&mut self, v: i64) -> Result<(), EncodeError> {
+        self.top_level("an integer")?;
+        self.inner.i64(v)
+    }
+    fn u64(&mut self, v: u64) -> Result<(), EncodeError> {
+        self.top_level("an integer")?;
+        self.inner.u64(v)
+    }
+    fn f64(&mut self, v: f64) -> Result<(), EncodeError> {
+        self.top_level("a float")?;
+        self.inner.f64(v)
+    }
+    fn big_number(&mut self, text: &str) -> Result<(), EncodeError> {
+        self.top_level("a number")?;
+        self.inner.big_number(text)
+    }
+    fn str(&mut self, v: &str) -> Result<(), EncodeError> {
+        self.top_level("a string")?;
+        self.inner.str(v)
+    }
+    fn text(&mut self, v: &str) -> Result<(), EncodeError> {
+        self.top_level("text")?;
+        self.inner.text(v)
+    }
+    fn bytes(&mut self, v: &[u8]) -> Result<(), EncodeError> {
+        self.top_level("bytes")?;
+        self.inner.bytes(v)
+    }
+    fn datetime(&mut self, v: &Datetime) -> Result<(), EncodeError> {
+        self.top_level("a datetime")?;
+        self.inner.datetime(v)
+    }
+    fn begin_seq(&mut self, len: Option<usize>) -> Result<(), EncodeError> {
+        self.top_level("a sequence")?;
+        self.depth += 1;
+        self.inner.begin_seq(len)
+    }
+    fn end_seq(&mut self) -> Result<(), EncodeError> {
+        self.depth -= 1;
+        self.inner.end_seq()
+    }
+    fn begin_map(&mut self, len: Option<usize>) -> Result<(), EncodeError> {
+        self.depth += 1;
+        if self.depth == 1 {
+            return Ok(());
+        }
+        self.inner.begin_map(len)
+    }
+    fn key(&mut self, key: &str) -> Result<(), EncodeError> {
+        self.inner.key(key)
+    }
+    fn end_map(&mut self) -> Result<(), EncodeError> {
+        self.depth -= 1;
+        if self.depth == 0 {
+            return Ok(());
+        }
+        self.inner.end_map()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -22,14 +22,17 @@
 //! text ([`RawValue::BigNumber`]), and whether a string was borrowed from the input.
 
 pub mod base64;
+pub mod constraint;
 mod datetime;
 mod decode;
 mod encode;
 mod error;
+pub mod json_source;
 mod value;
 
 pub use datetime::{Date, Datetime, Offset, Time};
 pub use decode::{describe, Decode, DecodeKey};
-pub use encode::{Encode, EncodeKey, Encoder, RawValueEncoder};
+pub use encode::{Encode, EncodeKey, Encoder, FlattenEncoder, RawValueEncoder};
 pub use error::{DecodeError, DecodeErrorKind, DecodeErrors, EncodeError, Path, Position, Segment};
+pub use json_source::{Fallback, JsonSource, JsonStr, JsonToken};
 pub use value::RawValue;

@@ -3,10 +3,13 @@
 //! It is iterative: open containers live on a heap stack, so no input can overflow the
 //! thread's stack whatever the depth limit; the limit itself is checked here, in the core.
 
+use quarry_raw_value::{Fallback, JsonSource, JsonStr, JsonToken, RawValue};
+
 use crate::common::{Limits, Span};
 
 use super::builder::JsonBuilder;
-use super::lexer::Lexer;
+use super::lexer::{Lexer, Str};
+use super::raw::{raw_number, RawValueBuilder};
 use super::{Error, ErrorKind};
 
 /// A JSON parser over one input. Besides [`Parser::parse_value`], it exposes the steps
@@ -239,4 +242,144 @@ pub fn parse_with<'a, B: JsonBuilder<'a>>(
     let value = parser.parse_value(builder)?;
     parser.finish()?;
     Ok(value)
+}
+
+/// The direct path: derived and std types read themselves from the parser. Every
+/// failure is a [`Fallback`]; the caller re-decodes through `RawValue` for the error.
+impl<'a> JsonSource<'a> for Parser<'a> {
+    #[inline]
+    fn peek_token(&mut self) -> Result<JsonToken, Fallback> {
+        match self.lexer.peek() {
+            Some(b'"') => Ok(JsonToken::String),
+            Some(b'-' | b'0'..=b'9') => Ok(JsonToken::Number),
+            Some(b'{') => Ok(JsonToken::Object),
+            Some(b'[') => Ok(JsonToken::Array),
+            Some(b't' | b'f') => Ok(JsonToken::Bool),
+            Some(b'n') => Ok(JsonToken::Null),
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn read_null(&mut self) -> Result<(), Fallback> {
+        match self.lexer.peek() {
+            Some(b'n') => self.lexer.read_literal("null").map_err(|_| Fallback),
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn read_bool(&mut self) -> Result<bool, Fallback> {
+        match self.lexer.peek() {
+            Some(b't') => self
+                .lexer
+                .read_literal("true")
+                .map(|()| true)
+                .map_err(|_| Fallback),
+            Some(b'f') => self
+                .lexer
+                .read_literal("false")
+                .map(|()| false)
+                .map_err(|_| Fallback),
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn read_number(&mut self) -> Result<RawValue<'a>, Fallback> {
+        match self.lexer.peek() {
+            Some(b'-' | b'0'..=b'9') => match self.lexer.scan_number() {
+                Ok(token) => Ok(raw_number(token.value())),
+                Err(_) => Err(Fallback),
+            },
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn read_str(&mut self) -> Result<JsonStr<'a, '_>, Fallback> {
+        if self.lexer.peek() != Some(b'"') {
+            return Err(Fallback);
+        }
+        match self.lexer.read_string(&mut self.scratch) {
+            Ok(Str::Borrowed(s)) => Ok(JsonStr::Borrowed(s)),
+            Ok(Str::Scratch(s)) => Ok(JsonStr::Transient(s)),
+            Err(_) => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn begin_array(&mut self) -> Result<(), Fallback> {
+        if self.lexer.peek() != Some(b'[') {
+            return Err(Fallback);
+        }
+        self.lexer.bump();
+        self.enter().map_err(|_| Fallback)
+    }
+
+    #[inline]
+    fn next_item(&mut self, first: bool) -> Result<bool, Fallback> {
+        match self.lexer.peek() {
+            Some(b']') => {
+                self.lexer.bump();
+                self.leave();
+                Ok(false)
+            }
+            Some(b',') if !first => {
+                self.lexer.bump();
+                Ok(true)
+            }
+            Some(_) if first => Ok(true),
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn begin_object(&mut self) -> Result<(), Fallback> {
+        if self.lexer.peek() != Some(b'{') {
+            return Err(Fallback);
+        }
+        self.lexer.bump();
+        self.enter().map_err(|_| Fallback)
+    }
+
+    #[inline]
+    fn next_key(&mut self, first: bool) -> Result<Option<JsonStr<'a, '_>>, Fallback> {
+        match self.lexer.peek() {
+            Some(b'}') => {
+                self.lexer.bump();
+                self.leave();
+                return Ok(None);
+            }
+            Some(b',') if !first => {
+                self.lexer.bump();
+                if self.lexer.peek() != Some(b'"') {
+                    return Err(Fallback);
+                }
+            }
+            Some(b'"') if first => {}
+            _ => return Err(Fallback),
+        }
+        let key = match self.lexer.read_string(&mut self.scratch) {
+            Ok(Str::Borrowed(s)) => JsonStr::Borrowed(s),
+            Ok(Str::Scratch(s)) => JsonStr::Transient(s),
+            Err(_) => return Err(Fallback),
+        };
+        if self.lexer.peek() != Some(b':') {
+            return Err(Fallback);
+        }
+        self.lexer.bump();
+        Ok(Some(key))
+    }
+
+    #[inline]
+    fn skip_value(&mut self) -> Result<(), Fallback> {
+        Parser::skip_value(self).map_err(|_| Fallback)
+    }
+
+    #[inline]
+    fn read_raw(&mut self) -> Result<RawValue<'a>, Fallback> {
+        self.parse_value(&mut RawValueBuilder::default())
+            .map_err(|_| Fallback)
+    }
 }

@@ -1,0 +1,690 @@
+//! Expand `#[derive(Decode)]`: `decode` from a `RawValue` (every format), plus a direct
+//! `decode_json` for structs with named fields, unit-only enums and newtypes.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, ToTokens};
+use syn::{parse_quote, Lifetime};
+
+use crate::model::{Constraint, Container, Data, DefaultValue, Field, Style, Tagging, Variant};
+
+/// The source text of a constraint's range, as users wrote it: `1..=65535`.
+fn range_text(expr: &syn::Expr) -> String {
+    expr.to_token_stream()
+        .to_string()
+        .replace(" ..= ", "..=")
+        .replace(" .. ", "..")
+        .replace("..= ", "..=")
+}
+
+/// The check of one constraint on `__x`, as an expression of type `Result<(), DecodeErrors>`.
+fn constraint_check(constraint: &Constraint) -> TokenStream {
+    match constraint {
+        Constraint::Range(expr) => {
+            let text = range_text(expr);
+            quote!(::quarry::__private::RangeValue::check_range(&__x, &(#expr), #text))
+        }
+        Constraint::Len(expr) => {
+            let text = range_text(expr);
+            quote!(::quarry::__private::check_len(&__x, &(#expr), #text))
+        }
+        Constraint::Pattern(lit) => quote!({
+            static __PATTERN: ::quarry::__private::OnceLock<::quarry::__private::Regex> =
+                ::quarry::__private::OnceLock::new();
+            let __pattern = __PATTERN.get_or_init(|| {
+                ::quarry::__private::Regex::new(#lit).expect("the derive checked this pattern at compile time")
+            });
+            ::quarry::__private::check_pattern(&__x, |__s| __pattern.is_match(__s), #lit)
+        }),
+        Constraint::Validate(path) => quote!(::quarry::__private::check_with(&__x, #path)),
+    }
+}
+
+/// The value of a missing field: its default, `Decode::missing`, or `None` (required).
+fn missing_value(field: &Field, de: &Lifetime) -> TokenStream {
+    let ty = &field.ty;
+    match &field.default {
+        Some(DefaultValue::Trait) => quote!(::quarry::__private::Some(
+            ::core::default::Default::default()
+        )),
+        Some(DefaultValue::Path(path)) => quote!(::quarry::__private::Some(#path())),
+        None => quote!(<#ty as ::quarry::Decode<#de>>::missing()),
+    }
+}
+
+/// Builds `ctor { fields }` or `ctor(fields)` from the slot variables `__v{i}`.
+fn construct(ctor: &TokenStream, style: Style, fields: &[Field]) -> TokenStream {
+    let values = fields.iter().enumerate().map(|(i, f)| {
+        let member = &f.member;
+        let value = if f.skip {
+            quote!(::core::default::Default::default())
+        } else {
+            format_ident!("__v{}", i).to_token_stream()
+        };
+        (member, value)
+    });
+    match style {
+        Style::Named => {
+            let parts = values.map(|(m, v)| quote!(#m: #v));
+            quote!(#ctor { #(#parts),* })
+        }
+        Style::Tuple => {
+            let parts = values.map(|(_, v)| v);
+            quote!(#ctor(#(#parts),*))
+        }
+        Style::Unit => ctor.clone(),
+    }
+}
+
+/// Decoding a struct (or struct variant) with named fields from `__entries`, the map's
+/// pairs; evaluates to `Result<Self, DecodeErrors>`. Every failure is accumulated.
+fn named_from_entries(
+    fields: &[Field],
+    ctor: &TokenStream,
+    deny_unknown: bool,
+    de: &Lifetime,
+) -> TokenStream {
+    let active: Vec<(usize, &Field)> = fields
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| !f.skip && !f.flatten)
+        .collect();
+    let flattened: Vec<(usize, &Field)> = fields
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.flatten)
+        .collect();
+    let slots = fields
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| !f.skip)
+        .map(|(i, f)| {
+            let slot = format_ident!("__f{}", i);
+            let ty = &f.ty;
+            quote!(let mut #slot: ::quarry::__private::Option<#ty> = ::quarry::__private::None;)
+        });
+    let seen = active.iter().map(|(i, _)| {
+        let s = format_ident!("__s{}", i);
+        quote!(let mut #s = false;)
+    });
+    let arms = active.iter().map(|(i, f)| {
+        let slot = format_ident!("__f{}", i);
+        let s = format_ident!("__s{}", i);
+        let ty = &f.ty;
+        let name = &f.name;
+        let patterns = std::iter::once(&f.name).chain(&f.aliases);
+        let checks = f.constraints.iter().map(|c| {
+            let check = constraint_check(c);
+            quote! {
+                if let ::quarry::__private::Err(__e) = #check {
+                    ::quarry::DecodeErrors::accumulate(&mut __errors, __e.at_key(&__key));
+                    __ok = false;
+                }
+            }
+        });
+        quote! {
+            #(#patterns)|* => {
+                if #s {
+                    ::quarry::DecodeErrors::accumulate(
+                        &mut __errors,
+                        ::quarry::DecodeErrors::new(::quarry::DecodeErrorKind::DuplicateField(
+                            ::quarry::__private::String::from(#name),
+                        ))
+                        .at_key(&__key),
+                    );
+                } else {
+                    #s = true;
+                    match <#ty as ::quarry::Decode<#de>>::decode(__v) {
+                        ::quarry::__private::Ok(__x) => {
+                            #[allow(unused_mut)]
+                            let mut __ok = true;
+                            #(#checks)*
+                            if __ok {
+                                #slot = ::quarry::__private::Some(__x);
+                            }
+                        }
+                        ::quarry::__private::Err(__e) => {
+                            ::quarry::DecodeErrors::accumulate(&mut __errors, __e.at_key(&__key));
+                        }
+                    }
+                }
+            }
+        }
+    });
+    let unknown_arm = if deny_unknown {
+        quote! {
+            _ => ::quarry::DecodeErrors::accumulate(
+                &mut __errors,
+                ::quarry::DecodeErrors::new(::quarry::DecodeErrorKind::UnknownField(
+                    ::quarry::__private::String::from(&*__key),
+                ))
+                .at_key(&__key),
+            ),
+        }
+    } else if !flattened.is_empty() {
+        quote!(_ => __rest.push((__key, __v)),)
+    } else {
+        quote!(_ => {})
+    };
+    let rest = (!flattened.is_empty()).then(|| {
+        quote!(let mut __rest: ::quarry::__private::Vec<(::quarry::__private::Cow<#de, str>, ::quarry::RawValue<#de>)> = ::quarry::__private::Vec::new();)
+    });
+    let missing = active.iter().map(|(i, f)| {
+        let slot = format_ident!("__f{}", i);
+        let s = format_ident!("__s{}", i);
+        let name = &f.name;
+        let value = missing_value(f, de);
+        quote! {
+            if !#s {
+                #slot = #value;
+                if #slot.is_none() {
+                    ::quarry::DecodeErrors::accumulate(
+                        &mut __errors,
+                        ::quarry::DecodeErrors::new(::quarry::DecodeErrorKind::MissingField(
+                            ::quarry::__private::String::from(#name),
+                        )),
+                    );
+                }
+            }
+        }
+    });
+    let flatten = flattened.iter().enumerate().map(|(k, (i, f))| {
+        let slot = format_ident!("__f{}", i);
+        let ty = &f.ty;
+        let rest = if k + 1 == flattened.len() { quote!(::core::mem::take(&mut __rest)) } else { quote!(__rest.clone()) };
+        quote! {
+            match <#ty as ::quarry::Decode<#de>>::decode(::quarry::RawValue::Map(#rest)) {
+                ::quarry::__private::Ok(__x) => #slot = ::quarry::__private::Some(__x),
+                ::quarry::__private::Err(__e) => ::quarry::DecodeErrors::accumulate(&mut __errors, __e),
+            }
+        }
+    });
+    let kept: Vec<usize> = fields
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| !f.skip)
+        .map(|(i, _)| i)
+        .collect();
+    let slot_names = kept.iter().map(|i| format_ident!("__f{}", i));
+    let value_patterns = kept.iter().map(|i| {
+        let v = format_ident!("__v{}", i);
+        quote!(::quarry::__private::Some(#v))
+    });
+    let built = construct(ctor, Style::Named, fields);
+    quote! {{
+        let mut __errors: ::quarry::__private::Option<::quarry::DecodeErrors> = ::quarry::__private::None;
+        #(#slots)*
+        #(#seen)*
+        #rest
+        for (__key, __v) in __entries {
+            match &*__key {
+                #(#arms)*
+                #unknown_arm
+            }
+        }
+        #(#missing)*
+        #(#flatten)*
+        match __errors {
+            ::quarry::__private::Some(__e) => ::quarry::__private::Err(__e),
+            ::quarry::__private::None => match (#(#slot_names,)*) {
+                (#(#value_patterns,)*) => ::quarry::__private::Ok(#built),
+                #[allow(unreachable_patterns)]
+                _ => ::quarry::__private::Err(::quarry::DecodeErrors::custom("a field was left without a value")),
+            },
+        }
+    }}
+}
+
+/// Decoding a tuple struct (or tuple variant) of several fields from `__value`.
+fn tuple_from_value(
+    fields: &[Field],
+    ctor: &TokenStream,
+    expected: &str,
+    de: &Lifetime,
+) -> TokenStream {
+    let kept: Vec<(usize, &Field)> = fields.iter().enumerate().filter(|(_, f)| !f.skip).collect();
+    let n = kept.len();
+    let decodes = kept.iter().enumerate().map(|(position, (i, f))| {
+        let v = format_ident!("__v{}", i);
+        let ty = &f.ty;
+        let checks = f.constraints.iter().map(|c| {
+            let check = constraint_check(c);
+            quote! {
+                if let ::quarry::__private::Err(__e) = #check {
+                    ::quarry::DecodeErrors::accumulate(&mut __errors, __e.at_index(#position));
+                }
+            }
+        });
+        quote! {
+            let #v = match <#ty as ::quarry::Decode<#de>>::decode(__items.next().unwrap_or_default()) {
+                ::quarry::__private::Ok(__x) => {
+                    #(#checks)*
+                    ::quarry::__private::Some(__x)
+                }
+                ::quarry::__private::Err(__e) => {
+                    ::quarry::DecodeErrors::accumulate(&mut __errors, __e.at_index(#position));
+                    ::quarry::__private::None
+                }
+            };
+        }
+    });
+    let names = kept.iter().map(|(i, _)| format_ident!("__v{}", i));
+    let patterns = kept.iter().map(|(i, _)| {
+        let v = format_ident!("__v{}", i);
+        quote!(::quarry::__private::Some(#v))
+    });
+    let built = construct(ctor, Style::Tuple, fields);
+    quote! {{
+        let __items = match __value {
+            ::quarry::RawValue::Seq(__items) if __items.len() == #n => __items,
+            __other => return ::quarry::__private::Err(::quarry::DecodeErrors::invalid_type(#expected, &__other)),
+        };
+        let mut __items = __items.into_iter();
+        let mut __errors: ::quarry::__private::Option<::quarry::DecodeErrors> = ::quarry::__private::None;
+        #(#decodes)*
+        match (__errors, #(#names,)*) {
+            (::quarry::__private::None, #(#patterns,)*) => ::quarry::__private::Ok(#built),
+            (::quarry::__private::Some(__e), ..) => ::quarry::__private::Err(__e),
+            #[allow(unreachable_patterns)]
+            _ => ::quarry::__private::Err(::quarry::DecodeErrors::custom("a field was left without a value")),
+        }
+    }}
+}
+
+/// Decoding one variant's content from `__value`, by the variant's style.
+fn variant_content(variant: &Variant, de: &Lifetime, deny_unknown: bool) -> TokenStream {
+    let ident = &variant.ident;
+    let ctor = quote!(Self::#ident);
+    match variant.style {
+        Style::Unit => quote! {
+            match __value {
+                ::quarry::RawValue::Null => ::quarry::__private::Ok(Self::#ident),
+                __other => ::quarry::__private::Err(::quarry::DecodeErrors::invalid_type("null", &__other)),
+            }
+        },
+        Style::Tuple if variant.fields.len() == 1 => {
+            let ty = &variant.fields[0].ty;
+            quote!(<#ty as ::quarry::Decode<#de>>::decode(__value).map(Self::#ident))
+        }
+        Style::Tuple => tuple_from_value(
+            &variant.fields,
+            &ctor,
+            &format!("sequence of {}", variant.fields.len()),
+            de,
+        ),
+        Style::Named => {
+            let body = named_from_entries(&variant.fields, &ctor, deny_unknown, de);
+            quote! {
+                match __value {
+                    ::quarry::RawValue::Map(__entries) => #body,
+                    __other => ::quarry::__private::Err(::quarry::DecodeErrors::invalid_type("map", &__other)),
+                }
+            }
+        }
+    }
+}
+
+/// `expected one of `a`, `b`, found …` for an unknown variant name.
+fn unknown_variant(variants: &[Variant]) -> TokenStream {
+    let names: Vec<String> = variants.iter().map(|v| format!("`{}`", v.name)).collect();
+    let expected = format!("one of {}", names.join(", "));
+    quote! {
+        ::quarry::DecodeErrors::new(::quarry::DecodeErrorKind::InvalidValue {
+            expected: ::quarry::__private::String::from(#expected),
+            found: ::quarry::describe(&::quarry::RawValue::String(::quarry::__private::Cow::Borrowed(&*__name))),
+        })
+    }
+}
+
+fn enum_decode(c: &Container, variants: &[Variant], de: &Lifetime) -> TokenStream {
+    let unknown = unknown_variant(variants);
+    let name_patterns = |v: &Variant| {
+        let names: Vec<&String> = std::iter::once(&v.name).chain(&v.aliases).collect();
+        quote!(#(#names)|*)
+    };
+    match &c.tagging {
+        Tagging::External => {
+            let unit_arms = variants.iter().filter(|v| v.style == Style::Unit).map(|v| {
+                let ident = &v.ident;
+                let pattern = name_patterns(v);
+                quote!(#pattern => ::quarry::__private::Ok(Self::#ident),)
+            });
+            let map_arms = variants.iter().map(|v| {
+                let pattern = name_patterns(v);
+                let content = variant_content(v, de, c.deny_unknown_fields);
+                quote!(#pattern => (|| #content)().map_err(|__e: ::quarry::DecodeErrors| __e.at_key(&__name)),)
+            });
+            quote! {
+                match __value {
+                    ::quarry::RawValue::String(__name) | ::quarry::RawValue::Text(__name) => match &*__name {
+                        #(#unit_arms)*
+                        _ => ::quarry::__private::Err(#unknown),
+                    },
+                    ::quarry::RawValue::Map(__entries) if __entries.len() == 1 => {
+                        let (__name, __value) = __entries.into_iter().next().unwrap_or_default();
+                        match &*__name {
+                            #(#map_arms)*
+                            _ => ::quarry::__private::Err(#unknown),
+                        }
+                    }
+                    __other => ::quarry::__private::Err(::quarry::DecodeErrors::invalid_type(
+                        "a variant name or a map with one entry", &__other,
+                    )),
+                }
+            }
+        }
+        Tagging::Internal(tag) => {
+            let arms = variants.iter().map(|v| {
+                let pattern = name_patterns(v);
+                let ident = &v.ident;
+                let body = match v.style {
+                    Style::Unit => quote!(::quarry::__private::Ok(Self::#ident)),
+                    Style::Tuple => {
+                        let ty = &v.fields[0].ty;
+                        quote!(<#ty as ::quarry::Decode<#de>>::decode(::quarry::RawValue::Map(__entries)).map(Self::#ident))
+                    }
+                    Style::Named => named_from_entries(&v.fields, &quote!(Self::#ident), c.deny_unknown_fields, de),
+                };
+                quote!(#pattern => #body,)
+            });
+            quote! {
+                let mut __entries = match __value {
+                    ::quarry::RawValue::Map(__entries) => __entries,
+                    __other => return ::quarry::__private::Err(::quarry::DecodeErrors::invalid_type("map", &__other)),
+                };
+                let __position = __entries.iter().position(|(__k, _)| __k == #tag);
+                let __tag = match __position {
+                    ::quarry::__private::Some(__p) => __entries.remove(__p).1,
+                    ::quarry::__private::None => return ::quarry::__private::Err(::quarry::DecodeErrors::new(
+                        ::quarry::DecodeErrorKind::MissingField(::quarry::__private::String::from(#tag)),
+                    )),
+                };
+                let __name = match __tag {
+                    ::quarry::RawValue::String(__name) | ::quarry::RawValue::Text(__name) => __name,
+                    __other => return ::quarry::__private::Err(
+                        ::quarry::DecodeErrors::invalid_type("a variant name", &__other).at_key(#tag),
+                    ),
+                };
+                match &*__name {
+                    #(#arms)*
+                    _ => ::quarry::__private::Err((#unknown).at_key(#tag)),
+                }
+            }
+        }
+        Tagging::Adjacent(tag, content) => {
+            let arms = variants.iter().map(|v| {
+                let pattern = name_patterns(v);
+                let ident = &v.ident;
+                let body = if v.style == Style::Unit {
+                    quote!(::quarry::__private::Ok(Self::#ident))
+                } else {
+                    let decode = variant_content(v, de, c.deny_unknown_fields);
+                    quote! {
+                        match __content {
+                            ::quarry::__private::Some(__value) => (|| #decode)().map_err(|__e: ::quarry::DecodeErrors| __e.at_key(#content)),
+                            ::quarry::__private::None => ::quarry::__private::Err(::quarry::DecodeErrors::new(
+                                ::quarry::DecodeErrorKind::MissingField(::quarry::__private::String::from(#content)),
+                            )),
+                        }
+                    }
+                };
+                quote!(#pattern => #body,)
+            });
+            quote! {
+                let __entries = match __value {
+                    ::quarry::RawValue::Map(__entries) => __entries,
+                    __other => return ::quarry::__private::Err(::quarry::DecodeErrors::invalid_type("map", &__other)),
+                };
+                let mut __tag = ::quarry::__private::None;
+                let mut __content = ::quarry::__private::None;
+                for (__k, __v) in __entries {
+                    if __k == #tag {
+                        __tag = ::quarry::__private::Some(__v);
+                    } else if __k == #content {
+                        __content = ::quarry::__private::Some(__v);
+                    }
+                }
+                let __name = match __tag {
+                    ::quarry::__private::Some(::quarry::RawValue::String(__name) | ::quarry::RawValue::Text(__name)) => __name,
+                    ::quarry::__private::Some(__other) => return ::quarry::__private::Err(
+                        ::quarry::DecodeErrors::invalid_type("a variant name", &__other).at_key(#tag),
+                    ),
+                    ::quarry::__private::None => return ::quarry::__private::Err(::quarry::DecodeErrors::new(
+                        ::quarry::DecodeErrorKind::MissingField(::quarry::__private::String::from(#tag)),
+                    )),
+                };
+                match &*__name {
+                    #(#arms)*
+                    _ => ::quarry::__private::Err((#unknown).at_key(#tag)),
+                }
+            }
+        }
+        Tagging::Untagged => {
+            let attempts = variants.iter().map(|v| {
+                let content = variant_content(v, de, c.deny_unknown_fields);
+                quote! {
+                    {
+                        let __value = __value.clone();
+                        let __attempt: ::quarry::__private::Result<Self, ::quarry::DecodeErrors> = (|| #content)();
+                        if let ::quarry::__private::Ok(__x) = __attempt {
+                            return ::quarry::__private::Ok(__x);
+                        }
+                    }
+                }
+            });
+            let message = format!(
+                "data did not match any variant of untagged enum `{}`",
+                c.ident
+            );
+            quote! {
+                #(#attempts)*
+                let _ = __value;
+                ::quarry::__private::Err(::quarry::DecodeErrors::custom(#message))
+            }
+        }
+    }
+}
+
+/// The generics of the impl: the type's own lifetime is `'de` when it has one (borrowed
+/// fields then borrow from the input); every type parameter must be `Decode<'de>`.
+fn impl_generics(c: &Container) -> (syn::Generics, Lifetime) {
+    let mut generics = c.generics.clone();
+    let lifetimes: Vec<Lifetime> = generics.lifetimes().map(|l| l.lifetime.clone()).collect();
+    let de = match lifetimes.first() {
+        Some(first) => first.clone(),
+        None => {
+            let de = Lifetime::new("'de", Span::call_site());
+            generics.params.insert(
+                0,
+                syn::GenericParam::Lifetime(syn::LifetimeParam::new(de.clone())),
+            );
+            de
+        }
+    };
+    let type_params: Vec<syn::Ident> = generics.type_params().map(|t| t.ident.clone()).collect();
+    let where_clause = generics.make_where_clause();
+    for other in lifetimes.iter().skip(1) {
+        where_clause.predicates.push(parse_quote!(#de: #other));
+    }
+    for t in type_params {
+        where_clause
+            .predicates
+            .push(parse_quote!(#t: ::quarry::Decode<#de>));
+    }
+    (generics, de)
+}
+
+/// The direct JSON path for a struct with named fields (no `flatten`): keys matched by
+/// byte comparison, the key expected next in declaration order tried first.
+fn named_decode_json(fields: &[Field], deny_unknown: bool, de: &Lifetime) -> TokenStream {
+    let active: Vec<(usize, &Field)> = fields.iter().enumerate().filter(|(_, f)| !f.skip).collect();
+    let names: Vec<&String> = active.iter().map(|(_, f)| &f.name).collect();
+    let count = names.len();
+    let slots = active.iter().map(|(i, f)| {
+        let slot = format_ident!("__f{}", i);
+        let ty = &f.ty;
+        quote!(let mut #slot: ::quarry::__private::Option<#ty> = ::quarry::__private::None;)
+    });
+    let index_arms = active.iter().enumerate().map(|(position, (_, f))| {
+        let patterns = std::iter::once(&f.name).chain(&f.aliases);
+        quote!(#(#patterns)|* => #position,)
+    });
+    let value_arms = active.iter().enumerate().map(|(position, (i, f))| {
+        let slot = format_ident!("__f{}", i);
+        let ty = &f.ty;
+        let checks = f.constraints.iter().map(|c| {
+            let check = constraint_check(c);
+            quote!(if #check.is_err() { return ::quarry::__private::Err(::quarry::Fallback); })
+        });
+        quote! {
+            #position => {
+                if #slot.is_some() {
+                    return ::quarry::__private::Err(::quarry::Fallback);
+                }
+                let __x = <#ty as ::quarry::Decode<#de>>::decode_json(__source)?;
+                #(#checks)*
+                #slot = ::quarry::__private::Some(__x);
+            }
+        }
+    });
+    let unknown = if deny_unknown {
+        quote!(_ => return ::quarry::__private::Err(::quarry::Fallback),)
+    } else {
+        quote!(_ => __source.skip_value()?,)
+    };
+    let finals = active.iter().map(|(i, f)| {
+        let slot = format_ident!("__f{}", i);
+        let v = format_ident!("__v{}", i);
+        let missing = missing_value(f, de);
+        quote! {
+            let #v = match #slot {
+                ::quarry::__private::Some(__x) => __x,
+                ::quarry::__private::None => match #missing {
+                    ::quarry::__private::Some(__x) => __x,
+                    ::quarry::__private::None => return ::quarry::__private::Err(::quarry::Fallback),
+                },
+            };
+        }
+    });
+    let built = construct(&quote!(Self), Style::Named, fields);
+    quote! {
+        #[inline]
+        fn decode_json<__S: ::quarry::JsonSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::Fallback> {
+            const __NAMES: [&str; #count] = [#(#names),*];
+            __source.begin_object()?;
+            #(#slots)*
+            let mut __first = true;
+            let mut __expected: usize = 0;
+            loop {
+                let __index: usize = {
+                    let ::quarry::__private::Some(__key) = __source.next_key(__first)? else { break };
+                    if __expected < #count && *__key == *__NAMES[__expected] {
+                        __expected
+                    } else {
+                        match &*__key {
+                            #(#index_arms)*
+                            _ => usize::MAX,
+                        }
+                    }
+                };
+                __first = false;
+                __expected = __index.wrapping_add(1);
+                match __index {
+                    #(#value_arms)*
+                    #unknown
+                }
+            }
+            #(#finals)*
+            ::quarry::__private::Ok(#built)
+        }
+    }
+}
+
+pub fn expand(c: &Container) -> TokenStream {
+    let ident = &c.ident;
+    let (generics, de) = impl_generics(c);
+    let (impl_generics, _, where_clause) = generics.split_for_impl();
+    let (_, ty_generics, _) = c.generics.split_for_impl();
+    let type_name = ident.to_string();
+    let (body, direct) = match &c.data {
+        Data::Struct(Style::Named, fields) => {
+            let body = named_from_entries(fields, &quote!(Self), c.deny_unknown_fields, &de);
+            let expected = format!("map (struct {type_name})");
+            let decode = quote! {
+                let __entries = match __value {
+                    ::quarry::RawValue::Map(__entries) => __entries,
+                    __other => return ::quarry::__private::Err(::quarry::DecodeErrors::invalid_type(#expected, &__other)),
+                };
+                #body
+            };
+            let direct = (!fields.iter().any(|f| f.flatten))
+                .then(|| named_decode_json(fields, c.deny_unknown_fields, &de));
+            (decode, direct)
+        }
+        Data::Struct(Style::Tuple, fields) if fields.len() == 1 && !fields[0].skip => {
+            let ty = &fields[0].ty;
+            let checks: Vec<TokenStream> =
+                fields[0].constraints.iter().map(constraint_check).collect();
+            let decode = quote! {
+                let __x = <#ty as ::quarry::Decode<#de>>::decode(__value)?;
+                #( #checks?; )*
+                ::quarry::__private::Ok(Self(__x))
+            };
+            let direct = quote! {
+                #[inline]
+                fn decode_json<__S: ::quarry::JsonSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::Fallback> {
+                    let __x = <#ty as ::quarry::Decode<#de>>::decode_json(__source)?;
+                    #( if #checks.is_err() { return ::quarry::__private::Err(::quarry::Fallback); } )*
+                    ::quarry::__private::Ok(Self(__x))
+                }
+            };
+            (decode, Some(direct))
+        }
+        Data::Struct(Style::Tuple, fields) => {
+            let kept = fields.iter().filter(|f| !f.skip).count();
+            (
+                tuple_from_value(fields, &quote!(Self), &format!("sequence of {kept}"), &de),
+                None,
+            )
+        }
+        Data::Struct(Style::Unit, _) => (
+            quote! {
+                match __value {
+                    ::quarry::RawValue::Null => ::quarry::__private::Ok(Self),
+                    __other => ::quarry::__private::Err(::quarry::DecodeErrors::invalid_type("null", &__other)),
+                }
+            },
+            None,
+        ),
+        Data::Enum(variants) => {
+            let body = enum_decode(c, variants, &de);
+            let unit_only =
+                c.tagging == Tagging::External && variants.iter().all(|v| v.style == Style::Unit);
+            let direct = unit_only.then(|| {
+                let arms = variants.iter().map(|v| {
+                    let ident = &v.ident;
+                    let names = std::iter::once(&v.name).chain(&v.aliases);
+                    quote!(#(#names)|* => ::quarry::__private::Ok(Self::#ident),)
+                });
+                quote! {
+                    #[inline]
+                    fn decode_json<__S: ::quarry::JsonSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::Fallback> {
+                        match &*__source.read_str()? {
+                            #(#arms)*
+                            _ => ::quarry::__private::Err(::quarry::Fallback),
+                        }
+                    }
+                }
+            });
+            (body, direct)
+        }
+    };
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics ::quarry::Decode<#de> for #ident #ty_generics #where_clause {
+            fn decode(__value: ::quarry::RawValue<#de>) -> ::quarry::__private::Result<Self, ::quarry::DecodeErrors> {
+                #body
+            }
+            #direct
+        }
+    }
+}

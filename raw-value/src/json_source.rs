@@ -1,0 +1,94 @@
+//! The direct JSON path: what a type needs from a JSON reader to decode itself straight
+//! from the bytes, without building a [`RawValue`] first.
+//!
+//! The path is optimistic. Any surprise — a syntax error, a value of the wrong type, a
+//! missing or duplicated field, a failed constraint — returns [`Fallback`], and the caller
+//! decodes the document again through [`RawValue`], which produces the exact, accumulated
+//! errors. So both paths give the same result for every input, and the direct path carries
+//! no error bookkeeping at all.
+
+use std::borrow::Cow;
+use std::ops::Deref;
+
+use crate::RawValue;
+
+/// The direct path gave up; decode through [`RawValue`] to learn why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fallback;
+
+/// The kind of the next JSON value, from its first byte.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JsonToken {
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Bool,
+    /// A number.
+    Number,
+    /// A string.
+    String,
+    /// `[`.
+    Array,
+    /// `{`.
+    Object,
+}
+
+/// A string read by a [`JsonSource`]: borrowed from the input, or decoded into the
+/// reader's scratch buffer (valid until the next read).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JsonStr<'de, 's> {
+    /// Straight from the input: no escape was decoded.
+    Borrowed(&'de str),
+    /// Decoded into the reader's scratch buffer.
+    Transient(&'s str),
+}
+
+impl<'de> JsonStr<'de, '_> {
+    /// Keeps the borrow, or copies the transient text.
+    #[inline]
+    pub fn into_cow(self) -> Cow<'de, str> {
+        match self {
+            JsonStr::Borrowed(s) => Cow::Borrowed(s),
+            JsonStr::Transient(s) => Cow::Owned(s.to_owned()),
+        }
+    }
+}
+
+impl Deref for JsonStr<'_, '_> {
+    type Target = str;
+    #[inline]
+    fn deref(&self) -> &str {
+        match *self {
+            JsonStr::Borrowed(s) | JsonStr::Transient(s) => s,
+        }
+    }
+}
+
+/// A JSON reader positioned before a value. `quarry_formats::json::Parser` implements it;
+/// the derive's generated `decode_json` and the std impls call it.
+pub trait JsonSource<'de> {
+    /// The kind of the next value (whitespace skipped); `Fallback` at the end of input.
+    fn peek_token(&mut self) -> Result<JsonToken, Fallback>;
+    /// Reads `null`.
+    fn read_null(&mut self) -> Result<(), Fallback>;
+    /// Reads `true` or `false`.
+    fn read_bool(&mut self) -> Result<bool, Fallback>;
+    /// Reads a number as [`RawValue::Int`], `UInt`, `Float` or `BigNumber`.
+    fn read_number(&mut self) -> Result<RawValue<'de>, Fallback>;
+    /// Reads a string.
+    fn read_str(&mut self) -> Result<JsonStr<'de, '_>, Fallback>;
+    /// Reads `[` (checking the depth limit).
+    fn begin_array(&mut self) -> Result<(), Fallback>;
+    /// Moves to the next array item: `true` if one follows, `false` after reading `]`.
+    /// `first` is true for the call right after [`JsonSource::begin_array`].
+    fn next_item(&mut self, first: bool) -> Result<bool, Fallback>;
+    /// Reads `{` (checking the depth limit).
+    fn begin_object(&mut self) -> Result<(), Fallback>;
+    /// Reads the next member's key and its `:`; `None` after reading `}`.
+    /// `first` is true for the call right after [`JsonSource::begin_object`].
+    fn next_key(&mut self, first: bool) -> Result<Option<JsonStr<'de, '_>>, Fallback>;
+    /// Skips one value, validating it.
+    fn skip_value(&mut self) -> Result<(), Fallback>;
+    /// Reads one value as a [`RawValue`].
+    fn read_raw(&mut self) -> Result<RawValue<'de>, Fallback>;
+}

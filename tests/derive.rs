@@ -1,0 +1,567 @@
+//! `#[derive(Decode, Encode)]`: every attribute, on JSON input (the direct path and the
+//! facade) and on RawValue input, errors with paths, and the two paths compared.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+use proptest::prelude::*;
+use quarry::{json, Decode, Encode, Format};
+
+/// Decodes through the RawValue path only.
+fn via_raw<'a, T: Decode<'a>>(src: &'a str) -> Result<T, quarry::DecodeErrors> {
+    T::decode(json::parse(src.as_bytes()).expect("valid JSON"))
+}
+
+/// Decodes through the direct JSON path only (`None` when it falls back).
+fn via_direct<'a, T: Decode<'a>>(src: &'a str) -> Option<T> {
+    let mut parser = json::Parser::new(src.as_bytes(), quarry::Limits::default()).ok()?;
+    let value = T::decode_json(&mut parser).ok()?;
+    parser.finish().ok()?;
+    Some(value)
+}
+
+/// Decodes through the facade and renders every error, one per line.
+fn errors<'a, T: Decode<'a> + std::fmt::Debug>(src: &'a str) -> String {
+    quarry::from_str::<T>(src, Format::Json)
+        .unwrap_err()
+        .to_string()
+}
+
+fn encode<T: Encode>(value: &T) -> String {
+    json::to_string(value).unwrap()
+}
+
+#[derive(Decode, Encode, Debug, PartialEq, Clone)]
+#[quarry(rename_all = "camelCase")]
+struct Server {
+    host_name: String,
+    #[quarry(range = 1..=65535)]
+    port: u16,
+    #[quarry(alias = "labels", default)]
+    tags: Vec<String>,
+    weight: Option<f64>,
+    #[quarry(skip)]
+    cache: u8,
+}
+
+#[test]
+fn named_struct_both_paths_and_encode() {
+    let src = r#"{"hostName": "a", "port": 80, "labels": ["x"], "unknown": {"deep": [1]}}"#;
+    let expected = Server {
+        host_name: "a".into(),
+        port: 80,
+        tags: vec!["x".into()],
+        weight: None,
+        cache: 0,
+    };
+    assert_eq!(via_raw::<Server>(src).unwrap(), expected);
+    assert_eq!(via_direct::<Server>(src).unwrap(), expected);
+    assert_eq!(
+        quarry::from_str::<Server>(src, Format::Json).unwrap(),
+        expected
+    );
+    assert_eq!(
+        encode(&expected),
+        r#"{"hostName":"a","port":80,"tags":["x"],"weight":null}"#
+    );
+    // Out of declaration order, with the weight present.
+    let reordered = r#"{"weight": 1.5, "port": 443, "hostName": "b"}"#;
+    let server = via_direct::<Server>(reordered).unwrap();
+    assert_eq!(
+        (server.port, server.weight, server.tags.len()),
+        (443, Some(1.5), 0)
+    );
+}
+
+#[test]
+fn every_bad_field_is_reported_with_its_path_and_position() {
+    let src = "{\n  \"hostName\": 7,\n  \"port\": 0,\n  \"tags\": [\"ok\", 3]\n}";
+    assert_eq!(
+        errors::<Server>(src),
+        "hostName: expected string, found 7 at line 2, column 15\n\
+         port: expected integer in 1..=65535, found 0 at line 3, column 11\n\
+         tags[1]: expected string, found 3 at line 4, column 18"
+    );
+    assert_eq!(
+        errors::<Server>("{}"),
+        "missing field `hostName` at line 1, column 1\nmissing field `port` at line 1, column 1"
+    );
+    assert_eq!(
+        errors::<Server>("[]"),
+        "expected map (struct Server), found sequence of 0 at line 1, column 1"
+    );
+    let port = errors::<Server>(r#"{"hostName": "a", "port": "http"}"#);
+    assert_eq!(
+        port,
+        "port: expected integer, found string \"http\" at line 1, column 27"
+    );
+    // A name and its alias together are ambiguous.
+    let both = errors::<Server>(r#"{"hostName": "a", "port": 1, "tags": [], "labels": []}"#);
+    assert_eq!(both, "labels: duplicate field `tags` at line 1, column 52");
+}
+
+#[derive(Decode, Encode, Debug, PartialEq)]
+struct Nested {
+    servers: Vec<Server>,
+    limits: BTreeMap<String, u32>,
+}
+
+#[test]
+fn nested_paths() {
+    let src = r#"{"servers": [{"hostName": "a", "port": 1}, {"hostName": "b", "port": 70000}], "limits": {"cpu": -1}}"#;
+    assert_eq!(
+        errors::<Nested>(src),
+        "servers[1].port: expected integer in 0..=65535, found 70000 at line 1, column 70\n\
+         limits.cpu: expected integer in 0..=4294967295, found -1 at line 1, column 97"
+    );
+}
+
+#[derive(Decode, Encode, Debug, PartialEq)]
+#[quarry(rename_all = "snake_case")]
+struct Snake {
+    #[quarry(rename = "HTTP")]
+    http: bool,
+    some_field: u8,
+}
+
+#[derive(Decode, Encode, Debug, PartialEq)]
+#[quarry(rename_all = "PascalCase")]
+struct Pascal {
+    some_field: u8,
+}
+
+#[derive(Decode, Encode, Debug, PartialEq)]
+#[quarry(rename_all = "kebab-case")]
+struct Kebab {
+    some_field: u8,
+}
+
+#[derive(Decode, Encode, Debug, PartialEq)]
+#[quarry(rename_all = "SCREAMING_SNAKE_CASE")]
+struct Screaming {
+    some_field: u8,
+}
+
+#[test]
+fn renames() {
+    assert_eq!(
+        via_raw::<Snake>(r#"{"HTTP": true, "some_field": 1}"#).unwrap(),
+        Snake {
+            http: true,
+            some_field: 1
+        }
+    );
+    assert_eq!(
+        via_direct::<Pascal>(r#"{"SomeField": 2}"#).unwrap(),
+        Pascal { some_field: 2 }
+    );
+    assert_eq!(
+        via_direct::<Kebab>(r#"{"some-field": 3}"#).unwrap(),
+        Kebab { some_field: 3 }
+    );
+    assert_eq!(
+        via_raw::<Screaming>(r#"{"SOME_FIELD": 4}"#).unwrap(),
+        Screaming { some_field: 4 }
+    );
+    assert_eq!(encode(&Kebab { some_field: 3 }), r#"{"some-field":3}"#);
+    assert_eq!(
+        encode(&Snake {
+            http: false,
+            some_field: 0
+        }),
+        r#"{"HTTP":false,"some_field":0}"#
+    );
+}
+
+fn default_port() -> u16 {
+    8080
+}
+
+#[derive(Decode, Encode, Debug, PartialEq)]
+#[quarry(deny_unknown_fields)]
+struct Strict {
+    name: String,
+    #[quarry(default = "default_port")]
+    port: u16,
+    #[quarry(default = default_port)]
+    admin_port: u16,
+}
+
+#[test]
+fn defaults_and_unknown_fields() {
+    let strict = via_direct::<Strict>(r#"{"name": "x"}"#).unwrap();
+    assert_eq!((strict.port, strict.admin_port), (8080, 8080));
+    assert_eq!(
+        via_raw::<Strict>(r#"{"name": "x", "port": 1}"#)
+            .unwrap()
+            .port,
+        1
+    );
+    assert!(via_direct::<Strict>(r#"{"name": "x", "extra": 1}"#).is_none());
+    assert_eq!(
+        errors::<Strict>(r#"{"name": "x", "extra": 1}"#),
+        "extra: unknown field `extra` at line 1, column 24"
+    );
+}
+
+#[derive(Decode, Encode, Debug, PartialEq)]
+struct Metadata {
+    version: u32,
+    owner: Option<String>,
+}
+
+#[derive(Decode, Encode, Debug, PartialEq)]
+struct WithFlatten {
+    name: String,
+    #[quarry(flatten)]
+    meta: Metadata,
+}
+
+#[derive(Decode, Encode, Debug, PartialEq)]
+struct WithFlattenMap {
+    name: String,
+    #[quarry(flatten)]
+    rest: BTreeMap<String, i64>,
+}
+
+#[test]
+fn flatten() {
+    let value = via_raw::<WithFlattenMap>(r#"{"name": "n", "a": 1, "b": 2}"#).unwrap();
+    assert_eq!(value.rest.len(), 2);
+    assert_eq!(
+        quarry::from_str::<WithFlattenMap>(r#"{"a": 1, "name": "n"}"#, Format::Json)
+            .unwrap()
+            .rest["a"],
+        1
+    );
+    assert_eq!(encode(&value), r#"{"name":"n","a":1,"b":2}"#);
+    let err = errors::<WithFlattenMap>(r#"{"name": "n", "a": "x"}"#);
+    assert_eq!(
+        err,
+        "a: expected integer, found string \"x\" at line 1, column 20"
+    );
+    let with =
+        quarry::from_str::<WithFlatten>(r#"{"version": 2, "name": "n"}"#, Format::Json).unwrap();
+    assert_eq!(
+        with,
+        WithFlatten {
+            name: "n".into(),
+            meta: Metadata {
+                version: 2,
+                owner: None
+            }
+        }
+    );
+    assert_eq!(encode(&with), r#"{"name":"n","version":2,"owner":null}"#);
+    assert_eq!(
+        errors::<WithFlatten>(r#"{"name": "n"}"#),
+        "missing field `version` at line 1, column 1"
+    );
+}
+
+#[derive(Decode, Encode, Debug, PartialEq)]
+struct Borrowed<'a> {
+    name: &'a str,
+    note: Cow<'a, str>,
+}
+
+#[test]
+fn borrowed_fields_borrow() {
+    let src = r#"{"name": "plain", "note": "with \"escape\""}"#;
+    let b = quarry::from_str::<Borrowed>(src, Format::Json).unwrap();
+    assert_eq!(b.name, "plain");
+    assert!(matches!(b.note, Cow::Owned(_)));
+    let direct = via_direct::<Borrowed>(r#"{"name": "p", "note": "q"}"#).unwrap();
+    assert!(matches!(direct.note, Cow::Borrowed("q")));
+    let err = errors::<Borrowed>(r#"{"name": "a\nb", "note": ""}"#);
+    assert!(
+        err.starts_with("name: expected a string borrowed from the input"),
+        "{err}"
+    );
+}
+
+#[derive(Decode, Encode, Debug, PartialEq)]
+struct Port(#[quarry(range = 1..=65535)] u16);
+
+#[derive(Decode, Encode, Debug, PartialEq)]
+struct Pair(String, #[quarry(len = ..=2)] Vec<u8>);
+
+#[derive(Decode, Encode, Debug, PartialEq)]
+struct Unit;
+
+#[derive(Decode, Encode, Debug, PartialEq)]
+struct Wrapper<T: Clone> {
+    inner: T,
+    list: Vec<T>,
+}
+
+#[test]
+fn newtype_tuple_unit_and_generic_structs() {
+    assert_eq!(via_direct::<Port>("8080").unwrap(), Port(8080));
+    assert_eq!(
+        errors::<Port>("0"),
+        "expected integer in 1..=65535, found 0 at line 1, column 1"
+    );
+    assert_eq!(
+        via_raw::<Pair>(r#"["a", [1, 2]]"#).unwrap(),
+        Pair("a".into(), vec![1, 2])
+    );
+    assert_eq!(
+        errors::<Pair>(r#"["a", [1, 2, 3]]"#),
+        "[1]: expected length in ..=2, found length 3 at line 1, column 7"
+    );
+    assert_eq!(encode(&Pair("a".into(), vec![1])), r#"["a",[1]]"#);
+    assert_eq!(via_raw::<Unit>("null").unwrap(), Unit);
+    assert_eq!(encode(&Unit), "null");
+    let w = via_direct::<Wrapper<u8>>(r#"{"inner": 1, "list": [2, 3]}"#).unwrap();
+    assert_eq!(
+        w,
+        Wrapper {
+            inner: 1,
+            list: vec![2, 3]
+        }
+    );
+    assert_eq!(encode(&w), r#"{"inner":1,"list":[2,3]}"#);
+}
+
+#[derive(Decode, Encode, Debug, PartialEq, Clone, Copy)]
+#[quarry(rename_all = "lowercase")]
+enum Level {
+    Debug,
+    #[quarry(alias = "warn")]
+    Warning,
+    Error,
+}
+
+#[derive(Decode, Encode, Debug, PartialEq)]
+enum External {
+    Unit,
+    Newtype(u8),
+    Tuple(u8, String),
+    Struct { a: u8 },
+}
+
+#[derive(Decode, Encode, Debug, PartialEq)]
+#[quarry(tag = "type", rename_all = "snake_case")]
+enum Internal {
+    Ping,
+    Move { x: i32, y: i32 },
+    Wrapped(Metadata),
+}
+
+#[derive(Decode, Encode, Debug, PartialEq)]
+#[quarry(tag = "t", content = "c")]
+enum Adjacent {
+    Empty,
+    Count(u32),
+    Named { label: String },
+}
+
+#[derive(Decode, Encode, Debug, PartialEq)]
+#[quarry(untagged)]
+enum Untagged {
+    Number(i64),
+    Text(String),
+    Point { x: f64, y: f64 },
+    List(Vec<Untagged>),
+}
+
+#[test]
+fn enums() {
+    assert_eq!(via_direct::<Level>(r#""warn""#).unwrap(), Level::Warning);
+    assert_eq!(via_raw::<Level>(r#""error""#).unwrap(), Level::Error);
+    assert_eq!(encode(&Level::Debug), r#""debug""#);
+    assert_eq!(
+        errors::<Level>(r#""fatal""#),
+        "expected one of `debug`, `warning`, `error`, found string \"fatal\" at line 1, column 1"
+    );
+
+    assert_eq!(via_raw::<External>(r#""Unit""#).unwrap(), External::Unit);
+    assert_eq!(
+        via_raw::<External>(r#"{"Newtype": 5}"#).unwrap(),
+        External::Newtype(5)
+    );
+    assert_eq!(
+        via_raw::<External>(r#"{"Tuple": [1, "x"]}"#).unwrap(),
+        External::Tuple(1, "x".into())
+    );
+    assert_eq!(
+        via_raw::<External>(r#"{"Struct": {"a": 2}}"#).unwrap(),
+        External::Struct { a: 2 }
+    );
+    for v in [
+        External::Unit,
+        External::Newtype(5),
+        External::Tuple(1, "x".into()),
+        External::Struct { a: 2 },
+    ] {
+        assert_eq!(
+            quarry::from_str::<External>(&encode(&v), Format::Json).unwrap(),
+            v
+        );
+    }
+    assert_eq!(
+        errors::<External>(r#"{"Struct": {"a": "no"}}"#),
+        "Struct.a: expected integer, found string \"no\" at line 1, column 18"
+    );
+
+    let moved = via_raw::<Internal>(r#"{"x": 1, "type": "move", "y": 2}"#).unwrap();
+    assert_eq!(moved, Internal::Move { x: 1, y: 2 });
+    assert_eq!(encode(&moved), r#"{"type":"move","x":1,"y":2}"#);
+    assert_eq!(
+        via_raw::<Internal>(r#"{"type": "ping"}"#).unwrap(),
+        Internal::Ping
+    );
+    let wrapped = Internal::Wrapped(Metadata {
+        version: 1,
+        owner: None,
+    });
+    assert_eq!(
+        encode(&wrapped),
+        r#"{"type":"wrapped","version":1,"owner":null}"#
+    );
+    assert_eq!(
+        quarry::from_str::<Internal>(&encode(&wrapped), Format::Json).unwrap(),
+        wrapped
+    );
+    assert_eq!(
+        errors::<Internal>(r#"{"x": 1}"#),
+        "missing field `type` at line 1, column 1"
+    );
+
+    for v in [
+        Adjacent::Empty,
+        Adjacent::Count(3),
+        Adjacent::Named { label: "l".into() },
+    ] {
+        assert_eq!(
+            quarry::from_str::<Adjacent>(&encode(&v), Format::Json).unwrap(),
+            v
+        );
+    }
+    assert_eq!(encode(&Adjacent::Count(3)), r#"{"t":"Count","c":3}"#);
+    assert_eq!(
+        errors::<Adjacent>(r#"{"t": "Count", "c": "x"}"#),
+        "c: expected integer, found string \"x\" at line 1, column 21"
+    );
+
+    assert_eq!(via_raw::<Untagged>("5").unwrap(), Untagged::Number(5));
+    assert_eq!(
+        via_raw::<Untagged>(r#""five""#).unwrap(),
+        Untagged::Text("five".into())
+    );
+    assert_eq!(
+        via_raw::<Untagged>(r#"{"x": 1, "y": 2}"#).unwrap(),
+        Untagged::Point { x: 1.0, y: 2.0 }
+    );
+    assert_eq!(
+        via_raw::<Untagged>(r#"[1, "a"]"#).unwrap(),
+        Untagged::List(vec![Untagged::Number(1), Untagged::Text("a".into())])
+    );
+    assert_eq!(
+        encode(&Untagged::Point { x: 1.0, y: 2.5 }),
+        r#"{"x":1.0,"y":2.5}"#
+    );
+    assert_eq!(
+        errors::<Untagged>("true"),
+        "data did not match any variant of untagged enum `Untagged` at line 1, column 1"
+    );
+}
+
+fn even(value: &u32) -> Result<(), String> {
+    if value % 2 == 0 {
+        Ok(())
+    } else {
+        Err(format!("{value} is odd"))
+    }
+}
+
+#[derive(Decode, Encode, Debug, PartialEq)]
+struct Account {
+    #[quarry(len = 1..=8, pattern = "^[a-z]+$")]
+    user: String,
+    #[quarry(validate = even)]
+    quota: u32,
+    #[quarry(range = 0.0..=1.0)]
+    ratio: Option<f64>,
+}
+
+#[test]
+fn constraints_accumulate() {
+    let ok = r#"{"user": "ada", "quota": 2, "ratio": 0.5}"#;
+    assert_eq!(via_direct::<Account>(ok).unwrap().quota, 2);
+    let bad = r#"{"user": "ADA_LOVELACE", "quota": 3, "ratio": 1.5}"#;
+    assert!(via_direct::<Account>(bad).is_none());
+    assert_eq!(
+        errors::<Account>(bad),
+        "user: expected length in 1..=8, found length 12 at line 1, column 10\n\
+         user: expected a string matching `^[a-z]+$`, found string \"ADA_LOVELACE\" at line 1, column 10\n\
+         quota: 3 is odd at line 1, column 35\n\
+         ratio: expected number in 0.0..=1.0, found 1.5 at line 1, column 47"
+    );
+    assert_eq!(
+        via_raw::<Account>(r#"{"user": "a", "quota": 0, "ratio": null}"#)
+            .unwrap()
+            .ratio,
+        None
+    );
+}
+
+/// Random documents over Server's keys (with wrong types, unknown keys, duplicates and
+/// aliases mixed in): the direct path agrees with the RawValue path on every one.
+fn server_document() -> impl Strategy<Value = String> {
+    let key = prop_oneof![
+        Just("hostName"),
+        Just("port"),
+        Just("tags"),
+        Just("labels"),
+        Just("weight"),
+        Just("other"),
+        Just("cache")
+    ];
+    let value = prop_oneof![
+        Just("\"h\"".to_owned()),
+        Just("\"esc\\u00e9\"".to_owned()),
+        (0i64..70_000).prop_map(|n| n.to_string()),
+        Just("-1".to_owned()),
+        Just("1.5".to_owned()),
+        Just("null".to_owned()),
+        Just("true".to_owned()),
+        Just("[\"a\", \"b\"]".to_owned()),
+        Just("[1]".to_owned()),
+        Just("{\"k\": [null]}".to_owned()),
+    ];
+    prop::collection::vec((key, value), 0..7).prop_map(|members| {
+        let body: Vec<String> = members
+            .iter()
+            .map(|(k, v)| format!("\"{k}\": {v}"))
+            .collect();
+        format!("{{{}}}", body.join(", "))
+    })
+}
+
+proptest! {
+    #[test]
+    fn direct_path_equals_raw_value_path(doc in server_document()) {
+        let raw = via_raw::<Server>(&doc);
+        let direct = via_direct::<Server>(&doc);
+        prop_assert_eq!(direct.as_ref(), raw.as_ref().ok(), "{}", doc);
+        let facade = quarry::from_str::<Server>(&doc, Format::Json);
+        match (&facade, &raw) {
+            (Ok(a), Ok(b)) => prop_assert_eq!(a, b),
+            (Err(quarry::Error::Decode(a)), Err(b)) => {
+                let strip = |e: &quarry::DecodeErrors| e.iter().map(|e| (e.path(), e.kind.clone())).collect::<Vec<_>>();
+                prop_assert_eq!(strip(a), strip(b));
+            }
+            other => prop_assert!(false, "{:?}", other),
+        }
+    }
+
+    #[test]
+    fn encode_then_decode_round_trips(host in "[a-z]{1,8}", port in 1u16.., tags in prop::collection::vec("[a-z]{0,4}", 0..3), weight in prop::option::of(-1e6f64..1e6)) {
+        let server = Server { host_name: host, port, tags, weight, cache: 0 };
+        let text = encode(&server);
+        prop_assert_eq!(&via_direct::<Server>(&text).unwrap(), &server);
+        prop_assert_eq!(&via_raw::<Server>(&text).unwrap(), &server);
+    }
+}
