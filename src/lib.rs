@@ -37,7 +37,7 @@ pub use quarry_formats::json;
 pub use quarry_raw_value::{
     base64, describe, Date, Datetime, Decode, DecodeError, DecodeErrorKind, DecodeErrors,
     DecodeKey, Encode, EncodeError, EncodeKey, Encoder, Fallback, JsonSource, JsonStr, JsonToken,
-    Offset, Path as ValuePath, RawValue, RawValueEncoder, Segment, Time,
+    Offset, Path as ValuePath, RawValue, RawValueEncoder, Segment, Serde, Time,
 };
 
 /// What derived code refers to. Not a public API: it may change in any release.

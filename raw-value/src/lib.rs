@@ -28,6 +28,7 @@ mod decode;
 mod encode;
 mod error;
 pub mod json_source;
+mod serde_bridge;
 mod value;
 
 pub use datetime::{Date, Datetime, Offset, Time};
@@ -35,4 +36,5 @@ pub use decode::{describe, Decode, DecodeKey};
 pub use encode::{Encode, EncodeKey, Encoder, FlattenEncoder, RawValueEncoder};
 pub use error::{DecodeError, DecodeErrorKind, DecodeErrors, EncodeError, Path, Position, Segment};
 pub use json_source::{Fallback, JsonSource, JsonStr, JsonToken};
+pub use serde_bridge::Serde;
 pub use value::RawValue;
