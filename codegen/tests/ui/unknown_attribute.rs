@@ -1,0 +1,7 @@
+#[derive(quarry::Decode)]
+struct Config {
+    #[quarry(renam = "x")]
+    name: String,
+}
+
+fn main() {}
