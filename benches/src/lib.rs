@@ -2,6 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod shapes;
+
 /// The real-world corpus beside the repository (`../shared/corpus`).
 pub fn shared_corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")

@@ -375,6 +375,22 @@ macro_rules! decode_tuple {
                     None => Ok(($(tuple.$index.unwrap_or_else(|| unreachable!("no errors")),)+)),
                 }
             }
+
+            fn decode_json<S: JsonSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
+                source.begin_array()?;
+                let tuple = ($(
+                    {
+                        if !source.next_item($index == 0)? {
+                            return Err(Fallback);
+                        }
+                        $name::decode_json(source)?
+                    },
+                )+);
+                if source.next_item(false)? {
+                    return Err(Fallback);
+                }
+                Ok(tuple)
+            }
         }
     };
 }
