@@ -1,5 +1,5 @@
 //! Runs one JSON arm in a loop, for a profiler: `profile_json ARM FILE [ITERATIONS]`
-//! with ARM one of raw, tree, check, encode, serde-encode, serde-value.
+//! with ARM one of raw, tree, check, encode, serde-encode, serde-value, citm, serde-citm, twitter.
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -16,6 +16,18 @@ fn main() {
             "tree" => quarry::json::parse_tree(&bytes).map_or(0, |d| d.node_count()),
             "check" => quarry::json::check(&bytes).is_ok() as usize,
             "encode" => quarry::json::to_vec(&raw).map_or(0, |v| v.len()),
+            "citm" => quarry::from_slice::<quarry_benches::shapes::citm::Catalog>(
+                &bytes,
+                quarry::Format::Json,
+            )
+            .map_or(0, |c| c.performances.len()),
+            "serde-citm" => serde_json::from_slice::<quarry_benches::shapes::citm::Catalog>(&bytes)
+                .map_or(0, |c| c.performances.len()),
+            "twitter" => quarry::from_slice::<quarry_benches::shapes::twitter::Twitter>(
+                &bytes,
+                quarry::Format::Json,
+            )
+            .map_or(0, |c| c.statuses.len()),
             "serde-encode" => serde_json::to_vec(&value).map_or(0, |v| v.len()),
             "serde-value" => serde_json::from_slice::<serde_json::Value>(&bytes)
                 .map_or(0, |v| v.is_object() as usize),

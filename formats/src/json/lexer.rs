@@ -124,13 +124,28 @@ impl<'a> Lexer<'a> {
     #[inline]
     pub fn peek(&mut self) -> Option<u8> {
         let bytes = self.src.as_bytes();
-        while let Some(&b) = bytes.get(self.pos) {
-            match b {
-                b' ' | b'\n' | b'\r' | b'\t' => self.pos += 1,
-                _ => return Some(b),
+        match bytes.get(self.pos) {
+            Some(b' ' | b'\n' | b'\r' | b'\t') => self.skip_whitespace(),
+            other => other.copied(),
+        }
+    }
+
+    /// The whitespace run of [`Lexer::peek`]; indentation is skipped eight spaces at a time.
+    #[inline(never)]
+    fn skip_whitespace(&mut self) -> Option<u8> {
+        let bytes = self.src.as_bytes();
+        loop {
+            while let Some(chunk) = bytes.get(self.pos..self.pos + 8) {
+                if chunk != b"        " {
+                    break;
+                }
+                self.pos += 8;
+            }
+            match bytes.get(self.pos) {
+                Some(b' ' | b'\n' | b'\r' | b'\t') => self.pos += 1,
+                other => return other.copied(),
             }
         }
-        None
     }
 
     /// An error of `kind` at the current position.
