@@ -108,7 +108,7 @@ macro_rules! encode_integer {
 
         impl EncodeKey for $ty {
             fn with_key<R>(&self, f: impl FnOnce(&str) -> R) -> R {
-                f(&self.to_string())
+                f(itoa::Buffer::new().format(*self))
             }
         }
     )*};

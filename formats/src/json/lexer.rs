@@ -2,41 +2,12 @@
 //! It reads from validated UTF-8 and never allocates except into the caller's scratch
 //! buffer, and only for strings holding escapes.
 
-use std::borrow::Cow;
-use std::ops::Deref;
-
 use super::{Error, ErrorKind};
 
 /// A string read from the input: borrowed when it held no escape, otherwise decoded into
 /// the caller's scratch buffer. The caller is told which, so it can keep the borrow.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Str<'a, 's> {
-    /// The string's text, straight from the input.
-    Borrowed(&'a str),
-    /// The decoded string, in the scratch buffer (valid until the next read).
-    Scratch(&'s str),
-}
-
-impl<'a> Str<'a, '_> {
-    /// Keeps the borrow, or copies the scratch text.
-    #[inline]
-    pub fn into_cow(self) -> Cow<'a, str> {
-        match self {
-            Str::Borrowed(s) => Cow::Borrowed(s),
-            Str::Scratch(s) => Cow::Owned(s.to_owned()),
-        }
-    }
-}
-
-impl Deref for Str<'_, '_> {
-    type Target = str;
-    #[inline]
-    fn deref(&self) -> &str {
-        match *self {
-            Str::Borrowed(s) | Str::Scratch(s) => s,
-        }
-    }
-}
+/// (The same type the direct decode path sees through `JsonSource`.)
+pub use quarry_raw_value::JsonStr;
 
 /// A JSON number, typed as narrowly as it fits.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -202,13 +173,13 @@ impl<'a> Lexer<'a> {
 
     /// Reads a string whose opening `"` is at the current position.
     #[inline]
-    pub fn read_string<'s>(&mut self, scratch: &'s mut String) -> Result<Str<'a, 's>, Error> {
+    pub fn read_string<'s>(&mut self, scratch: &'s mut String) -> Result<JsonStr<'a, 's>, Error> {
         let bytes = self.src.as_bytes();
         let start = self.pos + 1;
         let end = find_string_special(bytes, start);
         if bytes.get(end) == Some(&b'"') {
             self.pos = end + 1;
-            return Ok(Str::Borrowed(&self.src[start..end]));
+            return Ok(JsonStr::Borrowed(&self.src[start..end]));
         }
         self.read_escaped_string(start, end, scratch)
     }
@@ -220,7 +191,7 @@ impl<'a> Lexer<'a> {
         start: usize,
         mut i: usize,
         scratch: &'s mut String,
-    ) -> Result<Str<'a, 's>, Error> {
+    ) -> Result<JsonStr<'a, 's>, Error> {
         let bytes = self.src.as_bytes();
         scratch.clear();
         let mut run = start;
@@ -229,7 +200,7 @@ impl<'a> Lexer<'a> {
                 Some(b'"') => {
                     scratch.push_str(&self.src[run..i]);
                     self.pos = i + 1;
-                    return Ok(Str::Scratch(scratch));
+                    return Ok(JsonStr::Transient(scratch));
                 }
                 Some(b'\\') => {
                     scratch.push_str(&self.src[run..i]);
@@ -607,7 +578,7 @@ mod tests {
         let mut lexer = Lexer::new(r#""plain""#);
         assert!(matches!(
             lexer.read_string(&mut scratch),
-            Ok(Str::Borrowed("plain"))
+            Ok(JsonStr::Borrowed("plain"))
         ));
         let mut lexer = Lexer::new(r#""a\n\u00e9\ud83d\ude00\/""#);
         assert_eq!(&*lexer.read_string(&mut scratch).unwrap(), "a\né😀/");

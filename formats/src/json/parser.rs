@@ -8,7 +8,7 @@ use quarry_raw_value::{Fallback, JsonSource, JsonStr, JsonToken, RawValue};
 use crate::common::{Limits, Span};
 
 use super::builder::JsonBuilder;
-use super::lexer::{Lexer, Str};
+use super::lexer::Lexer;
 use super::raw::{raw_number, RawValueBuilder};
 use super::{Error, ErrorKind};
 
@@ -301,11 +301,9 @@ impl<'a> JsonSource<'a> for Parser<'a> {
         if self.lexer.peek() != Some(b'"') {
             return Err(Fallback);
         }
-        match self.lexer.read_string(&mut self.scratch) {
-            Ok(Str::Borrowed(s)) => Ok(JsonStr::Borrowed(s)),
-            Ok(Str::Scratch(s)) => Ok(JsonStr::Transient(s)),
-            Err(_) => Err(Fallback),
-        }
+        self.lexer
+            .read_string(&mut self.scratch)
+            .map_err(|_| Fallback)
     }
 
     #[inline]
@@ -360,11 +358,10 @@ impl<'a> JsonSource<'a> for Parser<'a> {
             Some(b'"') if first => {}
             _ => return Err(Fallback),
         }
-        let key = match self.lexer.read_string(&mut self.scratch) {
-            Ok(Str::Borrowed(s)) => JsonStr::Borrowed(s),
-            Ok(Str::Scratch(s)) => JsonStr::Transient(s),
-            Err(_) => return Err(Fallback),
-        };
+        let key = self
+            .lexer
+            .read_string(&mut self.scratch)
+            .map_err(|_| Fallback)?;
         if self.lexer.peek() != Some(b':') {
             return Err(Fallback);
         }

@@ -12,7 +12,7 @@ use quarry_raw_value::{Path, RawValue, Segment};
 use crate::common::Span;
 
 use super::builder::JsonBuilder;
-use super::lexer::{Number, NumberToken, Str};
+use super::lexer::{JsonStr, Number, NumberToken};
 
 /// A parsed JSON document. Get around it from [`Document::root`].
 ///
@@ -406,7 +406,7 @@ impl<'a> JsonBuilder<'a> for TreeBuilder<'a> {
         self.push(Data::Number(value.value()), span)
     }
     #[inline]
-    fn string(&mut self, value: Str<'a, '_>, span: Span) -> usize {
+    fn string(&mut self, value: JsonStr<'a, '_>, span: Span) -> usize {
         self.push(Data::String(value.into_cow()), span)
     }
     #[inline]
@@ -426,7 +426,7 @@ impl<'a> JsonBuilder<'a> for TreeBuilder<'a> {
         (self.push(Data::Object(0), Span::new(start, start)), 0)
     }
     #[inline]
-    fn key(&mut self, key: Str<'a, '_>, _: Span) -> Cow<'a, str> {
+    fn key(&mut self, key: JsonStr<'a, '_>, _: Span) -> Cow<'a, str> {
         key.into_cow()
     }
     #[inline]

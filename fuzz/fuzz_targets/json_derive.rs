@@ -1,0 +1,48 @@
+//! The struct door on JSON: a derived type decodes the same through the direct path and
+//! through RawValue, and the facade never panics.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use quarry::{Decode, Format};
+
+#[derive(quarry::Decode, quarry::Encode, Debug, PartialEq)]
+#[quarry(rename_all = "camelCase")]
+struct Config<'a> {
+    name: &'a str,
+    #[quarry(range = 1..=65535)]
+    port: u16,
+    #[quarry(alias = "labels", default)]
+    tags: Vec<String>,
+    limits: Option<Limits>,
+    mode: Option<Mode>,
+    ratio: Option<f64>,
+}
+
+#[derive(quarry::Decode, quarry::Encode, Debug, PartialEq)]
+#[quarry(deny_unknown_fields)]
+struct Limits {
+    cpu: u32,
+    memory: Option<u64>,
+    pairs: Vec<(u8, bool)>,
+}
+
+#[derive(quarry::Decode, quarry::Encode, Debug, PartialEq)]
+enum Mode {
+    Fast,
+    Safe,
+}
+
+fuzz_target!(|data: &[u8]| {
+    let facade = quarry::from_slice::<Config>(data, Format::Json);
+    let Ok(raw) = quarry::json::parse(data) else {
+        assert!(facade.is_err());
+        return;
+    };
+    let via_raw = Config::decode(raw);
+    let mut parser = quarry::json::Parser::new(data, quarry::Limits::default()).unwrap();
+    let direct = Config::decode_json(&mut parser).ok().filter(|_| parser.finish().is_ok());
+    if let Some(direct) = &direct {
+        assert_eq!(Some(direct), via_raw.as_ref().ok());
+    }
+    assert_eq!(facade.ok(), via_raw.ok());
+});
