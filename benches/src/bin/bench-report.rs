@@ -1,0 +1,407 @@
+//! Runs every benchmark arm against its peers in one process, interleaved, and prints one
+//! table: format, input, arm, MB/s, ratio to each peer. With `--write`, rewrites the
+//! matching section of RESULTS.md.
+//!
+//! ```text
+//! cargo run --release -p quarry-benches --bin bench-report -- --quick [--write] [--section NAME]
+//! ```
+//!
+//! Each arm runs in batches of about 10 ms (`--quick`) or 40 ms; every round runs one batch
+//! of each library in turn, and each figure is the median over the rounds (5 quick, 15
+//! full). MB/s is 10^6 bytes of input (of the encoded document, for encode) per second.
+
+use std::fmt::Write as _;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use quarry::{Decode, Encode, Format};
+use quarry_benches::shapes::{citm::Catalog, twitter::Twitter};
+use quarry_corpus_gen::shapes::{Article, Config, Person, Reading, SmallMessage, Wide};
+use quarry_corpus_gen::Shape;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+/// One library doing one job on one input.
+struct Arm {
+    library: &'static str,
+    run: Box<dyn Fn() -> usize>,
+}
+
+/// The libraries competing at one job on one input; the first is quarry.
+struct Contest {
+    input: String,
+    arm: &'static str,
+    bytes: usize,
+    arms: Vec<Arm>,
+}
+
+fn arm(library: &'static str, run: impl Fn() -> usize + 'static) -> Arm {
+    Arm {
+        library,
+        run: Box::new(run),
+    }
+}
+
+/// Struct decode and encode of `T` against serde_json, sonic-rs and simd-json.
+fn typed_contests<T>(input: &str, bytes: &[u8], contests: &mut Vec<Contest>)
+where
+    T: for<'de> Decode<'de> + DeserializeOwned + Encode + Serialize + 'static,
+{
+    let b = bytes.to_vec();
+    let decode = vec![
+        arm("quarry", {
+            let b = b.clone();
+            move || {
+                quarry::from_slice::<T>(black_box(&b), Format::Json)
+                    .map(|v| std::mem::size_of_val(&v))
+                    .unwrap_or(0)
+            }
+        }),
+        arm("serde_json", {
+            let b = b.clone();
+            move || {
+                serde_json::from_slice::<T>(black_box(&b))
+                    .map(|v| std::mem::size_of_val(&v))
+                    .unwrap_or(0)
+            }
+        }),
+        arm("sonic-rs", {
+            let b = b.clone();
+            move || {
+                sonic_rs::from_slice::<T>(black_box(&b))
+                    .map(|v| std::mem::size_of_val(&v))
+                    .unwrap_or(0)
+            }
+        }),
+        arm("simd-json", {
+            let b = b.clone();
+            // simd-json parses in place: the copy it needs is part of its time.
+            move || {
+                let mut copy = black_box(&b).clone();
+                simd_json::serde::from_slice::<T>(&mut copy)
+                    .map(|v| std::mem::size_of_val(&v))
+                    .unwrap_or(0)
+            }
+        }),
+    ];
+    contests.push(Contest {
+        input: input.to_owned(),
+        arm: "struct decode",
+        bytes: bytes.len(),
+        arms: decode,
+    });
+
+    let value: T = match serde_json::from_slice(bytes) {
+        Ok(v) => v,
+        Err(e) => panic!("{input}: {e}"),
+    };
+    let value = std::rc::Rc::new(value);
+    let encoded_len = quarry::json::to_vec(&*value).map(|v| v.len()).unwrap_or(0);
+    let encode = vec![
+        arm("quarry", {
+            let v = value.clone();
+            move || {
+                quarry::json::to_vec(black_box(&*v))
+                    .map(|o| o.len())
+                    .unwrap_or(0)
+            }
+        }),
+        arm("serde_json", {
+            let v = value.clone();
+            move || {
+                serde_json::to_vec(black_box(&*v))
+                    .map(|o| o.len())
+                    .unwrap_or(0)
+            }
+        }),
+        arm("sonic-rs", {
+            let v = value.clone();
+            move || {
+                sonic_rs::to_vec(black_box(&*v))
+                    .map(|o| o.len())
+                    .unwrap_or(0)
+            }
+        }),
+    ];
+    contests.push(Contest {
+        input: input.to_owned(),
+        arm: "encode",
+        bytes: encoded_len,
+        arms: encode,
+    });
+}
+
+/// Tree parse against each library's dynamic value.
+fn tree_contest(input: &str, bytes: &[u8], contests: &mut Vec<Contest>) {
+    let b = bytes.to_vec();
+    let arms = vec![
+        arm("quarry", {
+            let b = b.clone();
+            move || {
+                quarry::json::parse_tree(black_box(&b))
+                    .map(|d| d.node_count())
+                    .unwrap_or(0)
+            }
+        }),
+        arm("serde_json", {
+            let b = b.clone();
+            move || {
+                serde_json::from_slice::<serde_json::Value>(black_box(&b))
+                    .map(|v| v.is_object() as usize)
+                    .unwrap_or(0)
+            }
+        }),
+        arm("sonic-rs", {
+            let b = b.clone();
+            move || {
+                sonic_rs::from_slice::<sonic_rs::Value>(black_box(&b))
+                    .map(|v| sonic_rs::JsonValueTrait::is_object(&v) as usize)
+                    .unwrap_or(0)
+            }
+        }),
+        arm("simd-json", {
+            let b = b.clone();
+            move || {
+                let mut copy = black_box(&b).clone();
+                simd_json::to_borrowed_value(&mut copy)
+                    .map(|v| std::mem::size_of_val(&v))
+                    .unwrap_or(0)
+            }
+        }),
+    ];
+    contests.push(Contest {
+        input: input.to_owned(),
+        arm: "tree",
+        bytes: bytes.len(),
+        arms,
+    });
+}
+
+fn contests() -> Vec<Contest> {
+    let mut contests = Vec::new();
+    for doc in quarry_corpus_gen::json_corpus() {
+        let input = doc.name;
+        match doc.shape {
+            Shape::SmallMessage => typed_contests::<SmallMessage>(input, &doc.bytes, &mut contests),
+            Shape::PersonBatch => typed_contests::<Vec<Person>>(input, &doc.bytes, &mut contests),
+            Shape::EscapedArticles => {
+                typed_contests::<Vec<Article>>(input, &doc.bytes, &mut contests)
+            }
+            Shape::Telemetry => typed_contests::<Vec<Reading>>(input, &doc.bytes, &mut contests),
+            Shape::WideRecord => typed_contests::<Vec<Wide>>(input, &doc.bytes, &mut contests),
+            Shape::IntList => typed_contests::<Vec<i64>>(input, &doc.bytes, &mut contests),
+            Shape::Config => typed_contests::<Config>(input, &doc.bytes, &mut contests),
+        }
+        tree_contest(input, &doc.bytes, &mut contests);
+    }
+    for (name, bytes) in quarry_benches::corpus_files("json") {
+        match name.as_str() {
+            "twitter.json" => typed_contests::<Twitter>(&name, &bytes, &mut contests),
+            "citm_catalog.json" => typed_contests::<Catalog>(&name, &bytes, &mut contests),
+            _ => {}
+        }
+        tree_contest(&name, &bytes, &mut contests);
+    }
+    contests
+}
+
+/// Iterations that take about `target`.
+fn calibrate(run: &dyn Fn() -> usize, target: Duration) -> u32 {
+    let mut iterations = 1u32;
+    loop {
+        let start = Instant::now();
+        for _ in 0..iterations {
+            black_box(run());
+        }
+        let elapsed = start.elapsed();
+        if elapsed >= target / 4 || iterations >= 1 << 24 {
+            let scaled =
+                target.as_secs_f64() / elapsed.as_secs_f64().max(1e-9) * f64::from(iterations);
+            return scaled.clamp(1.0, f64::from(1u32 << 26)) as u32;
+        }
+        iterations *= 4;
+    }
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+/// Throughput of every arm, in MB/s, measured in interleaved rounds.
+fn measure(contest: &Contest, rounds: usize, target: Duration) -> Vec<f64> {
+    let iterations: Vec<u32> = contest
+        .arms
+        .iter()
+        .map(|a| calibrate(&*a.run, target))
+        .collect();
+    let mut samples: Vec<Vec<f64>> = vec![Vec::new(); contest.arms.len()];
+    for _ in 0..rounds {
+        for (i, a) in contest.arms.iter().enumerate() {
+            let start = Instant::now();
+            for _ in 0..iterations[i] {
+                black_box((a.run)());
+            }
+            let secs = start.elapsed().as_secs_f64().max(1e-9);
+            samples[i].push(contest.bytes as f64 * f64::from(iterations[i]) / secs / 1e6);
+        }
+    }
+    samples.into_iter().map(median).collect()
+}
+
+/// `YYYY-MM-DD` of today (UTC), from the system clock.
+fn today() -> String {
+    let days = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400) as i64;
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+fn machine() -> String {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let model = cpuinfo
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("model name")
+                .map(|m| m.trim_start_matches([' ', '\t', ':']).to_owned())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    format!("{model}, {cores} cores")
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let quick = args.iter().any(|a| a == "--quick");
+    let write = args.iter().any(|a| a == "--write");
+    let native = cfg!(target_feature = "avx2");
+    let section = args
+        .iter()
+        .position(|a| a == "--section")
+        .and_then(|i| args.get(i + 1).cloned())
+        .unwrap_or_else(|| {
+            if native {
+                "native".into()
+            } else {
+                "portable".into()
+            }
+        });
+    let (rounds, target) = if quick {
+        (5, Duration::from_millis(10))
+    } else {
+        (15, Duration::from_millis(40))
+    };
+    let started = Instant::now();
+
+    let mut table = String::new();
+    table.push_str("| format | input | arm | quarry MB/s | peer | peer MB/s | quarry ÷ peer |\n");
+    table.push_str("|---|---|---|---:|---|---:|---:|\n");
+    let mut ratios: std::collections::BTreeMap<(&'static str, &'static str), Vec<f64>> =
+        Default::default();
+    let mut losses = Vec::new();
+    for contest in contests() {
+        let speeds = measure(&contest, rounds, target);
+        for (peer, speed) in contest.arms.iter().zip(&speeds).skip(1) {
+            let ratio = speeds[0] / speed;
+            let _ = writeln!(
+                table,
+                "| json | {} | {} | {:.0} | {} | {:.0} | {:.2} |",
+                contest.input, contest.arm, speeds[0], peer.library, speed, ratio
+            );
+            ratios
+                .entry((contest.arm, peer.library))
+                .or_default()
+                .push(ratio);
+            if ratio < 1.0 {
+                losses.push(format!(
+                    "{} {} vs {}: {:.2}x",
+                    contest.input, contest.arm, peer.library, ratio
+                ));
+            }
+        }
+        eprint!(".");
+    }
+    eprintln!();
+
+    let mut summary = String::new();
+    summary
+        .push_str("| arm | peer | inputs | geometric mean of quarry ÷ peer | lowest | highest |\n");
+    summary.push_str("|---|---|---:|---:|---:|---:|\n");
+    for ((arm_name, peer), values) in &ratios {
+        let mean = (values.iter().map(|r| r.ln()).sum::<f64>() / values.len() as f64).exp();
+        let low = values.iter().copied().fold(f64::INFINITY, f64::min);
+        let high = values.iter().copied().fold(0.0, f64::max);
+        let _ = writeln!(
+            summary,
+            "| {arm_name} | {peer} | {} | {mean:.2} | {low:.2} | {high:.2} |",
+            values.len()
+        );
+    }
+
+    let command = format!(
+        "{}cargo run --release -p quarry-benches --bin bench-report -- {}",
+        if native {
+            "RUSTFLAGS=\"-C target-cpu=native\" "
+        } else {
+            ""
+        },
+        args.join(" ")
+    );
+    let mut report = String::new();
+    let _ = writeln!(
+        report,
+        "- **Date:** {} · **Machine:** {}",
+        today(),
+        machine()
+    );
+    let _ = writeln!(
+        report,
+        "- **Build:** release, {} · **Rounds:** {rounds} × ~{} ms per arm, median · **Run time:** {:.0} s",
+        if native { "`-C target-cpu=native` (sonic-rs and simd-json use their SIMD code)" } else { "portable (no target-cpu)" },
+        target.as_millis(),
+        started.elapsed().as_secs_f64()
+    );
+    let _ = writeln!(report, "- **Command:** `{}`\n", command.trim_end());
+    report.push_str(&summary);
+    report.push('\n');
+    report.push_str(&table);
+    report.push('\n');
+    let _ = writeln!(report, "Rows where quarry is slower ({}):\n", losses.len());
+    for loss in &losses {
+        let _ = writeln!(report, "- {loss}");
+    }
+    println!("{report}");
+
+    if write {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../RESULTS.md");
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let begin = format!("<!-- bench-report:{section}:begin -->");
+        let end = format!("<!-- bench-report:{section}:end -->");
+        let updated = match (text.find(&begin), text.find(&end)) {
+            (Some(b), Some(e)) if b < e => format!(
+                "{}{begin}\n{report}{end}{}",
+                &text[..b],
+                &text[e + end.len()..]
+            ),
+            _ => format!("{text}\n{begin}\n{report}{end}\n"),
+        };
+        if let Err(e) = std::fs::write(&path, updated) {
+            eprintln!("bench-report: cannot write {}: {e}", path.display());
+            std::process::exit(2);
+        }
+        eprintln!(
+            "bench-report: rewrote the `{section}` section of {}",
+            path.display()
+        );
+    }
+}
