@@ -23,6 +23,20 @@ fn main() {
             .map_or(0, |c| c.performances.len()),
             "serde-citm" => serde_json::from_slice::<quarry_benches::shapes::citm::Catalog>(&bytes)
                 .map_or(0, |c| c.performances.len()),
+            "person-encode" => {
+                let people: Vec<quarry_corpus_gen::shapes::Person> =
+                    serde_json::from_slice(&bytes).expect("person batch");
+                (0..10)
+                    .map(|_| quarry::json::to_vec(&people).map_or(0, |v| v.len()))
+                    .sum()
+            }
+            "serde-person-encode" => {
+                let people: Vec<quarry_corpus_gen::shapes::Person> =
+                    serde_json::from_slice(&bytes).expect("person batch");
+                (0..10)
+                    .map(|_| serde_json::to_vec(&people).map_or(0, |v| v.len()))
+                    .sum()
+            }
             "twitter" => quarry::from_slice::<quarry_benches::shapes::twitter::Twitter>(
                 &bytes,
                 quarry::Format::Json,

@@ -3,7 +3,7 @@
 //! matching section of RESULTS.md.
 //!
 //! ```text
-//! cargo run --release -p quarry-benches --bin bench-report -- --quick [--write] [--section NAME]
+//! cargo run --release -p quarry-benches --bin bench-report -- --quick [--write] [--section NAME] [--filter TEXT]
 //! ```
 //!
 //! Each arm runs in batches of about 10 ms (`--quick`) or 40 ms; every round runs one batch
@@ -296,6 +296,10 @@ fn main() {
                 "portable".into()
             }
         });
+    let filter = args
+        .iter()
+        .position(|a| a == "--filter")
+        .and_then(|i| args.get(i + 1).cloned());
     let (rounds, target) = if quick {
         (5, Duration::from_millis(10))
     } else {
@@ -310,6 +314,11 @@ fn main() {
         Default::default();
     let mut losses = Vec::new();
     for contest in contests() {
+        if let Some(filter) = &filter {
+            if !format!("{} {}", contest.input, contest.arm).contains(filter.as_str()) {
+                continue;
+            }
+        }
         let speeds = measure(&contest, rounds, target);
         for (peer, speed) in contest.arms.iter().zip(&speeds).skip(1) {
             let ratio = speeds[0] / speed;

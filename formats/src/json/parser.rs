@@ -20,10 +20,13 @@ pub struct Parser<'a> {
     limits: Limits,
     scratch: String,
     depth: usize,
+    /// The container stack of [`Parser::skip_value`], kept so skipping allocates once.
+    skip_stack: Vec<Frame<(), (), ()>>,
 }
 
 /// An open container: its builder state and where it starts; an object also holds the
 /// key of the member whose value is being parsed.
+#[derive(Debug)]
 enum Frame<A, O, K> {
     Array(A, usize),
     Object(O, Option<K>, usize),
@@ -54,6 +57,7 @@ impl<'a> Parser<'a> {
             limits,
             scratch: String::new(),
             depth: 0,
+            skip_stack: Vec::new(),
         })
     }
 
@@ -95,9 +99,14 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Skips one value, validating it and building nothing.
+    /// Skips one value, validating it and building nothing (and, after the first
+    /// container, allocating nothing).
     pub fn skip_value(&mut self) -> Result<(), Error> {
-        self.parse_value(&mut ())
+        let mut stack = std::mem::take(&mut self.skip_stack);
+        let result = self.parse_with_stack(&mut (), &mut stack);
+        stack.clear();
+        self.skip_stack = stack;
+        result
     }
 
     /// Reads an object key and the `:` after it; the opening `"` is next.
@@ -125,7 +134,15 @@ impl<'a> Parser<'a> {
 
     /// Parses one value (after optional whitespace) into `builder`.
     pub fn parse_value<B: JsonBuilder<'a>>(&mut self, builder: &mut B) -> Result<B::Value, Error> {
-        let mut stack: Vec<Frame<B::Array, B::Object, B::Key>> = Vec::new();
+        self.parse_with_stack(builder, &mut Vec::new())
+    }
+
+    /// The parse loop, with the stack of open containers supplied by the caller.
+    fn parse_with_stack<B: JsonBuilder<'a>>(
+        &mut self,
+        builder: &mut B,
+        stack: &mut Vec<Frame<B::Array, B::Object, B::Key>>,
+    ) -> Result<B::Value, Error> {
         'value: loop {
             let next = self.lexer.peek();
             let start = self.lexer.pos();

@@ -93,6 +93,12 @@ pub fn write_escaped_str(out: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
     out.reserve(bytes.len() + 2);
     out.push(b'"');
+    // Most strings (every key a derive writes) need no escape: one scan, one copy.
+    if bytes.len() < 16 && bytes.iter().all(|&b| b >= 0x20 && b != b'"' && b != b'\\') {
+        out.extend_from_slice(bytes);
+        out.push(b'"');
+        return;
+    }
     let mut run = 0;
     loop {
         let i = find_string_special(bytes, run);
