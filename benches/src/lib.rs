@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod contests;
 pub mod shapes;
 
 /// The real-world corpus beside the repository (`../shared/corpus`).
