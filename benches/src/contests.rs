@@ -202,4 +202,3 @@ pub fn contests() -> Vec<Contest> {
     }
     contests
 }
-

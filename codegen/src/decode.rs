@@ -518,12 +518,15 @@ fn impl_generics(c: &Container) -> (syn::Generics, Lifetime) {
 fn named_decode_json(fields: &[Field], deny_unknown: bool, de: &Lifetime) -> TokenStream {
     let active: Vec<(usize, &Field)> = fields.iter().enumerate().filter(|(_, f)| !f.skip).collect();
     let names: Vec<&String> = active.iter().map(|(_, f)| &f.name).collect();
-    let count = names.len();
     let slots = active.iter().map(|(i, f)| {
         let slot = format_ident!("__f{}", i);
         let ty = &f.ty;
         quote!(let mut #slot: ::quarry::__private::Option<#ty> = ::quarry::__private::None;)
     });
+    let expected_arms = names
+        .iter()
+        .enumerate()
+        .map(|(position, name)| quote!(#position if &*__key == #name => #position,));
     let index_arms = active.iter().enumerate().map(|(position, (_, f))| {
         let patterns = std::iter::once(&f.name).chain(&f.aliases);
         quote!(#(#patterns)|* => #position,)
@@ -569,7 +572,6 @@ fn named_decode_json(fields: &[Field], deny_unknown: bool, de: &Lifetime) -> Tok
     quote! {
         #[inline]
         fn decode_json<__S: ::quarry::JsonSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::Fallback> {
-            const __NAMES: [&str; #count] = [#(#names),*];
             __source.begin_object()?;
             #(#slots)*
             let mut __first = true;
@@ -577,13 +579,14 @@ fn named_decode_json(fields: &[Field], deny_unknown: bool, de: &Lifetime) -> Tok
             loop {
                 let __index: usize = {
                     let ::quarry::__private::Some(__key) = __source.next_key(__first)? else { break };
-                    if __expected < #count && *__key == *__NAMES[__expected] {
-                        __expected
-                    } else {
-                        match &*__key {
+                    // The key expected next in declaration order is compared first, against a
+                    // literal (so the comparison inlines); any other key goes through the match.
+                    match __expected {
+                        #(#expected_arms)*
+                        _ => match &*__key {
                             #(#index_arms)*
                             _ => usize::MAX,
-                        }
+                        },
                     }
                 };
                 __first = false;

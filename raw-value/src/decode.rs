@@ -125,10 +125,11 @@ macro_rules! decode_integer {
 
             #[inline]
             fn decode_json<S: JsonSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
-                match source.read_number()? {
-                    RawValue::Int(i) => <$ty>::try_from(i).map_err(|_| Fallback),
-                    RawValue::UInt(u) => <$ty>::try_from(u).map_err(|_| Fallback),
-                    _ => Err(Fallback),
+                // Unsigned targets read u64, signed ones i64: one primitive each, no RawValue.
+                if <$ty>::MIN == 0 as $ty {
+                    <$ty>::try_from(source.read_u64()?).map_err(|_| Fallback)
+                } else {
+                    <$ty>::try_from(source.read_i64()?).map_err(|_| Fallback)
                 }
             }
         }

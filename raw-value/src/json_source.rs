@@ -75,6 +75,21 @@ pub trait JsonSource<'de> {
     fn read_bool(&mut self) -> Result<bool, Fallback>;
     /// Reads a number as [`RawValue::Int`], `UInt`, `Float` or `BigNumber`.
     fn read_number(&mut self) -> Result<RawValue<'de>, Fallback>;
+    /// Reads an integer that fits `i64` (anything else falls back).
+    fn read_i64(&mut self) -> Result<i64, Fallback> {
+        match self.read_number()? {
+            RawValue::Int(i) => Ok(i),
+            _ => Err(Fallback),
+        }
+    }
+    /// Reads a non-negative integer that fits `u64` (anything else falls back).
+    fn read_u64(&mut self) -> Result<u64, Fallback> {
+        match self.read_number()? {
+            RawValue::Int(i) => u64::try_from(i).map_err(|_| Fallback),
+            RawValue::UInt(u) => Ok(u),
+            _ => Err(Fallback),
+        }
+    }
     /// Reads a string.
     fn read_str(&mut self) -> Result<JsonStr<'de, '_>, Fallback>;
     /// Reads `[` (checking the depth limit).

@@ -438,6 +438,30 @@ impl<'a> NumberToken<'a> {
         self.is_float
     }
 
+    /// The number as `i64`, when it is an integer that fits (no fraction, no exponent;
+    /// `-0` is the float `-0.0`, so not an integer here either).
+    #[inline(always)]
+    pub fn as_i64(&self) -> Option<i64> {
+        if self.is_float || self.int_len > 19 {
+            return None;
+        }
+        match (self.negative, self.mantissa) {
+            (false, m) => i64::try_from(m).ok(),
+            (true, 0) => None,
+            (true, m) => 0i64.checked_sub_unsigned(m),
+        }
+    }
+
+    /// The number as `u64`, when it is a non-negative integer that fits.
+    #[inline(always)]
+    pub fn as_u64(&self) -> Option<u64> {
+        match self.value() {
+            Number::Int(i) => u64::try_from(i).ok(),
+            Number::UInt(u) => Some(u),
+            _ => None,
+        }
+    }
+
     /// The number, typed as narrowly as it fits; floats are correctly rounded.
     #[inline(always)]
     pub fn value(&self) -> Number<'a> {

@@ -314,6 +314,28 @@ impl<'a> JsonSource<'a> for Parser<'a> {
     }
 
     #[inline]
+    fn read_i64(&mut self) -> Result<i64, Fallback> {
+        match self.lexer.peek() {
+            Some(b'-' | b'0'..=b'9') => match self.lexer.scan_number() {
+                Ok(token) => token.as_i64().ok_or(Fallback),
+                Err(_) => Err(Fallback),
+            },
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn read_u64(&mut self) -> Result<u64, Fallback> {
+        match self.lexer.peek() {
+            Some(b'0'..=b'9') => match self.lexer.scan_number() {
+                Ok(token) => token.as_u64().ok_or(Fallback),
+                Err(_) => Err(Fallback),
+            },
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
     fn read_str(&mut self) -> Result<JsonStr<'a, '_>, Fallback> {
         if self.lexer.peek() != Some(b'"') {
             return Err(Fallback);
