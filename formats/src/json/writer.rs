@@ -70,6 +70,7 @@ impl<'w> JsonWriter<'w> {
         }
     }
 
+    #[inline]
     fn open(&mut self, bracket: u8) {
         self.before_item();
         self.out.push(bracket);
@@ -77,6 +78,7 @@ impl<'w> JsonWriter<'w> {
         self.first = true;
     }
 
+    #[inline]
     fn close(&mut self, bracket: u8) {
         self.depth -= 1;
         if !self.first {
@@ -133,12 +135,14 @@ fn is_json_number(text: &str) -> bool {
 }
 
 impl Encoder for JsonWriter<'_> {
+    #[inline]
     fn null(&mut self) -> Result<(), EncodeError> {
         self.before_item();
         self.out.extend_from_slice(b"null");
         Ok(())
     }
 
+    #[inline]
     fn bool(&mut self, v: bool) -> Result<(), EncodeError> {
         self.before_item();
         self.out
@@ -146,6 +150,7 @@ impl Encoder for JsonWriter<'_> {
         Ok(())
     }
 
+    #[inline]
     fn i64(&mut self, v: i64) -> Result<(), EncodeError> {
         self.before_item();
         self.out
@@ -153,6 +158,7 @@ impl Encoder for JsonWriter<'_> {
         Ok(())
     }
 
+    #[inline]
     fn u64(&mut self, v: u64) -> Result<(), EncodeError> {
         self.before_item();
         self.out
@@ -160,6 +166,7 @@ impl Encoder for JsonWriter<'_> {
         Ok(())
     }
 
+    #[inline]
     fn f64(&mut self, v: f64) -> Result<(), EncodeError> {
         if !v.is_finite() {
             return Err(EncodeError::unsupported(
@@ -173,6 +180,7 @@ impl Encoder for JsonWriter<'_> {
         Ok(())
     }
 
+    #[inline]
     fn big_number(&mut self, text: &str) -> Result<(), EncodeError> {
         if !is_json_number(text) {
             return Err(EncodeError::unsupported(
@@ -185,35 +193,42 @@ impl Encoder for JsonWriter<'_> {
         Ok(())
     }
 
+    #[inline]
     fn str(&mut self, v: &str) -> Result<(), EncodeError> {
         self.before_item();
         write_escaped_str(self.out, v);
         Ok(())
     }
 
+    #[inline]
     fn bytes(&mut self, v: &[u8]) -> Result<(), EncodeError> {
         self.str(&base64::encode(v))
     }
 
+    #[inline]
     fn datetime(&mut self, v: &Datetime) -> Result<(), EncodeError> {
         self.str(&v.to_string())
     }
 
+    #[inline]
     fn begin_seq(&mut self, _: Option<usize>) -> Result<(), EncodeError> {
         self.open(b'[');
         Ok(())
     }
 
+    #[inline]
     fn end_seq(&mut self) -> Result<(), EncodeError> {
         self.close(b']');
         Ok(())
     }
 
+    #[inline]
     fn begin_map(&mut self, _: Option<usize>) -> Result<(), EncodeError> {
         self.open(b'{');
         Ok(())
     }
 
+    #[inline]
     fn key(&mut self, key: &str) -> Result<(), EncodeError> {
         self.before_item();
         write_escaped_str(self.out, key);
@@ -223,6 +238,7 @@ impl Encoder for JsonWriter<'_> {
         Ok(())
     }
 
+    #[inline]
     fn end_map(&mut self) -> Result<(), EncodeError> {
         self.close(b'}');
         Ok(())
