@@ -36,7 +36,7 @@ pub use quarry_formats::common::{self, Limits, Position, Span};
 pub use quarry_formats::json;
 pub use quarry_raw_value::{
     base64, describe, Date, Datetime, Decode, DecodeError, DecodeErrorKind, DecodeErrors,
-    DecodeKey, Encode, EncodeError, EncodeKey, Encoder, Fallback, JsonSource, JsonStr, JsonToken,
+    DecodeKey, Encode, EncodeError, EncodeKey, Encoder, Fallback, JsonKind, JsonSource, JsonStr,
     Offset, Path as ValuePath, RawValue, RawValueEncoder, Segment, Serde, Time,
 };
 

@@ -1,7 +1,12 @@
-//! Allocations of the struct door per generated shape, gated with absolute ceilings:
-//! quarry allocates only what the decoded value owns (its `String`s and `Vec`s), never
-//! more than serde_json does for the same struct, and a change that adds allocations per
-//! value fails here.
+//! Allocation counts, gated with absolute ceilings, so a change that adds allocations per
+//! value fails here:
+//! - the struct door, per generated shape, allocates only what the decoded value owns (its
+//!   `String`s and `Vec`s), never more than serde_json does for the same struct;
+//! - on the real corpus, the JSON tree door allocates per document (not per node) plus one
+//!   string per escaped string, the RawValue door one `Vec` per non-empty container plus one
+//!   string per escaped string, and the validator only its reusable buffers.
+//!
+//! One test function, so no other test allocates while it counts.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -37,9 +42,40 @@ unsafe impl GlobalAlloc for Counting {
 static GLOBAL: Counting = Counting;
 
 fn count(f: impl FnOnce()) -> usize {
+    count_value(f).1
+}
+
+fn count_value<T>(f: impl FnOnce() -> T) -> (T, usize) {
     let before = ALLOCATIONS.load(Ordering::Relaxed);
-    f();
-    ALLOCATIONS.load(Ordering::Relaxed) - before
+    let result = f();
+    (result, ALLOCATIONS.load(Ordering::Relaxed) - before)
+}
+
+/// Strings (keys included) that hold an escape, and containers, counted by a plain scan
+/// of the tree, to set the expected ceilings from the document itself.
+fn census(bytes: &[u8]) -> (usize, usize) {
+    let doc = quarry::json::parse_tree(bytes).unwrap();
+    let src = doc.source();
+    let mut escaped = 0;
+    let mut containers = 0;
+    for node in doc.descendants() {
+        if node.kind() == quarry::json::NodeKind::String && node.source_text().contains('\\') {
+            escaped += 1;
+        }
+        if matches!(
+            node.kind(),
+            quarry::json::NodeKind::Array | quarry::json::NodeKind::Object
+        ) {
+            containers += 1;
+        }
+        if let Some(key) = node.key() {
+            // A key was escaped when its decoded text does not appear quoted in the source.
+            if !src.contains(&format!("\"{key}\"")) {
+                escaped += 1;
+            }
+        }
+    }
+    (escaped, containers)
 }
 
 /// (quarry, serde_json) allocations decoding `bytes` into `T`.
@@ -70,8 +106,40 @@ const CEILINGS: &[(&str, usize)] = &[
 ];
 
 #[test]
+fn allocations_stay_within_ceilings() {
+    struct_door_allocates_only_what_the_value_owns();
+    json_doors_allocate_per_document();
+}
+
+fn json_doors_allocate_per_document() {
+    for name in ["twitter.json", "citm_catalog.json", "canada.json"] {
+        let bytes = std::fs::read(quarry_benches::shared_corpus().join("json").join(name)).unwrap();
+        let (escaped, containers) = census(&bytes);
+
+        let (checked, n) = count_value(|| quarry::json::check(&bytes));
+        checked.unwrap();
+        // Only the container stack and the escape scratch buffer grow, by doubling.
+        assert!(n <= 16, "{name}: check allocated {n} times");
+
+        let (doc, n) = count_value(|| quarry::json::parse_tree(&bytes).map(|d| d.node_count()));
+        let nodes = doc.unwrap();
+        // The node vector grows by doubling: a few dozen reallocations at most.
+        assert!(
+            n <= escaped + 64,
+            "{name}: tree allocated {n} times for {nodes} nodes, {escaped} escaped strings"
+        );
+
+        let (raw, n) = count_value(|| quarry::json::parse(&bytes).map(drop));
+        raw.unwrap();
+        assert!(
+            n <= containers + escaped + 64,
+            "{name}: RawValue allocated {n} times, {containers} containers, {escaped} escaped strings"
+        );
+        println!("{name}: {nodes} nodes, {containers} containers, {escaped} escaped strings; RawValue: {n} allocations");
+    }
+}
+
 fn struct_door_allocates_only_what_the_value_owns() {
-    // One test, so no other test allocates while we count.
     let mut report = Vec::new();
     for doc in quarry_corpus_gen::json_corpus() {
         if doc.name == "large" {

@@ -139,6 +139,17 @@ fn variant_arm(c: &Container, v: &Variant) -> TokenStream {
     quote!(#[allow(unused_variables)] #pattern => { #body })
 }
 
+/// `&self.field` for every field, in order.
+fn self_bindings(fields: &[Field]) -> Vec<TokenStream> {
+    fields
+        .iter()
+        .map(|f| {
+            let m = &f.member;
+            quote!(&self.#m)
+        })
+        .collect()
+}
+
 pub fn expand(c: &Container) -> TokenStream {
     let ident = &c.ident;
     let mut generics = c.generics.clone();
@@ -152,13 +163,7 @@ pub fn expand(c: &Container) -> TokenStream {
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let body = match &c.data {
         Data::Struct(Style::Named, fields) => {
-            let bindings: Vec<TokenStream> = fields
-                .iter()
-                .map(|f| {
-                    let m = &f.member;
-                    quote!(&self.#m)
-                })
-                .collect();
+            let bindings = self_bindings(fields);
             let count = entry_count(fields);
             let entries = named_entries(fields, &bindings);
             quote! {
@@ -171,13 +176,7 @@ pub fn expand(c: &Container) -> TokenStream {
             quote!(::quarry::Encode::encode(&self.0, __encoder))
         }
         Data::Struct(Style::Tuple, fields) => {
-            let bindings: Vec<TokenStream> = fields
-                .iter()
-                .map(|f| {
-                    let m = &f.member;
-                    quote!(&self.#m)
-                })
-                .collect();
+            let bindings = self_bindings(fields);
             tuple_items(fields, &bindings)
         }
         Data::Struct(Style::Unit, _) => quote!(__encoder.null()),

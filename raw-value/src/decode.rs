@@ -2,7 +2,7 @@ use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasher, Hash};
 
-use crate::json_source::{Fallback, JsonSource, JsonStr, JsonToken};
+use crate::json_source::{Fallback, JsonKind, JsonSource, JsonStr};
 use crate::{DecodeErrorKind, DecodeErrors, RawValue};
 
 /// A type that can be built from a [`RawValue`], and so from every quarry format.
@@ -276,7 +276,7 @@ impl<'de, T: Decode<'de>> Decode<'de> for Option<T> {
 
     #[inline]
     fn decode_json<S: JsonSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
-        if source.peek_token()? == JsonToken::Null {
+        if source.peek_token()? == JsonKind::Null {
             source.read_null()?;
             return Ok(None);
         }

@@ -16,9 +16,10 @@ use crate::RawValue;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Fallback;
 
-/// The kind of the next JSON value, from its first byte.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum JsonToken {
+/// The kind of a JSON value: what the direct path peeks before reading one, and what a
+/// node of the JSON tree is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum JsonKind {
     /// `null`.
     Null,
     /// `true` or `false`.
@@ -31,6 +32,20 @@ pub enum JsonToken {
     Array,
     /// `{`.
     Object,
+}
+
+impl JsonKind {
+    /// The kind's name as the CLI prints it (`"object"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            JsonKind::Null => "null",
+            JsonKind::Bool => "bool",
+            JsonKind::Number => "number",
+            JsonKind::String => "string",
+            JsonKind::Array => "array",
+            JsonKind::Object => "object",
+        }
+    }
 }
 
 /// A string read by a [`JsonSource`]: borrowed from the input, or decoded into the
@@ -68,7 +83,7 @@ impl Deref for JsonStr<'_, '_> {
 /// the derive's generated `decode_json` and the std impls call it.
 pub trait JsonSource<'de> {
     /// The kind of the next value (whitespace skipped); `Fallback` at the end of input.
-    fn peek_token(&mut self) -> Result<JsonToken, Fallback>;
+    fn peek_token(&mut self) -> Result<JsonKind, Fallback>;
     /// Reads `null`.
     fn read_null(&mut self) -> Result<(), Fallback>;
     /// Reads `true` or `false`.

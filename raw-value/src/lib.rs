@@ -35,6 +35,6 @@ pub use datetime::{Date, Datetime, Offset, Time};
 pub use decode::{describe, Decode, DecodeKey};
 pub use encode::{Encode, EncodeKey, Encoder, FlattenEncoder, RawValueEncoder};
 pub use error::{DecodeError, DecodeErrorKind, DecodeErrors, EncodeError, Path, Position, Segment};
-pub use json_source::{Fallback, JsonSource, JsonStr, JsonToken};
+pub use json_source::{Fallback, JsonKind, JsonSource, JsonStr};
 pub use serde_bridge::Serde;
 pub use value::RawValue;

@@ -3,7 +3,7 @@
 //! It is iterative: open containers live on a heap stack, so no input can overflow the
 //! thread's stack whatever the depth limit; the limit itself is checked here, in the core.
 
-use quarry_raw_value::{Fallback, JsonSource, JsonStr, JsonToken, RawValue};
+use quarry_raw_value::{Fallback, JsonKind, JsonSource, JsonStr, RawValue};
 
 use crate::common::{Limits, Span};
 
@@ -265,14 +265,14 @@ pub fn parse_with<'a, B: JsonBuilder<'a>>(
 /// failure is a [`Fallback`]; the caller re-decodes through `RawValue` for the error.
 impl<'a> JsonSource<'a> for Parser<'a> {
     #[inline]
-    fn peek_token(&mut self) -> Result<JsonToken, Fallback> {
+    fn peek_token(&mut self) -> Result<JsonKind, Fallback> {
         match self.lexer.peek() {
-            Some(b'"') => Ok(JsonToken::String),
-            Some(b'-' | b'0'..=b'9') => Ok(JsonToken::Number),
-            Some(b'{') => Ok(JsonToken::Object),
-            Some(b'[') => Ok(JsonToken::Array),
-            Some(b't' | b'f') => Ok(JsonToken::Bool),
-            Some(b'n') => Ok(JsonToken::Null),
+            Some(b'"') => Ok(JsonKind::String),
+            Some(b'-' | b'0'..=b'9') => Ok(JsonKind::Number),
+            Some(b'{') => Ok(JsonKind::Object),
+            Some(b'[') => Ok(JsonKind::Array),
+            Some(b't' | b'f') => Ok(JsonKind::Bool),
+            Some(b'n') => Ok(JsonKind::Null),
             _ => Err(Fallback),
         }
     }

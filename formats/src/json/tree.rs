@@ -48,36 +48,8 @@ enum Data<'a> {
     Object(usize),
 }
 
-/// What kind of JSON value a node is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum NodeKind {
-    /// `null`.
-    Null,
-    /// `true` or `false`.
-    Bool,
-    /// A number.
-    Number,
-    /// A string.
-    String,
-    /// An array.
-    Array,
-    /// An object.
-    Object,
-}
-
-impl NodeKind {
-    /// The kind's name as the CLI prints it.
-    pub fn name(self) -> &'static str {
-        match self {
-            NodeKind::Null => "null",
-            NodeKind::Bool => "bool",
-            NodeKind::Number => "number",
-            NodeKind::String => "string",
-            NodeKind::Array => "array",
-            NodeKind::Object => "object",
-        }
-    }
-}
+/// What kind of JSON value a node is (the same kind the direct decode path peeks).
+pub use quarry_raw_value::JsonKind as NodeKind;
 
 impl<'a> Document<'a> {
     /// The top-level value.
