@@ -145,8 +145,11 @@ impl Encoder for JsonWriter<'_> {
     #[inline]
     fn bool(&mut self, v: bool) -> Result<(), EncodeError> {
         self.before_item();
-        self.out
-            .extend_from_slice(if v { b"true" } else { b"false" });
+        if v {
+            self.out.extend_from_slice(b"true");
+        } else {
+            self.out.extend_from_slice(b"false");
+        }
         Ok(())
     }
 
