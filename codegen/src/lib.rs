@@ -1,6 +1,6 @@
 //! The `#[derive(Decode, Encode)]` macros of quarry, re-exported by the `quarry` crate.
 //!
-//! Laid out as parse → validate ([`model`], collecting every attribute error before
+//! Laid out as parse → validate (`model`, collecting every attribute error before
 //! giving up) → expand (`decode`, `encode`). Generated code names everything by an
 //! absolute `::quarry::` path and sits in `const _: () = { ... }`, so it needs no import
 //! in the user's module.
