@@ -90,10 +90,16 @@ fn every_bad_field_is_reported_with_its_path_and_position() {
         errors::<Server>("[]"),
         "expected map (struct Server), found sequence of 0 at line 1, column 1"
     );
+    // A type error on a range-constrained field names the range (DESIGN.md's example).
     let port = errors::<Server>(r#"{"hostName": "a", "port": "http"}"#);
     assert_eq!(
         port,
-        "port: expected integer, found string \"http\" at line 1, column 27"
+        "port: expected integer in 1..=65535, found string \"http\" at line 1, column 27"
+    );
+    let port = errors::<Server>(r#"{"hostName": "a", "port": 70000}"#);
+    assert_eq!(
+        port,
+        "port: expected integer in 1..=65535, found 70000 at line 1, column 27"
     );
     // A name and its alias together are ambiguous.
     let both = errors::<Server>(r#"{"hostName": "a", "port": 1, "tags": [], "labels": []}"#);
@@ -111,7 +117,7 @@ fn nested_paths() {
     let src = r#"{"servers": [{"hostName": "a", "port": 1}, {"hostName": "b", "port": 70000}], "limits": {"cpu": -1}}"#;
     assert_eq!(
         errors::<Nested>(src),
-        "servers[1].port: expected integer in 0..=65535, found 70000 at line 1, column 70\n\
+        "servers[1].port: expected integer in 1..=65535, found 70000 at line 1, column 70\n\
          limits.cpu: expected integer in 0..=4294967295, found -1 at line 1, column 97"
     );
 }

@@ -39,11 +39,15 @@ fn main() {
             }
             "ints-encode" => {
                 let ints: Vec<i64> = serde_json::from_slice(&bytes).expect("integer list");
-                (0..20).map(|_| quarry::json::to_vec(&ints).map_or(0, |v| v.len())).sum()
+                (0..20)
+                    .map(|_| quarry::json::to_vec(&ints).map_or(0, |v| v.len()))
+                    .sum()
             }
             "serde-ints-encode" => {
                 let ints: Vec<i64> = serde_json::from_slice(&bytes).expect("integer list");
-                (0..20).map(|_| serde_json::to_vec(&ints).map_or(0, |v| v.len())).sum()
+                (0..20)
+                    .map(|_| serde_json::to_vec(&ints).map_or(0, |v| v.len()))
+                    .sum()
             }
             "twitter" => quarry::from_slice::<quarry_benches::shapes::twitter::Twitter>(
                 &bytes,

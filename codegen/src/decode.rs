@@ -39,6 +39,22 @@ fn constraint_check(constraint: &Constraint) -> TokenStream {
     }
 }
 
+/// `.within_range("1..=65535")` for a field with a `range` constraint: type errors about
+/// the field's value then name the accepted range.
+fn range_refinement(field: &Field) -> TokenStream {
+    field
+        .constraints
+        .iter()
+        .find_map(|c| match c {
+            Constraint::Range(expr) => {
+                let text = range_text(expr);
+                Some(quote!(.within_range(#text)))
+            }
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
 /// The value of a missing field: its default, `Decode::missing`, or `None` (required).
 fn missing_value(field: &Field, de: &Lifetime) -> TokenStream {
     let ty = &field.ty;
@@ -111,6 +127,7 @@ fn named_from_entries(
         let s = format_ident!("__s{}", i);
         let ty = &f.ty;
         let name = &f.name;
+        let refine = range_refinement(f);
         let patterns = std::iter::once(&f.name).chain(&f.aliases);
         let checks = f.constraints.iter().map(|c| {
             let check = constraint_check(c);
@@ -143,7 +160,7 @@ fn named_from_entries(
                             }
                         }
                         ::quarry::__private::Err(__e) => {
-                            ::quarry::DecodeErrors::accumulate(&mut __errors, __e.at_key(&__key));
+                            ::quarry::DecodeErrors::accumulate(&mut __errors, __e #refine .at_key(&__key));
                         }
                     }
                 }
@@ -246,6 +263,7 @@ fn tuple_from_value(
     let decodes = kept.iter().enumerate().map(|(position, (i, f))| {
         let v = format_ident!("__v{}", i);
         let ty = &f.ty;
+        let refine = range_refinement(f);
         let checks = f.constraints.iter().map(|c| {
             let check = constraint_check(c);
             quote! {
@@ -261,7 +279,7 @@ fn tuple_from_value(
                     ::quarry::__private::Some(__x)
                 }
                 ::quarry::__private::Err(__e) => {
-                    ::quarry::DecodeErrors::accumulate(&mut __errors, __e.at_index(#position));
+                    ::quarry::DecodeErrors::accumulate(&mut __errors, __e #refine .at_index(#position));
                     ::quarry::__private::None
                 }
             };
@@ -627,8 +645,9 @@ pub fn expand(c: &Container) -> TokenStream {
             let ty = &fields[0].ty;
             let checks: Vec<TokenStream> =
                 fields[0].constraints.iter().map(constraint_check).collect();
+            let refine = range_refinement(&fields[0]);
             let decode = quote! {
-                let __x = <#ty as ::quarry::Decode<#de>>::decode(__value)?;
+                let __x = <#ty as ::quarry::Decode<#de>>::decode(__value).map_err(|__e| __e #refine)?;
                 #( #checks?; )*
                 ::quarry::__private::Ok(Self(__x))
             };

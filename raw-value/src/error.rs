@@ -249,6 +249,25 @@ impl DecodeErrors {
         self
     }
 
+    /// Names a field's `range` constraint in the errors about the field's own value (not
+    /// its contents): `expected integer` becomes `expected integer in 1..=65535`, and a
+    /// type's own bounds (`integer in 0..=65535`) give way to the constraint's.
+    #[cold]
+    pub fn within_range(mut self, range: &str) -> Self {
+        for e in &mut self.errors {
+            if !e.reversed_path.is_empty() {
+                continue;
+            }
+            if let DecodeErrorKind::InvalidType { expected, .. }
+            | DecodeErrorKind::InvalidValue { expected, .. } = &mut e.kind
+            {
+                let kind = expected.split(" in ").next().unwrap_or_default().to_owned();
+                *expected = format!("{kind} in {range}");
+            }
+        }
+        self
+    }
+
     /// Appends the errors of `other`.
     pub fn extend(&mut self, other: DecodeErrors) {
         self.errors.extend(other.errors);
