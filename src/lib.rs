@@ -34,6 +34,14 @@ pub use quarry_codegen::{Decode, Encode};
 pub use quarry_formats::common::{self, Limits, Position, Span};
 #[cfg(feature = "json")]
 pub use quarry_formats::json;
+#[cfg(feature = "plist")]
+pub use quarry_formats::plist;
+#[cfg(feature = "toml")]
+pub use quarry_formats::toml;
+#[cfg(feature = "xml")]
+pub use quarry_formats::xml;
+#[cfg(feature = "yaml")]
+pub use quarry_formats::yaml;
 pub use quarry_raw_value::{
     base64, describe, Date, Datetime, Decode, DecodeError, DecodeErrorKind, DecodeErrors,
     DecodeKey, Encode, EncodeError, EncodeKey, Encoder, Fallback, JsonKind, JsonSource, JsonStr,

@@ -12,6 +12,14 @@
 pub mod common;
 #[cfg(feature = "json")]
 pub mod json;
+#[cfg(feature = "plist")]
+pub mod plist;
+#[cfg(feature = "toml")]
+pub mod toml;
+#[cfg(feature = "xml")]
+pub mod xml;
+#[cfg(feature = "yaml")]
+pub mod yaml;
 
 pub use common::{Limits, Position, Span};
 pub use quarry_raw_value::RawValue;
