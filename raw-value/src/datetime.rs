@@ -98,6 +98,151 @@ impl fmt::Display for Datetime {
     }
 }
 
+/// Why a text is not a datetime.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DatetimeParseError;
+
+impl fmt::Display for DatetimeParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("invalid RFC 3339 date or time")
+    }
+}
+
+impl std::error::Error for DatetimeParseError {}
+
+impl Datetime {
+    /// Reads the longest RFC 3339 date, time or date-time at the start of `text` and
+    /// returns it with the number of bytes it took. Accepts TOML's spellings: a `T`,
+    /// `t` or space between date and time, `Z` or `z`, a local date-time without offset,
+    /// a date alone and a time alone; seconds are required, fractions keep nanoseconds
+    /// (digits beyond the ninth are read and dropped). Every field is range-checked,
+    /// days against their month in their year. A space separator is taken only when a
+    /// time follows it.
+    pub fn parse_prefix(text: &[u8]) -> Option<(Datetime, usize)> {
+        if let Some(date) = parse_date(text) {
+            let mut datetime = Datetime {
+                date: Some(date),
+                time: None,
+                offset: None,
+            };
+            let mut at = 10;
+            if let (Some(b'T' | b't' | b' '), Some((time, used))) =
+                (text.get(10), text.get(11..).and_then(parse_time))
+            {
+                datetime.time = Some(time);
+                at = 11 + used;
+                if let Some((offset, used)) = parse_offset(&text[at..]) {
+                    datetime.offset = Some(offset);
+                    at += used;
+                }
+            } else if matches!(text.get(10), Some(b'T' | b't')) {
+                return None;
+            }
+            return Some((datetime, at));
+        }
+        let (time, used) = parse_time(text)?;
+        Some((
+            Datetime {
+                date: None,
+                time: Some(time),
+                offset: None,
+            },
+            used,
+        ))
+    }
+}
+
+/// Parses a whole RFC 3339 text (see [`Datetime::parse_prefix`] for what is accepted).
+impl std::str::FromStr for Datetime {
+    type Err = DatetimeParseError;
+
+    fn from_str(text: &str) -> Result<Self, DatetimeParseError> {
+        match Datetime::parse_prefix(text.as_bytes()) {
+            Some((datetime, used)) if used == text.len() => Ok(datetime),
+            _ => Err(DatetimeParseError),
+        }
+    }
+}
+
+fn digits<const N: usize>(text: &[u8], at: usize) -> Option<u32> {
+    let bytes = text.get(at..at + N)?;
+    bytes.iter().try_fold(0u32, |acc, &b| {
+        b.is_ascii_digit().then(|| acc * 10 + u32::from(b - b'0'))
+    })
+}
+
+fn parse_date(text: &[u8]) -> Option<Date> {
+    let year = digits::<4>(text, 0)?;
+    let month = digits::<2>(text, 5)?;
+    let day = digits::<2>(text, 8)?;
+    if text[4] != b'-' || text[7] != b'-' || !(1..=12).contains(&month) {
+        return None;
+    }
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days_in_month = match month {
+        2 if leap => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    };
+    if !(1..=days_in_month).contains(&day) {
+        return None;
+    }
+    Some(Date {
+        year: year as u16,
+        month: month as u8,
+        day: day as u8,
+    })
+}
+
+fn parse_time(text: &[u8]) -> Option<(Time, usize)> {
+    let hour = digits::<2>(text, 0)?;
+    let minute = digits::<2>(text, 3)?;
+    let second = digits::<2>(text, 6)?;
+    if text[2] != b':' || text[5] != b':' || hour > 23 || minute > 59 || second > 60 {
+        return None;
+    }
+    let mut at = 8;
+    let mut nanosecond = 0u32;
+    if text.get(8) == Some(&b'.') {
+        let fraction = &text[9..];
+        let count = fraction.iter().take_while(|b| b.is_ascii_digit()).count();
+        if count == 0 {
+            return None;
+        }
+        for (i, &b) in fraction[..count.min(9)].iter().enumerate() {
+            nanosecond += u32::from(b - b'0') * 10u32.pow(8 - i as u32);
+        }
+        at = 9 + count;
+    }
+    let time = Time {
+        hour: hour as u8,
+        minute: minute as u8,
+        second: second as u8,
+        nanosecond,
+    };
+    Some((time, at))
+}
+
+fn parse_offset(text: &[u8]) -> Option<(Offset, usize)> {
+    match text.first()? {
+        b'Z' | b'z' => Some((Offset::Z, 1)),
+        sign @ (b'+' | b'-') => {
+            let hours = digits::<2>(text, 1)?;
+            let minutes = digits::<2>(text, 4)?;
+            if text[3] != b':' || hours > 23 || minutes > 59 {
+                return None;
+            }
+            let total = (hours * 60 + minutes) as i16;
+            Some((
+                Offset::Minutes(if *sign == b'-' { -total } else { total }),
+                6,
+            ))
+        }
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -130,5 +275,52 @@ mod tests {
             ..dt
         };
         assert!(utc.to_string().ends_with("05.25Z"));
+    }
+
+    #[test]
+    fn parses_every_kind_and_rejects_out_of_range_fields() {
+        let parse = |s: &str| s.parse::<Datetime>().map(|d| d.to_string());
+        assert_eq!(
+            parse("1979-05-27T07:32:00Z").unwrap(),
+            "1979-05-27T07:32:00Z"
+        );
+        assert_eq!(
+            parse("1979-05-27 07:32:00.5-07:00").unwrap(),
+            "1979-05-27T07:32:00.5-07:00"
+        );
+        assert_eq!(
+            parse("1979-05-27t07:32:00z").unwrap(),
+            "1979-05-27T07:32:00Z"
+        );
+        assert_eq!(parse("1979-05-27T07:32:00").unwrap(), "1979-05-27T07:32:00");
+        assert_eq!(parse("1979-05-27").unwrap(), "1979-05-27");
+        assert_eq!(
+            parse("00:32:00.999999999999").unwrap(),
+            "00:32:00.999999999"
+        );
+        assert_eq!(parse("2000-02-29").unwrap(), "2000-02-29");
+        for bad in [
+            "1900-02-29",
+            "2023-04-31",
+            "2023-13-01",
+            "2023-00-10",
+            "24:00:00",
+            "12:60:00",
+            "12:00:61",
+            "1979-05-27T",
+            "1979-05-27T07:32",
+            "07:32:00.",
+            "1979-05-27T07:32:00+24:00",
+            "1979-5-27",
+            "1979-05-27 ",
+            "x",
+        ] {
+            assert!(parse(bad).is_err(), "{bad} was accepted");
+        }
+        // A space not followed by a time ends the date.
+        assert_eq!(
+            Datetime::parse_prefix(b"1979-05-27 # c").map(|(_, n)| n),
+            Some(10)
+        );
     }
 }

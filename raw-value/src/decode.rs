@@ -199,6 +199,8 @@ impl<'de> Decode<'de> for String {
     fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors> {
         match value {
             RawValue::String(s) | RawValue::Text(s) => Ok(s.into_owned()),
+            // TOML and plist datetimes read as their RFC 3339 text.
+            RawValue::Datetime(d) => Ok(d.to_string()),
             other => Err(DecodeErrors::invalid_type("string", &other)),
         }
     }
@@ -675,5 +677,19 @@ mod tests {
         assert!(*Box::<bool>::decode(RawValue::Bool(true)).unwrap());
         assert_eq!(char::decode(RawValue::String("é".into())).unwrap(), 'é');
         assert!(char::decode(RawValue::String("ab".into())).is_err());
+    }
+}
+
+/// A datetime decodes from a format's own datetime (TOML, plist) or from RFC 3339 text
+/// (JSON, YAML and XML have no datetime type).
+impl<'de> Decode<'de> for crate::Datetime {
+    fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors> {
+        match value {
+            RawValue::Datetime(d) => Ok(d),
+            RawValue::String(ref s) | RawValue::Text(ref s) => s
+                .parse()
+                .map_err(|_| DecodeErrors::invalid_type("RFC 3339 datetime", &value)),
+            other => Err(DecodeErrors::invalid_type("datetime", &other)),
+        }
     }
 }

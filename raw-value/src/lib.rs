@@ -31,7 +31,7 @@ pub mod json_source;
 mod serde_bridge;
 mod value;
 
-pub use datetime::{Date, Datetime, Offset, Time};
+pub use datetime::{Date, Datetime, DatetimeParseError, Offset, Time};
 pub use decode::{describe, Decode, DecodeKey};
 pub use encode::{Encode, EncodeKey, Encoder, FlattenEncoder, RawValueEncoder};
 pub use error::{DecodeError, DecodeErrorKind, DecodeErrors, EncodeError, Path, Position, Segment};

@@ -1,0 +1,575 @@
+//! The TOML lexer: whitespace, comments, keys and scalar values, read straight from the
+//! source on demand (no token stream). Strings are borrowed unless an escape or a CRLF
+//! had to be rewritten.
+
+use std::borrow::Cow;
+
+use quarry_raw_value::Datetime;
+
+use crate::common::Span;
+
+use super::builder::{Key, StringKind};
+use super::error::{Error, ErrorKind};
+
+/// A scalar value as the lexer reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Scalar<'a> {
+    /// A string of one of the four kinds.
+    String(Cow<'a, str>, StringKind),
+    /// A 64-bit signed integer.
+    Integer(i64),
+    /// A float.
+    Float(f64),
+    /// `true` or `false`.
+    Bool(bool),
+    /// One of the four datetime kinds.
+    Datetime(Datetime),
+}
+
+/// Bytes that end a run of plain characters in a single-line basic string: the quote,
+/// the backslash and the control characters other than tab.
+static BASIC_SPECIAL: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        table[b] = b != b'\t' as usize;
+        b += 1;
+    }
+    table[0x7F] = true;
+    table[b'"' as usize] = true;
+    table[b'\\' as usize] = true;
+    table
+};
+
+/// A control character TOML forbids in strings and comments (all but tab).
+#[inline]
+fn is_forbidden_control(b: u8) -> bool {
+    (b < 0x20 && b != b'\t') || b == 0x7F
+}
+
+#[inline]
+fn is_bare_key_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+}
+
+/// Reads TOML's tokens from a UTF-8 source at a byte position.
+#[derive(Debug, Clone)]
+pub struct Lexer<'a> {
+    src: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Lexer<'a> {
+    /// A lexer over `src`, starting at byte `pos`.
+    pub fn new(src: &'a str, pos: usize) -> Self {
+        Lexer {
+            src,
+            bytes: src.as_bytes(),
+            pos,
+        }
+    }
+
+    /// The whole source.
+    pub fn src(&self) -> &'a str {
+        self.src
+    }
+
+    /// The current byte offset.
+    #[inline]
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+
+    /// The byte at the current position.
+    #[inline]
+    pub fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    #[inline]
+    pub(super) fn bump(&mut self) {
+        self.pos += 1;
+    }
+
+    /// An error of `kind` at byte `at`.
+    #[cold]
+    pub fn error_at(&self, kind: ErrorKind, at: usize) -> Error {
+        Error::new(kind, self.bytes, at)
+    }
+
+    /// "expected `expected`" at the current position, naming what is there instead.
+    #[cold]
+    pub fn unexpected(&self, expected: &'static str) -> Error {
+        match self
+            .src
+            .get(self.pos..)
+            .and_then(|rest| rest.chars().next())
+        {
+            Some(found) => {
+                self.error_at(ErrorKind::UnexpectedCharacter { expected, found }, self.pos)
+            }
+            None => self.error_at(ErrorKind::UnexpectedEnd { expected }, self.pos),
+        }
+    }
+
+    /// Skips spaces and tabs.
+    #[inline]
+    pub fn skip_ws(&mut self) {
+        while let Some(b' ' | b'\t') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    /// Consumes `byte` or fails with "expected `what`".
+    #[inline]
+    pub fn expect(&mut self, byte: u8, what: &'static str) -> Result<(), Error> {
+        if self.peek() == Some(byte) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            Err(self.unexpected(what))
+        }
+    }
+
+    /// Reads a comment starting at `#`, up to (not including) the end of its line.
+    pub fn comment(&mut self) -> Result<Span, Error> {
+        let start = self.pos;
+        self.pos += 1;
+        while let Some(b) = self.peek() {
+            if b == b'\n' || b == b'\r' {
+                break;
+            }
+            if is_forbidden_control(b) {
+                return Err(self.error_at(ErrorKind::ControlCharacter, self.pos));
+            }
+            self.pos += 1;
+        }
+        Ok(Span::new(start, self.pos))
+    }
+
+    /// Consumes a newline (`\n` or `\r\n`) if one is next; a lone `\r` is an error.
+    #[inline]
+    pub fn newline(&mut self) -> Result<bool, Error> {
+        match self.peek() {
+            Some(b'\n') => {
+                self.pos += 1;
+                Ok(true)
+            }
+            Some(b'\r') if self.bytes.get(self.pos + 1) == Some(&b'\n') => {
+                self.pos += 2;
+                Ok(true)
+            }
+            Some(b'\r') => Err(self.error_at(ErrorKind::ControlCharacter, self.pos)),
+            _ => Ok(false),
+        }
+    }
+
+    /// Reads one key segment: bare, `"basic"` or `'literal'`.
+    pub fn key(&mut self) -> Result<Key<'a>, Error> {
+        let start = self.pos;
+        let name = match self.peek() {
+            Some(b'"') => self.basic_string()?,
+            Some(b'\'') => self.literal_string()?,
+            Some(b) if is_bare_key_byte(b) => {
+                while self.peek().is_some_and(is_bare_key_byte) {
+                    self.pos += 1;
+                }
+                Cow::Borrowed(&self.src[start..self.pos])
+            }
+            _ => return Err(self.unexpected("a key")),
+        };
+        Ok(Key {
+            name,
+            span: Span::new(start, self.pos),
+        })
+    }
+
+    /// Reads a scalar value (anything but an array or inline table).
+    pub fn scalar(&mut self) -> Result<(Scalar<'a>, Span), Error> {
+        let start = self.pos;
+        let rest = &self.bytes[start..];
+        let scalar = match rest.first() {
+            Some(b'"') if rest.starts_with(b"\"\"\"") => {
+                Scalar::String(self.multiline_basic_string()?, StringKind::MultilineBasic)
+            }
+            Some(b'"') => Scalar::String(self.basic_string()?, StringKind::Basic),
+            Some(b'\'') if rest.starts_with(b"'''") => Scalar::String(
+                self.multiline_literal_string()?,
+                StringKind::MultilineLiteral,
+            ),
+            Some(b'\'') => Scalar::String(self.literal_string()?, StringKind::Literal),
+            Some(b't') if rest.starts_with(b"true") => {
+                self.pos += 4;
+                Scalar::Bool(true)
+            }
+            Some(b'f') if rest.starts_with(b"false") => {
+                self.pos += 5;
+                Scalar::Bool(false)
+            }
+            Some(b'0'..=b'9' | b'+' | b'-' | b'i' | b'n') => self.number_or_datetime()?,
+            _ => return Err(self.unexpected("a value")),
+        };
+        Ok((scalar, Span::new(start, self.pos)))
+    }
+
+    /// `"..."`: escapes decoded; borrowed when there were none.
+    fn basic_string(&mut self) -> Result<Cow<'a, str>, Error> {
+        let open = self.pos;
+        self.pos += 1;
+        let begin = self.pos;
+        let mut owned: Option<String> = None;
+        let mut run = begin;
+        loop {
+            while self.pos < self.bytes.len() && !BASIC_SPECIAL[self.bytes[self.pos] as usize] {
+                self.pos += 1;
+            }
+            match self.peek() {
+                Some(b'"') => {
+                    let end = self.pos;
+                    self.pos += 1;
+                    return Ok(match owned {
+                        None => Cow::Borrowed(&self.src[begin..end]),
+                        Some(mut s) => {
+                            s.push_str(&self.src[run..end]);
+                            Cow::Owned(s)
+                        }
+                    });
+                }
+                Some(b'\\') => {
+                    let s = owned.get_or_insert_with(String::new);
+                    s.push_str(&self.src[run..self.pos]);
+                    self.escape(s)?;
+                    run = self.pos;
+                }
+                Some(b'\n' | b'\r') | None => {
+                    return Err(self.error_at(ErrorKind::UnterminatedString, open));
+                }
+                Some(_) => return Err(self.error_at(ErrorKind::ControlCharacter, self.pos)),
+            }
+        }
+    }
+
+    /// One escape sequence at `\`, appended to `out`.
+    fn escape(&mut self, out: &mut String) -> Result<(), Error> {
+        let at = self.pos;
+        let c = match self.bytes.get(at + 1) {
+            Some(b'b') => '\u{8}',
+            Some(b't') => '\t',
+            Some(b'n') => '\n',
+            Some(b'f') => '\u{c}',
+            Some(b'r') => '\r',
+            Some(b'"') => '"',
+            Some(b'\\') => '\\',
+            Some(&u @ (b'u' | b'U')) => {
+                let len = if u == b'u' { 4 } else { 8 };
+                let hex = self
+                    .bytes
+                    .get(at + 2..at + 2 + len)
+                    .filter(|h| h.iter().all(u8::is_ascii_hexdigit))
+                    .ok_or_else(|| self.error_at(ErrorKind::InvalidUnicodeEscape, at))?;
+                let code = hex.iter().fold(0u32, |acc, &h| {
+                    acc * 16 + (h as char).to_digit(16).unwrap_or(0)
+                });
+                self.pos = at + 2 + len;
+                out.push(
+                    char::from_u32(code)
+                        .ok_or_else(|| self.error_at(ErrorKind::InvalidUnicodeEscape, at))?,
+                );
+                return Ok(());
+            }
+            _ => return Err(self.error_at(ErrorKind::InvalidEscape, at)),
+        };
+        self.pos = at + 2;
+        out.push(c);
+        Ok(())
+    }
+
+    /// `'...'`: no escapes, always borrowed.
+    fn literal_string(&mut self) -> Result<Cow<'a, str>, Error> {
+        let open = self.pos;
+        self.pos += 1;
+        let begin = self.pos;
+        loop {
+            match self.peek() {
+                Some(b'\'') => {
+                    self.pos += 1;
+                    return Ok(Cow::Borrowed(&self.src[begin..self.pos - 1]));
+                }
+                Some(b'\n' | b'\r') | None => {
+                    return Err(self.error_at(ErrorKind::UnterminatedString, open))
+                }
+                Some(b) if is_forbidden_control(b) => {
+                    return Err(self.error_at(ErrorKind::ControlCharacter, self.pos))
+                }
+                Some(_) => self.pos += 1,
+            }
+        }
+    }
+
+    /// Skips the newline right after an opening `"""` or `'''`.
+    fn trim_first_newline(&mut self) {
+        if self.bytes[self.pos..].starts_with(b"\n") {
+            self.pos += 1;
+        } else if self.bytes[self.pos..].starts_with(b"\r\n") {
+            self.pos += 2;
+        }
+    }
+
+    /// At a run of `quote`s inside a multi-line string: how many belong to the content
+    /// (0 to 2) if the run closes the string, or `None` if it does not (fewer than 3).
+    fn closing_quotes(&self, quote: u8) -> Option<usize> {
+        let run = self.bytes[self.pos..]
+            .iter()
+            .take_while(|&&b| b == quote)
+            .count();
+        (run >= 3).then(|| run.min(5) - 3)
+    }
+
+    /// `"""..."""`: escapes and line-ending backslashes decoded, CRLF read as LF.
+    fn multiline_basic_string(&mut self) -> Result<Cow<'a, str>, Error> {
+        let open = self.pos;
+        self.pos += 3;
+        self.trim_first_newline();
+        let begin = self.pos;
+        let mut owned: Option<String> = None;
+        let mut run = begin;
+        loop {
+            match self.peek() {
+                None => return Err(self.error_at(ErrorKind::UnterminatedString, open)),
+                Some(b'"') => {
+                    if let Some(extra) = self.closing_quotes(b'"') {
+                        let end = self.pos + extra;
+                        self.pos = end + 3;
+                        return Ok(match owned {
+                            None => Cow::Borrowed(&self.src[begin..end]),
+                            Some(mut s) => {
+                                s.push_str(&self.src[run..end]);
+                                Cow::Owned(s)
+                            }
+                        });
+                    }
+                    self.pos += 1;
+                }
+                Some(b'\\') => {
+                    let s = owned.get_or_insert_with(String::new);
+                    s.push_str(&self.src[run..self.pos]);
+                    let after = self.bytes[self.pos + 1..]
+                        .iter()
+                        .position(|&b| b != b' ' && b != b'\t')
+                        .map(|n| self.pos + 1 + n);
+                    match after.map(|i| self.bytes[i]) {
+                        Some(b'\n' | b'\r') => {
+                            // A line-ending backslash: drop it and all whitespace after.
+                            self.pos = after.unwrap_or(self.pos);
+                            loop {
+                                self.skip_ws();
+                                if !self.newline()? {
+                                    break;
+                                }
+                            }
+                        }
+                        _ => self.escape(s)?,
+                    }
+                    run = self.pos;
+                }
+                Some(b'\r') => {
+                    if self.bytes.get(self.pos + 1) != Some(&b'\n') {
+                        return Err(self.error_at(ErrorKind::ControlCharacter, self.pos));
+                    }
+                    let s = owned.get_or_insert_with(String::new);
+                    s.push_str(&self.src[run..self.pos]);
+                    s.push('\n');
+                    self.pos += 2;
+                    run = self.pos;
+                }
+                Some(b) if b != b'\n' && is_forbidden_control(b) => {
+                    return Err(self.error_at(ErrorKind::ControlCharacter, self.pos));
+                }
+                Some(_) => self.pos += 1,
+            }
+        }
+    }
+
+    /// `'''...'''`: no escapes; CRLF read as LF.
+    fn multiline_literal_string(&mut self) -> Result<Cow<'a, str>, Error> {
+        let open = self.pos;
+        self.pos += 3;
+        self.trim_first_newline();
+        let begin = self.pos;
+        let mut owned: Option<String> = None;
+        let mut run = begin;
+        loop {
+            match self.peek() {
+                None => return Err(self.error_at(ErrorKind::UnterminatedString, open)),
+                Some(b'\'') => {
+                    if let Some(extra) = self.closing_quotes(b'\'') {
+                        let end = self.pos + extra;
+                        self.pos = end + 3;
+                        return Ok(match owned {
+                            None => Cow::Borrowed(&self.src[begin..end]),
+                            Some(mut s) => {
+                                s.push_str(&self.src[run..end]);
+                                Cow::Owned(s)
+                            }
+                        });
+                    }
+                    self.pos += 1;
+                }
+                Some(b'\r') => {
+                    if self.bytes.get(self.pos + 1) != Some(&b'\n') {
+                        return Err(self.error_at(ErrorKind::ControlCharacter, self.pos));
+                    }
+                    let s = owned.get_or_insert_with(String::new);
+                    s.push_str(&self.src[run..self.pos]);
+                    s.push('\n');
+                    self.pos += 2;
+                    run = self.pos;
+                }
+                Some(b) if b != b'\n' && is_forbidden_control(b) => {
+                    return Err(self.error_at(ErrorKind::ControlCharacter, self.pos));
+                }
+                Some(_) => self.pos += 1,
+            }
+        }
+    }
+
+    /// An integer, a float, `inf`/`nan` or a datetime.
+    fn number_or_datetime(&mut self) -> Result<Scalar<'a>, Error> {
+        let start = self.pos;
+        let rest = &self.bytes[start..];
+        let looks_like_date =
+            rest.len() >= 5 && rest[..4].iter().all(u8::is_ascii_digit) && rest[4] == b'-';
+        let looks_like_time =
+            rest.len() >= 3 && rest[..2].iter().all(u8::is_ascii_digit) && rest[2] == b':';
+        if looks_like_date || looks_like_time {
+            let (datetime, used) = Datetime::parse_prefix(rest)
+                .ok_or_else(|| self.error_at(ErrorKind::InvalidDatetime, start))?;
+            self.pos += used;
+            return Ok(Scalar::Datetime(datetime));
+        }
+        let mut p = start;
+        let negative = rest[0] == b'-';
+        if matches!(rest[0], b'+' | b'-') {
+            p += 1;
+        }
+        let body = &self.bytes[p..];
+        if body.starts_with(b"inf") || body.starts_with(b"nan") {
+            self.pos = p + 3;
+            let value = if body[0] == b'i' {
+                f64::INFINITY
+            } else {
+                f64::NAN
+            };
+            return Ok(Scalar::Float(if negative { -value } else { value }));
+        }
+        if p == start && body.len() >= 2 && body[0] == b'0' {
+            let radix = match body[1] {
+                b'x' => 16,
+                b'o' => 8,
+                b'b' => 2,
+                _ => 0,
+            };
+            if radix != 0 {
+                return self.radix_integer(start + 2, radix);
+            }
+        }
+        let int_start = p;
+        p = self.digits(p)?;
+        let int_digits = &self.bytes[int_start..p];
+        if int_digits[0] == b'0' && int_digits.len() > 1 {
+            return Err(self.error_at(ErrorKind::InvalidNumber, start));
+        }
+        let mut is_float = false;
+        if self.bytes.get(p) == Some(&b'.') {
+            p = self.digits(p + 1)?;
+            is_float = true;
+        }
+        if let Some(b'e' | b'E') = self.bytes.get(p) {
+            p += 1;
+            if let Some(b'+' | b'-') = self.bytes.get(p) {
+                p += 1;
+            }
+            p = self.digits(p)?;
+            is_float = true;
+        }
+        self.pos = p;
+        let text = &self.src[start..p];
+        if is_float {
+            let value = if text.contains('_') {
+                text.replace('_', "").parse::<f64>()
+            } else {
+                text.parse::<f64>()
+            };
+            return value
+                .map(Scalar::Float)
+                .map_err(|_| self.error_at(ErrorKind::InvalidNumber, start));
+        }
+        let mut magnitude: u64 = 0;
+        for &b in int_digits {
+            if b != b'_' {
+                magnitude = magnitude
+                    .checked_mul(10)
+                    .and_then(|m| m.checked_add(u64::from(b - b'0')))
+                    .ok_or_else(|| self.error_at(ErrorKind::IntegerOverflow, start))?;
+            }
+        }
+        let value = if negative {
+            0i64.checked_sub_unsigned(magnitude)
+        } else {
+            i64::try_from(magnitude).ok()
+        };
+        value
+            .map(Scalar::Integer)
+            .ok_or_else(|| self.error_at(ErrorKind::IntegerOverflow, start))
+    }
+
+    /// Decimal digits from `p` with single underscores between digits; at least one
+    /// digit. Returns the position after them.
+    fn digits(&self, mut p: usize) -> Result<usize, Error> {
+        if !self.bytes.get(p).is_some_and(u8::is_ascii_digit) {
+            return Err(self.error_at(ErrorKind::InvalidNumber, p));
+        }
+        loop {
+            match self.bytes.get(p) {
+                Some(b) if b.is_ascii_digit() => p += 1,
+                Some(b'_') if self.bytes.get(p + 1).is_some_and(u8::is_ascii_digit) => p += 1,
+                Some(b'_') => return Err(self.error_at(ErrorKind::InvalidNumber, p)),
+                _ => return Ok(p),
+            }
+        }
+    }
+
+    /// `0x`, `0o` or `0b` digits from `p` (after the prefix), underscores between digits.
+    fn radix_integer(&mut self, mut p: usize, radix: u32) -> Result<Scalar<'a>, Error> {
+        let start = p - 2;
+        let mut value: u64 = 0;
+        let mut previous_digit = false;
+        loop {
+            let b = self.bytes.get(p).copied();
+            match b.and_then(|b| (b as char).to_digit(radix)) {
+                Some(d) => {
+                    value = value
+                        .checked_mul(u64::from(radix))
+                        .and_then(|v| v.checked_add(u64::from(d)))
+                        .filter(|&v| v <= i64::MAX as u64)
+                        .ok_or_else(|| self.error_at(ErrorKind::IntegerOverflow, start))?;
+                    previous_digit = true;
+                    p += 1;
+                }
+                None if b == Some(b'_') && previous_digit => {
+                    previous_digit = false;
+                    p += 1;
+                }
+                None if previous_digit
+                    && !b.is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_') =>
+                {
+                    break
+                }
+                None => return Err(self.error_at(ErrorKind::InvalidNumber, p)),
+            }
+        }
+        self.pos = p;
+        Ok(Scalar::Integer(value as i64))
+    }
+}

@@ -1,0 +1,71 @@
+//! TOML 1.0.0, exactly: every rule of the specification, checked with positions.
+//!
+//! One parser ([`parser`]) generic over [`TomlBuilder`] serves both doors: [`parse`]
+//! builds a [`RawValue`] for decoding into structs, [`parse_tree`] builds a
+//! [`Document`] that keeps table kinds, string kinds, comments and spans, and [`check`]
+//! validates with the `()` builder, building nothing.
+//!
+//! ```
+//! use quarry_formats::toml;
+//!
+//! let value = toml::parse(b"[server]\nhost = \"example.org\"\nports = [80, 443]\n").unwrap();
+//! let server = value.get("server").unwrap();
+//! assert_eq!(server.get("host").and_then(|v| v.as_str()), Some("example.org"));
+//!
+//! let err = toml::parse(b"a = 1\na = 2\n").unwrap_err();
+//! assert_eq!(err.to_string(), "duplicate key `a` at line 2, column 1");
+//! ```
+//!
+//! In the [`RawValue`] door tables are maps in document order (the order each key first
+//! appeared in its table), arrays of tables are sequences of maps, integers are
+//! [`RawValue::Int`] and the four datetime kinds are [`RawValue::Datetime`] (decodable
+//! into [`Datetime`](quarry_raw_value::Datetime) and into `String` as RFC 3339 text).
+//! A leading UTF-8 byte order mark is skipped; CRLF in multi-line strings reads as LF.
+
+mod builder;
+mod error;
+pub mod lexer;
+pub mod parser;
+mod raw;
+mod tree;
+
+use quarry_raw_value::RawValue;
+
+pub use builder::{Key, StringKind, TableId, TableKind, TomlBuilder, ROOT};
+pub use error::{Error, ErrorKind};
+pub use lexer::{Lexer, Scalar};
+pub use parser::{parse_with, Parser};
+pub use raw::RawValueBuilder;
+pub use tree::{Document, EntryKey, Node, NodeKind, TreeBuilder};
+
+use crate::common::Limits;
+
+/// Parses a TOML document into a [`RawValue`] map (the struct door), with default limits.
+pub fn parse(input: &[u8]) -> Result<RawValue<'_>, Error> {
+    parse_with_limits(input, Limits::default())
+}
+
+/// Parses a TOML document into a [`RawValue`] map under `limits`.
+pub fn parse_with_limits(input: &[u8], limits: Limits) -> Result<RawValue<'_>, Error> {
+    let mut builder = RawValueBuilder::default();
+    parse_with(input, &mut builder, limits)?;
+    Ok(builder.finish())
+}
+
+/// Checks that `input` is one valid TOML document, building nothing.
+pub fn check(input: &[u8]) -> Result<(), Error> {
+    parse_with(input, &mut (), Limits::default())
+}
+
+/// Parses a TOML document into a [`Document`] tree (the tree door), with default limits.
+pub fn parse_tree(input: &[u8]) -> Result<Document<'_>, Error> {
+    parse_tree_with_limits(input, Limits::default())
+}
+
+/// Parses a TOML document into a [`Document`] tree under `limits`.
+pub fn parse_tree_with_limits(input: &[u8], limits: Limits) -> Result<Document<'_>, Error> {
+    let mut parser = Parser::new(input, limits)?;
+    let mut builder = TreeBuilder::default();
+    parser.parse(&mut builder)?;
+    Ok(builder.finish(parser.src()))
+}
