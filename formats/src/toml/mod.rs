@@ -28,8 +28,9 @@ pub mod lexer;
 pub mod parser;
 mod raw;
 mod tree;
+mod writer;
 
-use quarry_raw_value::RawValue;
+use quarry_raw_value::{Encode, EncodeError, RawValue, RawValueEncoder};
 
 pub use builder::{Key, StringKind, TableId, TableKind, TomlBuilder, ROOT};
 pub use error::{Error, ErrorKind};
@@ -37,6 +38,7 @@ pub use lexer::{Lexer, Scalar};
 pub use parser::{parse_with, Parser};
 pub use raw::RawValueBuilder;
 pub use tree::{Document, EntryKey, Node, NodeKind, TreeBuilder};
+pub use writer::write_document;
 
 use crate::common::Limits;
 
@@ -68,4 +70,30 @@ pub fn parse_tree_with_limits(input: &[u8], limits: Limits) -> Result<Document<'
     let mut builder = TreeBuilder::default();
     parser.parse(&mut builder)?;
     Ok(builder.finish(parser.src()))
+}
+
+/// Encodes `value` as a TOML document. The value must encode as a map; a null, an
+/// integer beyond `i64` or a top-level non-table is an error naming its path. Bytes
+/// become base64 strings.
+pub fn to_vec<T: Encode + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeError> {
+    let mut encoder = RawValueEncoder::default();
+    value.encode(&mut encoder)?;
+    let mut out = Vec::with_capacity(256);
+    write_document(&encoder.finish()?, &mut out)?;
+    Ok(out)
+}
+
+/// Encodes `value` as a TOML document string (see [`to_vec`]).
+pub fn to_string<T: Encode + ?Sized>(value: &T) -> Result<String, EncodeError> {
+    // The writer emits only UTF-8: keys and strings come from `&str`, the rest is ASCII.
+    to_vec(value).map(|bytes| String::from_utf8(bytes).unwrap_or_default())
+}
+
+/// Encodes `value` as a TOML document into `writer` (see [`to_vec`]).
+pub fn to_writer<W: std::io::Write, T: Encode + ?Sized>(
+    mut writer: W,
+    value: &T,
+) -> Result<(), EncodeError> {
+    writer.write_all(&to_vec(value)?)?;
+    Ok(())
 }

@@ -1,0 +1,220 @@
+//! The TOML writer: any [`RawValue`] map TOML can hold, as a document that reads back
+//! to the same value, entries in the same order.
+//!
+//! A table's plain keys come first, then its sub-tables as `[headers]` and its arrays
+//! of tables as `[[headers]]`. A sub-table that is followed by plain keys in its table
+//! cannot become a section without reordering, so it is written inline
+//! (`a = { x = 1 }`) instead: order is data in a [`RawValue`], and it survives.
+//! Keys are quoted only when they are not bare; strings are basic strings with escapes.
+
+use quarry_raw_value::{base64, EncodeError, RawValue};
+
+type Entries<'a> = [(std::borrow::Cow<'a, str>, RawValue<'a>)];
+
+/// Writes `value`, which must be a map, as a TOML document into `out`.
+pub fn write_document(value: &RawValue<'_>, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+    let RawValue::Map(entries) = value else {
+        return Err(EncodeError::custom(format!(
+            "a TOML document is a table; cannot write a top-level {}",
+            value.kind_name()
+        )));
+    };
+    let mut writer = Writer {
+        out,
+        path: Vec::new(),
+    };
+    writer.table_body(entries)
+}
+
+struct Writer<'o> {
+    out: &'o mut Vec<u8>,
+    /// The header path of the table being written, each segment already quoted if needed.
+    path: Vec<String>,
+}
+
+/// An array every item of which is a table: written as `[[name]]` sections.
+fn is_array_of_tables(value: &RawValue<'_>) -> bool {
+    matches!(value, RawValue::Seq(items) if !items.is_empty() && items.iter().all(|i| matches!(i, RawValue::Map(_))))
+}
+
+fn is_section(value: &RawValue<'_>) -> bool {
+    matches!(value, RawValue::Map(_)) || is_array_of_tables(value)
+}
+
+impl Writer<'_> {
+    /// The entries of one table: plain keys, then sections.
+    fn table_body(&mut self, entries: &Entries<'_>) -> Result<(), EncodeError> {
+        // Entries from `first_section` on are all tables or arrays of tables.
+        let first_section = entries
+            .iter()
+            .rposition(|(_, v)| !is_section(v))
+            .map_or(0, |i| i + 1);
+        for (key, value) in &entries[..first_section] {
+            write_key(self.out, key);
+            self.out.extend_from_slice(b" = ");
+            write_inline(self.out, value).map_err(|e| e.at_key(key))?;
+            self.out.push(b'\n');
+        }
+        for (key, value) in &entries[first_section..] {
+            self.path.push(key_text(key));
+            let result = match value {
+                RawValue::Map(sub) => self.section(sub),
+                RawValue::Seq(elements) => self.array_of_tables(elements),
+                _ => Ok(()),
+            };
+            self.path.pop();
+            result.map_err(|e| e.at_key(key))?;
+        }
+        Ok(())
+    }
+
+    fn header(&mut self, open: &[u8], close: &[u8]) {
+        if !self.out.is_empty() {
+            self.out.push(b'\n');
+        }
+        self.out.extend_from_slice(open);
+        self.out.extend_from_slice(self.path.join(".").as_bytes());
+        self.out.extend_from_slice(close);
+        self.out.push(b'\n');
+    }
+
+    /// A sub-table: `[path]` and its body. The header is left out when the table holds
+    /// only sections (its first sub-header creates it in the same place).
+    fn section(&mut self, entries: &Entries<'_>) -> Result<(), EncodeError> {
+        if entries.is_empty() || !entries.iter().all(|(_, v)| is_section(v)) {
+            self.header(b"[", b"]");
+        }
+        self.table_body(entries)
+    }
+
+    fn array_of_tables(&mut self, elements: &[RawValue<'_>]) -> Result<(), EncodeError> {
+        for (i, element) in elements.iter().enumerate() {
+            if let RawValue::Map(entries) = element {
+                self.header(b"[[", b"]]");
+                self.table_body(entries).map_err(|e| e.at_index(i))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn is_bare_key(key: &str) -> bool {
+    !key.is_empty()
+        && key
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+fn key_text(key: &str) -> String {
+    let mut out = Vec::with_capacity(key.len() + 2);
+    write_key(&mut out, key);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+fn write_key(out: &mut Vec<u8>, key: &str) {
+    if is_bare_key(key) {
+        out.extend_from_slice(key.as_bytes());
+    } else {
+        write_string(out, key);
+    }
+}
+
+/// A basic string: `"`, `\` and control characters escaped.
+pub(crate) fn write_string(out: &mut Vec<u8>, s: &str) {
+    out.push(b'"');
+    let bytes = s.as_bytes();
+    let mut run = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let escape: &[u8] = match b {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            b'\n' => b"\\n",
+            b'\t' => b"\\t",
+            b'\r' => b"\\r",
+            0x08 => b"\\b",
+            0x0C => b"\\f",
+            0..=0x1F | 0x7F => b"",
+            _ => continue,
+        };
+        out.extend_from_slice(&bytes[run..i]);
+        if escape.is_empty() {
+            out.extend_from_slice(format!("\\u{b:04X}").as_bytes());
+        } else {
+            out.extend_from_slice(escape);
+        }
+        run = i + 1;
+    }
+    out.extend_from_slice(&bytes[run..]);
+    out.push(b'"');
+}
+
+fn write_float(out: &mut Vec<u8>, f: f64) {
+    if f.is_nan() {
+        out.extend_from_slice(if f.is_sign_negative() {
+            b"-nan"
+        } else {
+            b"nan"
+        });
+    } else if f.is_infinite() {
+        out.extend_from_slice(if f < 0.0 { b"-inf" } else { b"inf" });
+    } else {
+        let mut buffer = zmij::Buffer::new();
+        let text = buffer.format_finite(f);
+        out.extend_from_slice(text.as_bytes());
+        if !text.contains(['.', 'e', 'E']) {
+            out.extend_from_slice(b".0");
+        }
+    }
+}
+
+/// A value on the right of `=` or inside an array: arrays and tables inline.
+fn write_inline(out: &mut Vec<u8>, value: &RawValue<'_>) -> Result<(), EncodeError> {
+    match value {
+        RawValue::Null => return Err(EncodeError::unsupported("null", "TOML")),
+        RawValue::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
+        RawValue::Int(i) => out.extend_from_slice(itoa::Buffer::new().format(*i).as_bytes()),
+        RawValue::UInt(_) => {
+            return Err(EncodeError::unsupported(
+                "an integer above 9223372036854775807",
+                "TOML",
+            ))
+        }
+        RawValue::BigNumber(text) => {
+            return Err(EncodeError::unsupported(
+                &format!("the number {text} (beyond 64 bits)"),
+                "TOML",
+            ))
+        }
+        RawValue::Float(f) => write_float(out, *f),
+        RawValue::String(s) | RawValue::Text(s) => write_string(out, s),
+        RawValue::Bytes(b) => write_string(out, &base64::encode(b)),
+        RawValue::Datetime(d) => out.extend_from_slice(d.to_string().as_bytes()),
+        RawValue::Seq(items) => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.extend_from_slice(b", ");
+                }
+                write_inline(out, item).map_err(|e| e.at_index(i))?;
+            }
+            out.push(b']');
+        }
+        RawValue::Map(entries) => {
+            if entries.is_empty() {
+                out.extend_from_slice(b"{}");
+                return Ok(());
+            }
+            out.extend_from_slice(b"{ ");
+            for (i, (key, item)) in entries.iter().enumerate() {
+                if i > 0 {
+                    out.extend_from_slice(b", ");
+                }
+                write_key(out, key);
+                out.extend_from_slice(b" = ");
+                write_inline(out, item).map_err(|e| e.at_key(key))?;
+            }
+            out.extend_from_slice(b" }");
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,429 @@
+//! Behaviour of the TOML parser, tree and writer.
+#![cfg(feature = "toml")]
+
+use std::borrow::Cow;
+
+use proptest::prelude::*;
+use quarry_formats::toml::{self, ErrorKind, NodeKind, StringKind, TableKind};
+use quarry_formats::Limits;
+use quarry_raw_value::{Datetime, Path, RawValue};
+
+fn err(input: &str) -> (String, usize, usize) {
+    let e = toml::parse(input.as_bytes()).unwrap_err();
+    (e.kind().to_string(), e.line(), e.column())
+}
+
+fn map<'a>(entries: Vec<(&'a str, RawValue<'a>)>) -> RawValue<'a> {
+    RawValue::Map(
+        entries
+            .into_iter()
+            .map(|(k, v)| (Cow::Borrowed(k), v))
+            .collect(),
+    )
+}
+
+#[test]
+fn errors_name_the_problem_and_its_position() {
+    assert_eq!(err("a = 1\na = 2"), ("duplicate key `a`".into(), 2, 1));
+    assert_eq!(err("[a]\n[a]"), ("table `a` defined twice".into(), 2, 1));
+    assert_eq!(
+        err("a = {x = 1}\n[a.b]"),
+        ("cannot add to `a`: it is an inline table".into(), 2, 1)
+    );
+    assert_eq!(
+        err("a = [1]\n[[a]]"),
+        ("cannot add to `a`: it is a static array".into(), 2, 1)
+    );
+    assert_eq!(
+        err("[a.b.c]\nz = 9\n[a]\nb.c.t = 1"),
+        (
+            "cannot add to `b`: it is a table defined by a header".into(),
+            4,
+            1
+        )
+    );
+    assert_eq!(err("a = 01"), ("invalid number".into(), 1, 5));
+    assert_eq!(
+        err("a = 9223372036854775808"),
+        ("integer does not fit in 64 bits".into(), 1, 5)
+    );
+    assert_eq!(
+        err("a = 1 b = 2"),
+        ("expected a newline after the value".into(), 1, 7)
+    );
+    assert_eq!(err("a = \"x"), ("unterminated string".into(), 1, 5));
+    assert_eq!(err("a = \"\\e\""), ("invalid escape sequence".into(), 1, 6));
+    assert_eq!(err("a = 1979-02-30"), ("invalid date or time".into(), 1, 5));
+    assert_eq!(err("a = {x = 1,}").0, "expected a key, found `}`");
+    assert_eq!(err("a = {\nx = 1}").0, "expected a key, found '\\n'");
+    assert_eq!(err("a =").0, "expected a value, found the end of input");
+    assert_eq!(
+        err("[[a]]\n[a]").0,
+        "cannot add to `a`: it is an array of tables"
+    );
+    assert_eq!(err("a.b = 1\n[a]").0, "table `a` defined twice");
+    assert_eq!(err("# \u{7f}").0, "control character (escape it)");
+    assert_eq!(err("a = 1\r").0, "control character (escape it)");
+}
+
+#[test]
+fn errors_are_one_pointer() {
+    assert_eq!(
+        std::mem::size_of::<toml::Error>(),
+        std::mem::size_of::<usize>()
+    );
+}
+
+#[test]
+fn tables_merge_in_first_appearance_order() {
+    let doc =
+        "title = \"t\"\n[a.b]\nx = 1\n[c]\n[a]\ny = 2\n[[d]]\nn = 1\n[d.e]\nm = 1\n[[d]]\nn = 2\n";
+    let value = toml::parse(doc.as_bytes()).unwrap();
+    let expected = map(vec![
+        ("title", RawValue::String("t".into())),
+        (
+            "a",
+            map(vec![
+                ("b", map(vec![("x", RawValue::Int(1))])),
+                ("y", RawValue::Int(2)),
+            ]),
+        ),
+        ("c", map(vec![])),
+        (
+            "d",
+            RawValue::Seq(vec![
+                map(vec![
+                    ("n", RawValue::Int(1)),
+                    ("e", map(vec![("m", RawValue::Int(1))])),
+                ]),
+                map(vec![("n", RawValue::Int(2))]),
+            ]),
+        ),
+    ]);
+    assert_eq!(value, expected);
+}
+
+#[test]
+fn scalars_of_every_kind() {
+    let doc = br#"
+s = "tab\there \u00e9 \U0001F600"
+l = 'C:\path'
+ml = """
+one \
+   two"""
+mll = '''
+keep \n'''
+hex = 0xDEAD_beef
+oct = 0o755
+bin = 0b1010
+neg = -9_223_372_036_854_775_808
+f = 6.626e-34
+inf = -inf
+odt = 1979-05-27T07:32:00.999-07:00
+ldt = 1979-05-27 07:32:00
+ld = 1979-05-27
+lt = 07:32:00.5
+"#;
+    let v = toml::parse(doc).unwrap();
+    let get = |k: &str| v.get(k).unwrap().clone();
+    assert_eq!(get("s"), RawValue::String("tab\there é 😀".into()));
+    assert_eq!(get("l"), RawValue::String("C:\\path".into()));
+    assert_eq!(get("ml"), RawValue::String("one two".into()));
+    assert_eq!(get("mll"), RawValue::String("keep \\n".into()));
+    assert_eq!(get("hex"), RawValue::Int(0xDEAD_BEEF));
+    assert_eq!(get("oct"), RawValue::Int(0o755));
+    assert_eq!(get("bin"), RawValue::Int(10));
+    assert_eq!(get("neg"), RawValue::Int(i64::MIN));
+    assert_eq!(get("f"), RawValue::Float(6.626e-34));
+    assert_eq!(get("inf"), RawValue::Float(f64::NEG_INFINITY));
+    let text = |k: &str| match get(k) {
+        RawValue::Datetime(d) => d.to_string(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(text("odt"), "1979-05-27T07:32:00.999-07:00");
+    assert_eq!(text("ldt"), "1979-05-27T07:32:00");
+    assert_eq!(text("ld"), "1979-05-27");
+    assert_eq!(text("lt"), "07:32:00.5");
+}
+
+#[test]
+fn strings_and_keys_are_borrowed_unless_rewritten() {
+    let v = toml::parse(b"plain = \"abc\"\n\"quoted key\" = 'lit'\nesc = \"a\\nb\"\n").unwrap();
+    let RawValue::Map(entries) = v else { panic!() };
+    assert!(matches!(
+        entries[0].1,
+        RawValue::String(Cow::Borrowed("abc"))
+    ));
+    assert!(matches!(entries[1].0, Cow::Borrowed("quoted key")));
+    assert!(matches!(
+        entries[1].1,
+        RawValue::String(Cow::Borrowed("lit"))
+    ));
+    assert!(matches!(entries[2].1, RawValue::String(Cow::Owned(_))));
+}
+
+#[test]
+fn depth_limit_is_a_clean_error_without_recursion() {
+    let deep = format!("a = {}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let e = toml::parse(deep.as_bytes()).unwrap_err();
+    assert_eq!(e.kind(), &ErrorKind::DepthLimitReached(128));
+    let inline = format!("a = {}{}", "{b = ".repeat(200), "}".repeat(200));
+    assert_eq!(
+        toml::check(inline.as_bytes()).unwrap_err().kind(),
+        &ErrorKind::DepthLimitReached(128)
+    );
+    let dotted = format!("{} = 1", vec!["k"; 500].join("."));
+    assert_eq!(
+        toml::check(dotted.as_bytes()).unwrap_err().kind(),
+        &ErrorKind::DepthLimitReached(128)
+    );
+    let header = format!("[{}]", vec!["k"; 500].join("."));
+    assert_eq!(
+        toml::check(header.as_bytes()).unwrap_err().kind(),
+        &ErrorKind::DepthLimitReached(128)
+    );
+    // A raised limit is honoured: the parser itself does not recurse (the validating
+    // builder shows it; a RawValue that deep would recurse when dropped).
+    let limits = Limits::default().with_max_depth(200_000);
+    assert!(toml::parse_with(deep.as_bytes(), &mut (), limits).is_ok());
+}
+
+#[test]
+fn document_size_limit() {
+    let limits = Limits::default().with_max_document_size(4);
+    let e = toml::parse_with_limits(b"a = 12", limits).unwrap_err();
+    assert_eq!(e.kind(), &ErrorKind::DocumentSizeLimitReached(4));
+}
+
+#[test]
+fn tree_keeps_kinds_spans_and_comments() {
+    let src =
+        "# top\n[server] # the server\nhost = 'h'\nlimits.max = 5\n[[job]]\nname = \"a\"\n[x.y]\n";
+    let doc = toml::parse_tree(src.as_bytes()).unwrap();
+    let root = doc.root();
+    assert_eq!(root.kind(), NodeKind::Table(TableKind::Root));
+    let server = root.get("server").unwrap();
+    assert_eq!(server.kind(), NodeKind::Table(TableKind::Header));
+    assert_eq!(server.source_text(), "[server]");
+    let host = server.get("host").unwrap();
+    assert_eq!(host.kind(), NodeKind::String(StringKind::Literal));
+    assert_eq!(host.source_text(), "'h'");
+    let limits = server.get("limits").unwrap();
+    assert_eq!(limits.kind(), NodeKind::Table(TableKind::Dotted));
+    let (key, max) = limits.entries().next().unwrap();
+    assert_eq!(
+        (key.name, key.span.slice(src), max.as_i64()),
+        ("max", "max", Some(5))
+    );
+    let jobs = root.get("job").unwrap();
+    assert_eq!(jobs.kind(), NodeKind::ArrayOfTables);
+    assert_eq!(
+        jobs.at(0).unwrap().kind(),
+        NodeKind::Table(TableKind::ArrayElement)
+    );
+    assert_eq!(
+        root.get("x").unwrap().kind(),
+        NodeKind::Table(TableKind::Implicit)
+    );
+    let found = root.lookup(&Path::parse("job[0].name").unwrap()).unwrap();
+    assert_eq!(found.as_str(), Some("a"));
+    let comments: Vec<_> = doc.comments().map(|(_, text)| text).collect();
+    assert_eq!(comments, ["# top", "# the server"]);
+    assert_eq!(doc.to_raw_value(), toml::parse(src.as_bytes()).unwrap());
+}
+
+#[test]
+fn writer_puts_sections_after_plain_keys_and_keeps_order() {
+    let value = map(vec![
+        ("name", RawValue::String("quarry".into())),
+        ("inline first", map(vec![("x", RawValue::Int(1))])),
+        ("version", RawValue::Float(1.0)),
+        (
+            "when",
+            RawValue::Datetime("2024-01-02T03:04:05Z".parse::<Datetime>().unwrap()),
+        ),
+        (
+            "deps",
+            map(vec![(
+                "serde",
+                map(vec![("version", RawValue::String("1".into()))]),
+            )]),
+        ),
+        (
+            "bin",
+            RawValue::Seq(vec![
+                map(vec![("name", RawValue::String("a\"b".into()))]),
+                map(vec![("path", RawValue::Seq(vec![]))]),
+            ]),
+        ),
+    ]);
+    let text = toml::to_string(&value).unwrap();
+    assert_eq!(
+        text,
+        "name = \"quarry\"\n\"inline first\" = { x = 1 }\nversion = 1.0\nwhen = 2024-01-02T03:04:05Z\n\n\
+         [deps.serde]\nversion = \"1\"\n\n[[bin]]\nname = \"a\\\"b\"\n\n[[bin]]\npath = []\n"
+    );
+    assert_eq!(toml::parse(text.as_bytes()).unwrap(), value);
+}
+
+#[test]
+fn writer_refuses_what_toml_cannot_hold_and_names_the_path() {
+    let value = map(vec![(
+        "a",
+        map(vec![(
+            "list",
+            RawValue::Seq(vec![RawValue::Int(1), RawValue::Null]),
+        )]),
+    )]);
+    let e = toml::to_string(&value).unwrap_err();
+    assert_eq!(e.to_string(), "a.list[1]: TOML cannot represent null");
+    let e = toml::to_string(&RawValue::Seq(vec![])).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "a TOML document is a table; cannot write a top-level sequence"
+    );
+    assert!(toml::to_string(&map(vec![("big", RawValue::UInt(u64::MAX))])).is_err());
+}
+
+/// The `toml` crate's reading of a document, as a RawValue (datetimes through their text).
+fn oracle(value: &::toml::Value) -> RawValue<'static> {
+    match value {
+        ::toml::Value::String(s) => RawValue::String(Cow::Owned(s.clone())),
+        ::toml::Value::Integer(i) => RawValue::Int(*i),
+        ::toml::Value::Float(f) => RawValue::Float(*f),
+        ::toml::Value::Boolean(b) => RawValue::Bool(*b),
+        ::toml::Value::Datetime(d) => RawValue::Datetime(d.to_string().parse().unwrap()),
+        ::toml::Value::Array(items) => RawValue::Seq(items.iter().map(oracle).collect()),
+        ::toml::Value::Table(t) => RawValue::Map(
+            t.iter()
+                .map(|(k, v)| (Cow::Owned(k.clone()), oracle(v)))
+                .collect(),
+        ),
+    }
+}
+
+fn sorted(value: RawValue<'_>) -> RawValue<'_> {
+    match value {
+        RawValue::Map(mut entries) => {
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            RawValue::Map(entries.into_iter().map(|(k, v)| (k, sorted(v))).collect())
+        }
+        RawValue::Seq(items) => RawValue::Seq(items.into_iter().map(sorted).collect()),
+        other => other,
+    }
+}
+
+#[test]
+fn agrees_with_the_toml_crate_on_the_corpus_and_round_trips_it() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/toml");
+    let mut count = 0;
+    for entry in std::fs::read_dir(&dir).expect("corpus/toml") {
+        let path = entry.unwrap().path();
+        let bytes = std::fs::read(&path).unwrap();
+        let ours = toml::parse(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let theirs: ::toml::Table = std::str::from_utf8(&bytes).unwrap().parse().unwrap();
+        let theirs = oracle(&::toml::Value::Table(theirs));
+        assert!(
+            sorted(ours.clone()) == sorted(theirs),
+            "{} differs",
+            path.display()
+        );
+        let written = toml::to_vec(&ours).unwrap();
+        assert_eq!(
+            toml::parse(&written).unwrap(),
+            ours,
+            "{} round trip",
+            path.display()
+        );
+        count += 1;
+    }
+    assert!(count >= 10, "only {count} corpus files");
+}
+
+fn key() -> impl Strategy<Value = String> {
+    prop_oneof!["[a-z_-]{1,8}", "[ -~]{0,6}", "\\PC{0,4}"]
+}
+
+fn scalar() -> impl Strategy<Value = RawValue<'static>> {
+    prop_oneof![
+        any::<i64>().prop_map(RawValue::Int),
+        any::<f64>()
+            .prop_filter("NaN never equals itself", |f| !f.is_nan())
+            .prop_map(RawValue::Float),
+        any::<bool>().prop_map(RawValue::Bool),
+        "\\PC{0,12}|[\"'\\\\\n\t\r\u{7f}\u{1}]{0,4}".prop_map(|s| RawValue::String(Cow::Owned(s))),
+        (
+            0u16..=9999,
+            1u8..=12,
+            1u8..=28,
+            0u8..=23,
+            0u8..=59,
+            0u8..=59,
+            0u32..1_000_000_000,
+            -1439i16..=1439
+        )
+            .prop_map(
+                |(year, month, day, hour, minute, second, nanosecond, offset)| {
+                    RawValue::Datetime(Datetime {
+                        date: Some(quarry_raw_value::Date { year, month, day }),
+                        time: Some(quarry_raw_value::Time {
+                            hour,
+                            minute,
+                            second,
+                            nanosecond,
+                        }),
+                        offset: Some(quarry_raw_value::Offset::Minutes(offset)),
+                    })
+                }
+            ),
+    ]
+}
+
+fn table() -> impl Strategy<Value = RawValue<'static>> {
+    let leaf = scalar();
+    let value = leaf.prop_recursive(4, 48, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..5).prop_map(RawValue::Seq),
+            prop::collection::vec((key(), inner), 0..5).prop_map(|entries| {
+                let mut seen = std::collections::HashSet::new();
+                RawValue::Map(
+                    entries
+                        .into_iter()
+                        .filter(|(k, _)| seen.insert(k.clone()))
+                        .map(|(k, v)| (Cow::Owned(k), v))
+                        .collect(),
+                )
+            }),
+        ]
+    });
+    prop::collection::vec((key(), value), 0..8).prop_map(|entries| {
+        let mut seen = std::collections::HashSet::new();
+        RawValue::Map(
+            entries
+                .into_iter()
+                .filter(|(k, _)| seen.insert(k.clone()))
+                .map(|(k, v)| (Cow::Owned(k), v))
+                .collect(),
+        )
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn write_then_parse_is_identity(value in table()) {
+        let text = toml::to_string(&value).unwrap();
+        let back = toml::parse(text.as_bytes()).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        prop_assert_eq!(&back, &value, "{}", text);
+        let tree = toml::parse_tree(text.as_bytes()).unwrap();
+        prop_assert_eq!(tree.to_raw_value(), value);
+    }
+
+    #[test]
+    fn arbitrary_text_never_panics(text in "[\\[\\]{}=.,\"'a-c0-9 \n#_+-:TZ]{0,40}") {
+        let raw = toml::parse(text.as_bytes()).is_ok();
+        prop_assert_eq!(raw, toml::check(text.as_bytes()).is_ok());
+        prop_assert_eq!(raw, toml::parse_tree(text.as_bytes()).is_ok());
+    }
+}
