@@ -23,8 +23,8 @@
 //! );
 //! ```
 //!
-//! Formats are cargo features: `json` (default); `yaml`, `toml`, `xml` and `plist`
-//! are reserved names that enable nothing until their formats land.
+//! Formats are cargo features: `json` and `toml` (default); `yaml`, `xml` and `plist`
+//! are in progress and join the defaults as they land.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -124,7 +124,11 @@ impl Format {
     /// True when this build of quarry can read and write the format.
     pub fn is_supported(self) -> bool {
         // Each format joins this list as it lands.
-        self == Format::Json && cfg!(feature = "json")
+        match self {
+            Format::Json => cfg!(feature = "json"),
+            Format::Toml => cfg!(feature = "toml"),
+            _ => false,
+        }
     }
 }
 
@@ -150,6 +154,9 @@ pub enum ParseError {
     /// A JSON syntax error.
     #[cfg(feature = "json")]
     Json(json::Error),
+    /// A TOML syntax error.
+    #[cfg(feature = "toml")]
+    Toml(toml::Error),
 }
 
 impl ParseError {
@@ -158,6 +165,8 @@ impl ParseError {
         match self {
             #[cfg(feature = "json")]
             ParseError::Json(e) => e.position(),
+            #[cfg(feature = "toml")]
+            ParseError::Toml(e) => e.position(),
         }
     }
 
@@ -166,6 +175,8 @@ impl ParseError {
         match self {
             #[cfg(feature = "json")]
             ParseError::Json(e) => e.kind().to_string(),
+            #[cfg(feature = "toml")]
+            ParseError::Toml(e) => e.kind().to_string(),
         }
     }
 }
@@ -246,11 +257,20 @@ impl From<json::Error> for Error {
     }
 }
 
+#[cfg(feature = "toml")]
+impl From<toml::Error> for Error {
+    fn from(e: toml::Error) -> Self {
+        Error::Parse(ParseError::Toml(e))
+    }
+}
+
 /// Parses `bytes` as `format` into a [`RawValue`] (the struct door, no target type).
 pub fn parse_raw(bytes: &[u8], format: Format) -> Result<RawValue<'_>, Error> {
     match format {
         #[cfg(feature = "json")]
         Format::Json => Ok(json::parse(bytes)?),
+        #[cfg(feature = "toml")]
+        Format::Toml => Ok(toml::parse(bytes)?),
         other => Err(Error::Unsupported(other)),
     }
 }
@@ -260,6 +280,8 @@ pub fn check(bytes: &[u8], format: Format) -> Result<(), Error> {
     match format {
         #[cfg(feature = "json")]
         Format::Json => Ok(json::check(bytes)?),
+        #[cfg(feature = "toml")]
+        Format::Toml => Ok(toml::check(bytes)?),
         other => Err(Error::Unsupported(other)),
     }
 }
@@ -315,6 +337,8 @@ pub fn to_vec<T: Encode + ?Sized>(value: &T, format: Format) -> Result<Vec<u8>, 
     match format {
         #[cfg(feature = "json")]
         Format::Json => Ok(json::to_vec_pretty(value)?),
+        #[cfg(feature = "toml")]
+        Format::Toml => Ok(toml::to_vec(value)?),
         other => Err(Error::Unsupported(other)),
     }
 }
@@ -334,6 +358,16 @@ fn locate_decode_errors(bytes: &[u8], format: Format, errors: &mut DecodeErrors)
         #[cfg(feature = "json")]
         Format::Json => {
             let Ok(doc) = json::parse_tree(bytes) else {
+                return;
+            };
+            for error in errors.iter_mut() {
+                let (node, _) = doc.root().lookup_prefix(&error.path());
+                error.position = Some(common::position_at(bytes, node.span().start));
+            }
+        }
+        #[cfg(feature = "toml")]
+        Format::Toml => {
+            let Ok(doc) = toml::parse_tree(bytes) else {
                 return;
             };
             for error in errors.iter_mut() {

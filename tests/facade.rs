@@ -69,15 +69,60 @@ fn from_path_reads_the_example_config() {
 }
 
 #[test]
+#[cfg(not(feature = "plist"))]
 fn formats_that_have_not_landed_say_so() {
+    assert!(!Format::Plist.is_supported());
     assert!(matches!(
-        quarry::parse_raw(b"a: 1", Format::Yaml),
-        Err(Error::Unsupported(Format::Yaml))
+        quarry::parse_raw(b"<plist/>", Format::Plist),
+        Err(Error::Unsupported(Format::Plist))
     ));
     assert!(matches!(
-        quarry::to_vec(&1u8, Format::Toml),
-        Err(Error::Unsupported(Format::Toml))
+        quarry::to_vec(&1u8, Format::Plist),
+        Err(Error::Unsupported(Format::Plist))
     ));
+}
+
+#[test]
+fn toml_configs_decode_and_errors_point_into_the_file() {
+    #[derive(quarry::Decode, Debug, PartialEq)]
+    struct Server {
+        host: String,
+        #[quarry(range = 1..=65535)]
+        port: u16,
+    }
+    #[derive(quarry::Decode, Debug, PartialEq)]
+    struct Config {
+        name: String,
+        released: quarry::Datetime,
+        released_text: String,
+        servers: Vec<Server>,
+    }
+    let text = "name = \"demo\"\nreleased = 2024-05-01T10:00:00Z\nreleased_text = 2024-05-01\n\n\
+                [[servers]]\nhost = \"a\"\nport = 80\n\n[[servers]]\nhost = \"b\"\nport = 0\n";
+    let err = quarry::from_str::<Config>(text, Format::Toml).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "servers[1].port: expected integer in 1..=65535, found 0 at line 11, column 8"
+    );
+    let fixed = text.replace("port = 0", "port = 8080");
+    let config: Config = quarry::from_str(&fixed, Format::Toml).unwrap();
+    assert_eq!(
+        config.servers[1],
+        Server {
+            host: "b".into(),
+            port: 8080
+        }
+    );
+    assert_eq!(config.released.to_string(), "2024-05-01T10:00:00Z");
+    assert_eq!(config.released_text, "2024-05-01");
+    let parse = quarry::check(b"a = 1\na = 2", Format::Toml).unwrap_err();
+    assert_eq!(parse.to_string(), "duplicate key `a` at line 2, column 1");
+    let mut value = BTreeMap::new();
+    value.insert("ports".to_string(), vec![80u16, 443]);
+    assert_eq!(
+        quarry::to_string(&value, Format::Toml).unwrap(),
+        "ports = [80, 443]\n"
+    );
 }
 
 #[test]

@@ -1,13 +1,11 @@
 //! The JSON side of `tree` and `get`.
 
-use std::fmt::Write;
 use std::path::Path;
 
-use quarry::common::LineIndex;
 use quarry::json::{self, Node, NodeKind};
 use quarry::ValuePath;
 
-use crate::{render_parse_error, Failure};
+use crate::{count, key_label, render_parse_error, short_string, Failure, TreeOut};
 
 fn parse<'a>(file: &Path, bytes: &'a [u8]) -> Result<json::Document<'a>, Failure> {
     json::parse_tree(bytes).map_err(|e| {
@@ -23,13 +21,7 @@ fn parse<'a>(file: &Path, bytes: &'a [u8]) -> Result<json::Document<'a>, Failure
 /// A one-line rendering of a scalar: strings quoted and cut at 60 characters.
 fn scalar(node: Node<'_, '_>) -> String {
     match node.kind() {
-        NodeKind::String => {
-            let s = node.as_str().unwrap_or_default();
-            match s.char_indices().nth(60) {
-                Some((cut, _)) => format!("{:?}…", &s[..cut]),
-                None => format!("{s:?}"),
-            }
-        }
+        NodeKind::String => short_string(node.as_str().unwrap_or_default()),
         _ => node.source_text().to_owned(),
     }
 }
@@ -37,57 +29,29 @@ fn scalar(node: Node<'_, '_>) -> String {
 /// The indented tree: line number, then `key: kind value` per node.
 pub fn tree(file: &Path, bytes: &[u8]) -> Result<String, Failure> {
     let doc = parse(file, bytes)?;
-    let lines = LineIndex::new(bytes);
-    let last_line = lines.line(bytes.len());
-    let width = last_line.to_string().len();
-    let mut out = String::new();
+    let mut out = TreeOut::new(bytes);
     // Explicit stack of (node, depth, label); children pushed in reverse to print in order.
     let mut stack = vec![(doc.root(), 0usize, String::new())];
     while let Some((node, depth, label)) = stack.pop() {
-        let line = lines.line(node.span().start);
-        let _ = write!(
-            out,
-            "{line:>width$}  {:indent$}{label}",
-            "",
-            indent = depth * 2
-        );
-        match node.kind() {
-            NodeKind::Array if node.len() == 1 => {
-                let _ = writeln!(out, "array (1 item)");
-            }
-            NodeKind::Array => {
-                let _ = writeln!(out, "array ({} items)", node.len());
-            }
-            NodeKind::Object if node.len() == 1 => {
-                let _ = writeln!(out, "object (1 member)");
-            }
-            NodeKind::Object => {
-                let _ = writeln!(out, "object ({} members)", node.len());
-            }
-            NodeKind::Null => {
-                let _ = writeln!(out, "null");
-            }
-            kind => {
-                let _ = writeln!(out, "{} {}", kind.name(), scalar(node));
-            }
-        }
+        let text = match node.kind() {
+            NodeKind::Array => format!("array ({})", count(node.len(), "item")),
+            NodeKind::Object => format!("object ({})", count(node.len(), "member")),
+            NodeKind::Null => "null".to_owned(),
+            kind => format!("{} {}", kind.name(), scalar(node)),
+        };
+        out.node(node.span().start, depth, &label, &text);
         let is_object = node.kind() == NodeKind::Object;
         let children: Vec<_> = node.children().enumerate().collect();
         for (i, child) in children.into_iter().rev() {
             let label = if is_object {
-                format!(
-                    "{}: ",
-                    quarry::ValuePath {
-                        segments: vec![quarry::Segment::Key(child.key().unwrap_or("").to_owned())]
-                    }
-                )
+                key_label(child.key().unwrap_or(""))
             } else {
                 format!("[{i}]: ")
             };
             stack.push((child, depth + 1, label));
         }
     }
-    Ok(out)
+    Ok(out.finish())
 }
 
 /// The value at `path`: scalars as plain text, containers as indented JSON.

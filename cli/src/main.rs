@@ -4,6 +4,7 @@
 //! or an unreadable file.
 
 mod json;
+mod toml;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -11,6 +12,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use clap::{Parser, Subcommand};
+use quarry::common::LineIndex;
 use quarry::{common, Format, ValuePath};
 
 #[derive(Parser)]
@@ -149,6 +151,70 @@ fn parse_failure(file: &Path, bytes: &[u8], error: &quarry::ParseError) -> Failu
     ))
 }
 
+/// The output of `tree`, shared by every format: each node on its own line, led by
+/// its source line number and indented by depth.
+pub(crate) struct TreeOut {
+    lines: LineIndex,
+    width: usize,
+    out: String,
+}
+
+impl TreeOut {
+    pub(crate) fn new(bytes: &[u8]) -> Self {
+        let lines = LineIndex::new(bytes);
+        let width = lines.line(bytes.len()).to_string().len();
+        TreeOut {
+            lines,
+            width,
+            out: String::new(),
+        }
+    }
+
+    /// One node: the line of byte `offset`, `depth` levels in, then `label` and `text`.
+    pub(crate) fn node(&mut self, offset: usize, depth: usize, label: &str, text: &str) {
+        use std::fmt::Write as _;
+        let line = self.lines.line(offset);
+        let _ = writeln!(
+            self.out,
+            "{line:>width$}  {:indent$}{label}{text}",
+            "",
+            width = self.width,
+            indent = depth * 2
+        );
+    }
+
+    pub(crate) fn finish(self) -> String {
+        self.out
+    }
+}
+
+/// `key: ` as a path segment would spell it (odd keys quoted).
+pub(crate) fn key_label(key: &str) -> String {
+    format!(
+        "{}: ",
+        ValuePath {
+            segments: vec![quarry::Segment::Key(key.to_owned())]
+        }
+    )
+}
+
+/// A string for one line of output: quoted, cut at 60 characters.
+pub(crate) fn short_string(s: &str) -> String {
+    match s.char_indices().nth(60) {
+        Some((cut, _)) => format!("{:?}…", &s[..cut]),
+        None => format!("{s:?}"),
+    }
+}
+
+/// "1 item" / "3 items".
+pub(crate) fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 fn write_stdout(text: &[u8]) -> Outcome {
     let mut out = std::io::stdout().lock();
     match out.write_all(text).and_then(|()| out.flush()) {
@@ -163,6 +229,7 @@ fn tree(file: &Path, format: Option<Format>) -> Outcome {
     let (bytes, format) = read(file, format)?;
     let text = match format {
         Format::Json => json::tree(file, &bytes)?,
+        Format::Toml => toml::tree(file, &bytes)?,
         other => {
             return Err(Failure::Usage(format!(
                 "the {other} format is not supported yet"
@@ -178,6 +245,7 @@ fn get(file: &Path, path: &str, format: Option<Format>) -> Outcome {
         ValuePath::parse(path).ok_or_else(|| Failure::Usage(format!("malformed path `{path}`")))?;
     let text = match format {
         Format::Json => json::get(file, &bytes, &path)?,
+        Format::Toml => toml::get(file, &bytes, &path)?,
         other => {
             return Err(Failure::Usage(format!(
                 "the {other} format is not supported yet"
@@ -202,6 +270,7 @@ fn convert(file: &Path, to: Format, format: Option<Format>, compact: bool) -> Ou
             v.push(b'\n');
             v
         }),
+        Format::Toml => quarry::toml::to_vec(&value),
         other => {
             return Err(Failure::Usage(format!(
                 "converting to {other} is not supported yet"

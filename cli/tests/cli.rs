@@ -178,8 +178,126 @@ fn usage_errors_exit_2() {
     );
     assert_eq!(quarry(&["frobnicate"]).status.code(), Some(2));
     let config = repo().join("examples/config.json");
-    let out = quarry(&["convert", config.to_str().unwrap(), "--to", "toml"]);
+    let out = quarry(&["convert", config.to_str().unwrap(), "--to", "nope"]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+fn toml_suite(kind: &str) -> Vec<String> {
+    let dir = repo().join("../shared/conformance/toml/tests");
+    std::fs::read_to_string(dir.join("files-toml-1.0.0"))
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with(kind) && l.ends_with(".toml"))
+        .map(|l| dir.join(l).to_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn check_accepts_valid_toml_and_rejects_invalid_toml_with_positions() {
+    let valid = toml_suite("valid/");
+    assert_eq!(valid.len(), 210);
+    let mut args = vec!["check"];
+    args.extend(valid.iter().map(String::as_str));
+    let out = quarry(&args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for file in toml_suite("invalid/") {
+        let out = quarry(&["check", &file]);
+        assert_eq!(out.status.code(), Some(1), "{file}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let rest = stderr
+            .strip_prefix(&format!("{file}:"))
+            .unwrap_or_else(|| panic!("{stderr}"));
+        let mut parts = rest.splitn(3, ':');
+        assert!(parts.next().unwrap().parse::<usize>().is_ok(), "{stderr}");
+        assert!(parts.next().unwrap().parse::<usize>().is_ok(), "{stderr}");
+    }
+}
+
+#[test]
+fn toml_tree_get_and_convert() {
+    let config = repo().join("examples/config.toml");
+    let config = config.to_str().unwrap();
+    let out = quarry(&["tree", config]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], " 1  table (7 keys)");
+    assert!(
+        lines.contains(&" 5    released: datetime 2026-11-30T09:00:00Z"),
+        "{text}"
+    );
+    assert!(
+        lines.contains(&" 7    database: table [header] (2 keys)"),
+        "{text}"
+    );
+    assert!(
+        lines.contains(&" 9      pool: inline table (3 keys)"),
+        "{text}"
+    );
+    assert!(
+        lines.contains(&"11    servers: array of tables (2 tables)"),
+        "{text}"
+    );
+    assert!(lines.contains(&" 1  comment: # A service configuration, as quarry reads it: `quarry tree examples/config.toml`."), "{text}");
+
+    let get = |path: &str| {
+        let out = quarry(&["get", config, path]);
+        (out.status.code(), String::from_utf8(out.stdout).unwrap())
+    };
+    assert_eq!(get("servers[1].port"), (Some(0), "8081\n".into()));
+    assert_eq!(
+        get("database.pool"),
+        (Some(0), "min = 2\nmax = 16\ntimeout_ms = 2500.5\n".into())
+    );
+    assert_eq!(
+        get("features.motd"),
+        (Some(0), "Welcome,\n\"operator\" — have a nice day\n".into())
+    );
+
+    // TOML → JSON → TOML keeps every value (the datetime becomes RFC 3339 text in JSON).
+    let json = quarry(&["convert", config, "--to", "json"]);
+    assert_eq!(json.status.code(), Some(0));
+    let dir = std::env::temp_dir().join(format!("quarry-cli-toml-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let json_file = dir.join("config.json");
+    std::fs::write(&json_file, &json.stdout).unwrap();
+    let back = quarry(&["convert", json_file.to_str().unwrap(), "--to", "toml"]);
+    assert_eq!(
+        back.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&back.stderr)
+    );
+    let original_bytes = std::fs::read(config).unwrap();
+    let original = quarry::toml::parse(&original_bytes).unwrap();
+    let round = quarry::toml::parse(&back.stdout).unwrap();
+    assert_eq!(round.get("servers"), original.get("servers"));
+    assert_eq!(round.get("database"), original.get("database"));
+    assert_eq!(
+        round.get("released").and_then(|v| v.as_str()),
+        Some("2026-11-30T09:00:00Z")
+    );
+
+    // What TOML cannot hold is an error naming the path.
+    let out = quarry(&[
+        "convert",
+        repo().join("examples/config.json").to_str().unwrap(),
+        "--to",
+        "toml",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("features.beta-ui: TOML cannot represent null"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -1,0 +1,89 @@
+//! The TOML side of `tree` and `get`.
+
+use std::path::Path;
+
+use quarry::toml::{self, Node, NodeKind, TableKind};
+use quarry::ValuePath;
+
+use crate::{count, key_label, render_parse_error, short_string, Failure, TreeOut};
+
+fn parse<'a>(file: &Path, bytes: &'a [u8]) -> Result<toml::Document<'a>, Failure> {
+    toml::parse_tree(bytes).map_err(|e| {
+        Failure::Invalid(render_parse_error(
+            file,
+            bytes,
+            e.position(),
+            &e.kind().to_string(),
+        ))
+    })
+}
+
+fn describe(node: Node<'_, '_>) -> String {
+    match node.kind() {
+        NodeKind::Table(kind) => {
+            let how = match kind {
+                TableKind::Root => "table",
+                TableKind::Header => "table [header]",
+                TableKind::Implicit => "table (implicit)",
+                TableKind::Dotted => "table (dotted keys)",
+                TableKind::Inline => "inline table",
+                TableKind::ArrayElement => "table [[element]]",
+            };
+            format!("{how} ({})", count(node.len(), "key"))
+        }
+        NodeKind::ArrayOfTables => format!("array of tables ({})", count(node.len(), "table")),
+        NodeKind::Array => format!("array ({})", count(node.len(), "item")),
+        NodeKind::String(_) => {
+            format!("string {}", short_string(node.as_str().unwrap_or_default()))
+        }
+        kind => format!("{} {}", kind.name(), node.source_text()),
+    }
+}
+
+/// The indented tree: line number, then `key: kind value` per node; comments are listed
+/// after the tree with their line numbers.
+pub fn tree(file: &Path, bytes: &[u8]) -> Result<String, Failure> {
+    let doc = parse(file, bytes)?;
+    let mut out = TreeOut::new(bytes);
+    let mut stack = vec![(doc.root(), 0usize, String::new())];
+    while let Some((node, depth, label)) = stack.pop() {
+        out.node(node.span().start, depth, &label, &describe(node));
+        if node.is_table() {
+            let entries: Vec<_> = node.entries().collect();
+            for (key, child) in entries.into_iter().rev() {
+                stack.push((child, depth + 1, key_label(key.name)));
+            }
+        } else {
+            let items: Vec<_> = node.items().enumerate().collect();
+            for (i, child) in items.into_iter().rev() {
+                stack.push((child, depth + 1, format!("[{i}]: ")));
+            }
+        }
+    }
+    for (span, text) in doc.comments() {
+        out.node(span.start, 0, "comment: ", text);
+    }
+    Ok(out.finish())
+}
+
+/// The value at `path`: scalars as plain text, tables as TOML, arrays as JSON.
+pub fn get(file: &Path, bytes: &[u8], path: &ValuePath) -> Result<String, Failure> {
+    let doc = parse(file, bytes)?;
+    let node = doc
+        .root()
+        .lookup(path)
+        .ok_or_else(|| Failure::Invalid(format!("{}: no value at `{path}`\n", file.display())))?;
+    let fail = |e: quarry::EncodeError| Failure::Invalid(format!("{}: {e}\n", file.display()));
+    let mut out = match node.kind() {
+        NodeKind::String(_) => node.as_str().unwrap_or_default().to_owned(),
+        NodeKind::Table(_) => toml::to_string(&node.to_raw_value()).map_err(fail)?,
+        NodeKind::Array | NodeKind::ArrayOfTables => {
+            quarry::json::to_string_pretty(&node.to_raw_value()).map_err(fail)?
+        }
+        _ => node.source_text().to_owned(),
+    };
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    Ok(out)
+}
