@@ -1,0 +1,132 @@
+//! YAML 1.2: one scanner and parser, generic over [`YamlBuilder`], serving both doors.
+//!
+//! [`parse`] builds a [`RawValue`] (the struct door) under the YAML 1.2 core schema,
+//! with aliases resolved and merge keys applied; [`parse_tree`] builds a [`Stream`]
+//! of [`Document`]s whose nodes keep their tag, anchor, style and span, with aliases
+//! kept as aliases and comments kept; [`check`] validates with the `()` builder.
+//!
+//! ```
+//! use quarry_formats::yaml;
+//!
+//! let value = yaml::parse(b"name: quarry\nports: [80, 443]\n").unwrap();
+//! assert_eq!(value.get("name").and_then(|v| v.as_str()), Some("quarry"));
+//!
+//! let err = yaml::parse(b"a: b: c").unwrap_err();
+//! assert_eq!(err.to_string(), "mapping values are not allowed here at line 1, column 5");
+//! ```
+//!
+//! What is preserved and what is not: mapping order and duplicate keys are kept (the
+//! decoder decides); map keys are strings in the RawValue door (a scalar key keeps its
+//! source text, a collection key is an error there); comments, styles, tags and
+//! anchors exist only in the tree. A stream holds several documents: [`parse`] takes
+//! the only one (an empty stream is null, several are an error), [`parse_stream`]
+//! returns them all.
+
+mod builder;
+mod error;
+pub mod parser;
+mod raw;
+mod scanner;
+mod tree;
+
+use quarry_raw_value::RawValue;
+
+pub use builder::{
+    CollectionStyle, DocumentStart, Props, ScalarStyle, Tag, YamlBuilder, CORE_PREFIX,
+};
+pub use error::{Error, ErrorKind};
+pub use parser::{parse_with, Parser};
+pub use raw::RawValueBuilder;
+pub use tree::{Children, Document, Node, NodeKind, Stream, TreeBuilder};
+
+use crate::common::Limits;
+
+/// How the RawValue door reads YAML.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Options {
+    /// Apply merge keys `<<` (default true).
+    pub merge_keys: bool,
+    /// Resource limits.
+    pub limits: Limits,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            merge_keys: true,
+            limits: Limits::default(),
+        }
+    }
+}
+
+impl Options {
+    /// The defaults with merge keys on or off.
+    pub fn with_merge_keys(mut self, on: bool) -> Self {
+        self.merge_keys = on;
+        self
+    }
+
+    /// The defaults with other limits.
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+}
+
+/// Parses a YAML stream of at most one document into a [`RawValue`] (the struct door),
+/// with default options. An empty stream is [`RawValue::Null`]; several documents are
+/// [`ErrorKind::MultipleDocuments`] (use [`parse_stream`]).
+pub fn parse(input: &[u8]) -> Result<RawValue<'_>, Error> {
+    parse_with_options(input, &Options::default())
+}
+
+/// [`parse`] under `options`.
+pub fn parse_with_options<'a>(input: &'a [u8], options: &Options) -> Result<RawValue<'a>, Error> {
+    let mut builder = RawValueBuilder::single_document(options);
+    parse_with(input, &mut builder, options.limits)?;
+    Ok(builder.into_documents().pop().unwrap_or_default())
+}
+
+/// [`parse`] under `limits`.
+pub fn parse_with_limits(input: &[u8], limits: Limits) -> Result<RawValue<'_>, Error> {
+    parse_with_options(input, &Options::default().with_limits(limits))
+}
+
+/// Parses every document of a YAML stream into a [`RawValue`], with default options.
+pub fn parse_stream(input: &[u8]) -> Result<Vec<RawValue<'_>>, Error> {
+    parse_stream_with_options(input, &Options::default())
+}
+
+/// [`parse_stream`] under `options`.
+pub fn parse_stream_with_options<'a>(
+    input: &'a [u8],
+    options: &Options,
+) -> Result<Vec<RawValue<'a>>, Error> {
+    let mut builder = RawValueBuilder::new(options);
+    parse_with(input, &mut builder, options.limits)?;
+    Ok(builder.into_documents())
+}
+
+/// Checks that `input` is a well-formed YAML stream, building nothing.
+pub fn check(input: &[u8]) -> Result<(), Error> {
+    parse_with(input, &mut (), Limits::default())
+}
+
+/// [`check`] under `limits`.
+pub fn check_with_limits(input: &[u8], limits: Limits) -> Result<(), Error> {
+    parse_with(input, &mut (), limits)
+}
+
+/// Parses a YAML stream into a [`Stream`] tree (the tree door), with default limits.
+pub fn parse_tree(input: &[u8]) -> Result<Stream<'_>, Error> {
+    parse_tree_with_limits(input, Limits::default())
+}
+
+/// [`parse_tree`] under `limits`.
+pub fn parse_tree_with_limits(input: &[u8], limits: Limits) -> Result<Stream<'_>, Error> {
+    let mut parser = Parser::new(input, limits, true)?;
+    let mut builder = TreeBuilder::with_capacity(input.len() / 8 + 1);
+    parser.run(&mut builder)?;
+    Ok(builder.finish(parser.src()))
+}

@@ -1,0 +1,836 @@
+//! The one YAML parser, generic over a [`YamlBuilder`].
+//!
+//! A state machine over the scanner's tokens (the grammar of YAML 1.2 chapters 6–9,
+//! in libyaml's proven shape): each step emits one event straight to the builder.
+//! Open collections live on heap stacks, so no input can overflow the thread's
+//! stack; the depth and alias-expansion limits are checked here, in the core,
+//! whatever the builder.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use crate::common::{Limits, Span};
+
+use super::builder::{
+    CollectionStyle, DocumentStart, Props, ScalarStyle, Tag, YamlBuilder, CORE_PREFIX,
+};
+use super::scanner::{Scanner, Token, TokenKind};
+use super::{Error, ErrorKind};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    StreamStart,
+    /// A document may start; `bool`: a bare document (no `---`) is allowed here.
+    DocumentStart(bool),
+    DocumentContent,
+    DocumentEnd,
+    BlockNode,
+    BlockSequenceFirstEntry,
+    BlockSequenceEntry,
+    IndentlessSequenceEntry,
+    BlockMappingFirstKey,
+    BlockMappingKey,
+    BlockMappingValue,
+    FlowSequenceFirstEntry,
+    FlowSequenceEntry,
+    FlowSequenceEntryMappingKey,
+    FlowSequenceEntryMappingValue,
+    FlowSequenceEntryMappingEnd,
+    FlowMappingFirstKey,
+    FlowMappingKey,
+    FlowMappingValue,
+    FlowMappingEmptyValue,
+    End,
+}
+
+/// Parses the YAML stream `input` into `builder` under `limits`.
+pub fn parse_with<'a, B: YamlBuilder<'a>>(
+    input: &'a [u8],
+    builder: &mut B,
+    limits: Limits,
+) -> Result<(), Error> {
+    Parser::new(input, limits, B::WANTS_COMMENTS)?.run(builder)
+}
+
+/// The YAML parser over one input.
+pub struct Parser<'a> {
+    scanner: Scanner<'a>,
+    state: State,
+    states: Vec<State>,
+    limits: Limits,
+    tag_directives: Vec<(&'a str, Cow<'a, str>)>,
+    /// Open collections: the node count when each opened, and its anchor.
+    open: Vec<(u64, Option<&'a str>)>,
+    /// Anchors of this document and how many nodes each stands for.
+    anchors: HashMap<&'a str, u64>,
+    nodes: u64,
+    expanded: u64,
+    last_end: usize,
+}
+
+impl std::fmt::Debug for Parser<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Parser")
+            .field("state", &self.state)
+            .finish()
+    }
+}
+
+impl<'a> Parser<'a> {
+    /// Checks the size limit and UTF-8 validity of `input` and skips a leading BOM.
+    pub fn new(input: &'a [u8], limits: Limits, comments: bool) -> Result<Self, Error> {
+        if input.len() > limits.max_document_size {
+            return Err(Error::new(
+                ErrorKind::DocumentSizeLimitReached(limits.max_document_size),
+                input,
+                0,
+            ));
+        }
+        let src = match std::str::from_utf8(input) {
+            Ok(src) => src,
+            Err(e) => return Err(Error::new(ErrorKind::InvalidUtf8, input, e.valid_up_to())),
+        };
+        let offset = if src.starts_with('\u{feff}') { 3 } else { 0 };
+        Ok(Parser {
+            scanner: Scanner::new(input, src, offset, limits.max_depth, comments),
+            state: State::StreamStart,
+            states: Vec::new(),
+            limits,
+            tag_directives: Vec::new(),
+            open: Vec::new(),
+            anchors: HashMap::new(),
+            nodes: 0,
+            expanded: 0,
+            last_end: offset,
+        })
+    }
+
+    /// The source text (the input as UTF-8).
+    pub fn src(&self) -> &'a str {
+        self.scanner.src()
+    }
+
+    /// Runs the whole stream into `builder`.
+    pub fn run<B: YamlBuilder<'a>>(&mut self, builder: &mut B) -> Result<(), Error> {
+        while self.state != State::End {
+            self.step(builder)?;
+        }
+        self.flush_comments(builder);
+        Ok(())
+    }
+
+    #[inline]
+    fn peek(&mut self) -> Result<&Token<'a>, Error> {
+        self.scanner.peek_token()
+    }
+
+    #[inline]
+    fn next(&mut self) -> Result<Token<'a>, Error> {
+        let token = self.scanner.next_token()?;
+        if token.end > self.last_end {
+            self.last_end = token.end;
+        }
+        Ok(token)
+    }
+
+    #[cold]
+    fn unexpected(&self, expected: &'static str, token: &Token<'a>) -> Error {
+        self.scanner.error(
+            ErrorKind::UnexpectedToken {
+                expected,
+                found: token.kind.describe(),
+            },
+            token.start,
+        )
+    }
+
+    #[inline]
+    fn emit(&self, result: Result<(), ErrorKind>, at: usize) -> Result<(), Error> {
+        result.map_err(|kind| self.scanner.error(kind, at))
+    }
+
+    fn flush_comments<B: YamlBuilder<'a>>(&mut self, builder: &mut B) {
+        if B::WANTS_COMMENTS && !self.scanner.comments.is_empty() {
+            let src = self.scanner.src();
+            for span in self.scanner.comments.drain(..) {
+                builder.comment(&src[span.start + 1..span.end], span);
+            }
+        }
+    }
+
+    fn step<B: YamlBuilder<'a>>(&mut self, b: &mut B) -> Result<(), Error> {
+        if B::WANTS_COMMENTS {
+            self.flush_comments(b);
+        }
+        match self.state {
+            State::StreamStart => {
+                let token = self.next()?;
+                debug_assert_eq!(token.kind, TokenKind::StreamStart);
+                self.state = State::DocumentStart(true);
+                Ok(())
+            }
+            State::DocumentStart(bare) => self.document_start(b, bare),
+            State::DocumentContent => {
+                let token = self.peek()?;
+                if matches!(
+                    token.kind,
+                    TokenKind::VersionDirective(..)
+                        | TokenKind::TagDirective(..)
+                        | TokenKind::DocumentStart
+                        | TokenKind::DocumentEnd
+                        | TokenKind::StreamEnd
+                ) {
+                    let at = token.start;
+                    self.state = self.pop_state();
+                    self.empty_scalar(b, Props::default(), at)
+                } else {
+                    self.node(b, true, false)
+                }
+            }
+            State::DocumentEnd => {
+                let token = self.peek()?;
+                let start = token.start;
+                let explicit = token.kind == TokenKind::DocumentEnd;
+                let end = if explicit {
+                    self.next()?.end
+                } else {
+                    match token.kind {
+                        TokenKind::DocumentStart | TokenKind::StreamEnd => {}
+                        TokenKind::VersionDirective(..) | TokenKind::TagDirective(..) => {
+                            return Err(self.scanner.error(
+                                ErrorKind::InvalidDirective("a directive needs `...` before it"),
+                                start,
+                            ))
+                        }
+                        _ => {
+                            let token = token.clone();
+                            return Err(self.unexpected("the end of the document", &token));
+                        }
+                    }
+                    start
+                };
+                self.state = State::DocumentStart(explicit);
+                self.emit(b.document_end(explicit, Span::new(start, end)), start)
+            }
+            State::BlockNode => self.node(b, true, false),
+            State::BlockSequenceFirstEntry => {
+                self.next()?; // BLOCK-SEQUENCE-START
+                self.block_sequence_entry(b)
+            }
+            State::BlockSequenceEntry => self.block_sequence_entry(b),
+            State::IndentlessSequenceEntry => self.indentless_sequence_entry(b),
+            State::BlockMappingFirstKey => {
+                self.next()?; // BLOCK-MAPPING-START
+                self.block_mapping_key(b)
+            }
+            State::BlockMappingKey => self.block_mapping_key(b),
+            State::BlockMappingValue => self.block_mapping_value(b),
+            State::FlowSequenceFirstEntry => {
+                self.next()?; // `[`
+                self.flow_sequence_entry(b, true)
+            }
+            State::FlowSequenceEntry => self.flow_sequence_entry(b, false),
+            State::FlowSequenceEntryMappingKey => {
+                let token = self.peek()?;
+                if matches!(
+                    token.kind,
+                    TokenKind::Value | TokenKind::FlowEntry | TokenKind::FlowSequenceEnd
+                ) {
+                    let at = token.start;
+                    self.state = State::FlowSequenceEntryMappingValue;
+                    self.empty_scalar(b, Props::default(), at)
+                } else {
+                    self.states.push(State::FlowSequenceEntryMappingValue);
+                    self.node(b, false, false)
+                }
+            }
+            State::FlowSequenceEntryMappingValue => {
+                let token = self.peek()?;
+                if token.kind == TokenKind::Value {
+                    self.next()?;
+                    let token = self.peek()?;
+                    if !matches!(
+                        token.kind,
+                        TokenKind::FlowEntry | TokenKind::FlowSequenceEnd
+                    ) {
+                        self.states.push(State::FlowSequenceEntryMappingEnd);
+                        return self.node(b, false, false);
+                    }
+                }
+                let at = self.peek()?.start;
+                self.state = State::FlowSequenceEntryMappingEnd;
+                self.empty_scalar(b, Props::default(), at)
+            }
+            State::FlowSequenceEntryMappingEnd => {
+                self.state = State::FlowSequenceEntry;
+                let end = self.last_end;
+                self.end_collection(b, false, end)
+            }
+            State::FlowMappingFirstKey => {
+                self.next()?; // `{`
+                self.flow_mapping_key(b, true)
+            }
+            State::FlowMappingKey => self.flow_mapping_key(b, false),
+            State::FlowMappingValue => self.flow_mapping_value(b, false),
+            State::FlowMappingEmptyValue => self.flow_mapping_value(b, true),
+            State::End => Ok(()),
+        }
+    }
+
+    fn pop_state(&mut self) -> State {
+        self.states.pop().unwrap_or(State::End)
+    }
+
+    fn document_start<B: YamlBuilder<'a>>(&mut self, b: &mut B, bare: bool) -> Result<(), Error> {
+        // Extra `...` between documents are allowed.
+        let mut bare = bare;
+        while self.peek()?.kind == TokenKind::DocumentEnd {
+            self.next()?;
+            bare = true;
+        }
+        let token = self.peek()?;
+        let start = token.start;
+        match token.kind {
+            TokenKind::StreamEnd => {
+                self.next()?;
+                self.state = State::End;
+                self.emit(b.stream_end(), start)
+            }
+            TokenKind::VersionDirective(..)
+            | TokenKind::TagDirective(..)
+            | TokenKind::DocumentStart => {
+                if !bare && token.kind != TokenKind::DocumentStart {
+                    return Err(self.scanner.error(
+                        ErrorKind::InvalidDirective("a directive needs `...` before it"),
+                        start,
+                    ));
+                }
+                let version = self.directives()?;
+                let token = self.peek()?;
+                if token.kind != TokenKind::DocumentStart {
+                    let token = token.clone();
+                    return Err(self.unexpected("`---` after directives", &token));
+                }
+                self.next()?;
+                self.begin_document();
+                self.states.push(State::DocumentEnd);
+                self.state = State::DocumentContent;
+                self.emit(
+                    b.document_start(DocumentStart {
+                        explicit: true,
+                        version,
+                        offset: start,
+                    }),
+                    start,
+                )
+            }
+            _ if bare => {
+                self.tag_directives.clear();
+                self.begin_document();
+                self.states.push(State::DocumentEnd);
+                self.state = State::BlockNode;
+                self.emit(
+                    b.document_start(DocumentStart {
+                        explicit: false,
+                        version: None,
+                        offset: start,
+                    }),
+                    start,
+                )
+            }
+            _ => {
+                let token = token.clone();
+                Err(self.unexpected("`---` or the end of the stream", &token))
+            }
+        }
+    }
+
+    fn begin_document(&mut self) {
+        self.anchors.clear();
+        self.nodes = 0;
+        self.expanded = 0;
+    }
+
+    /// Reads the directives before `---`: returns the `%YAML` version, records `%TAG`s.
+    fn directives(&mut self) -> Result<Option<(u32, u32)>, Error> {
+        self.tag_directives.clear();
+        let mut version = None;
+        loop {
+            let token = self.peek()?;
+            let start = token.start;
+            match &token.kind {
+                TokenKind::VersionDirective(major, minor) => {
+                    let (major, minor) = (*major, *minor);
+                    if version.is_some() {
+                        return Err(self.scanner.error(
+                            ErrorKind::InvalidDirective("a second `%YAML` directive"),
+                            start,
+                        ));
+                    }
+                    if major != 1 {
+                        return Err(self.scanner.error(
+                            ErrorKind::InvalidDirective("unsupported YAML major version"),
+                            start,
+                        ));
+                    }
+                    version = Some((major, minor));
+                }
+                TokenKind::TagDirective(handle, prefix) => {
+                    let (handle, prefix) = (*handle, prefix.clone());
+                    if self.tag_directives.iter().any(|(h, _)| *h == handle) {
+                        return Err(self.scanner.error(
+                            ErrorKind::InvalidDirective("a second `%TAG` for one handle"),
+                            start,
+                        ));
+                    }
+                    self.tag_directives.push((handle, prefix));
+                }
+                _ => return Ok(version),
+            }
+            self.next()?;
+        }
+    }
+
+    fn resolve_tag(
+        &self,
+        handle: &'a str,
+        suffix: Cow<'a, str>,
+        at: usize,
+    ) -> Result<Tag<'a>, Error> {
+        if handle.is_empty() {
+            return Ok(Tag {
+                prefix: Cow::Borrowed(""),
+                suffix,
+            });
+        }
+        if let Some((_, prefix)) = self.tag_directives.iter().find(|(h, _)| *h == handle) {
+            return Ok(Tag {
+                prefix: prefix.clone(),
+                suffix,
+            });
+        }
+        let prefix = match handle {
+            "!" => "!",
+            "!!" => CORE_PREFIX,
+            _ => {
+                return Err(self
+                    .scanner
+                    .error(ErrorKind::UndefinedTagHandle(handle.to_owned()), at))
+            }
+        };
+        Ok(Tag {
+            prefix: Cow::Borrowed(prefix),
+            suffix,
+        })
+    }
+
+    fn empty_scalar<B: YamlBuilder<'a>>(
+        &mut self,
+        b: &mut B,
+        props: Props<'a>,
+        at: usize,
+    ) -> Result<(), Error> {
+        self.scalar(
+            b,
+            Cow::Borrowed(""),
+            ScalarStyle::Plain,
+            props,
+            Span::new(at, at),
+        )
+    }
+
+    #[inline]
+    fn scalar<B: YamlBuilder<'a>>(
+        &mut self,
+        b: &mut B,
+        value: Cow<'a, str>,
+        style: ScalarStyle,
+        props: Props<'a>,
+        span: Span,
+    ) -> Result<(), Error> {
+        self.nodes += 1;
+        if let Some(anchor) = props.anchor {
+            self.anchors.insert(anchor, 1);
+        }
+        self.emit(b.scalar(value, style, props, span), span.start)
+    }
+
+    fn start_collection<B: YamlBuilder<'a>>(
+        &mut self,
+        b: &mut B,
+        mapping: bool,
+        style: CollectionStyle,
+        props: Props<'a>,
+        start: usize,
+    ) -> Result<(), Error> {
+        if self.open.len() >= self.limits.max_depth {
+            return Err(self
+                .scanner
+                .error(ErrorKind::DepthLimitReached(self.limits.max_depth), start));
+        }
+        self.open.push((self.nodes, props.anchor));
+        self.nodes += 1;
+        let result = if mapping {
+            b.mapping_start(style, props, start)
+        } else {
+            b.sequence_start(style, props, start)
+        };
+        self.emit(result, start)
+    }
+
+    fn end_collection<B: YamlBuilder<'a>>(
+        &mut self,
+        b: &mut B,
+        sequence: bool,
+        end: usize,
+    ) -> Result<(), Error> {
+        let (before, anchor) = self.open.pop().unwrap_or((0, None));
+        if let Some(anchor) = anchor {
+            self.anchors.insert(anchor, self.nodes - before);
+        }
+        let span = Span::new(end, end);
+        let result = if sequence {
+            b.sequence_end(span)
+        } else {
+            b.mapping_end(span)
+        };
+        self.emit(result, end)
+    }
+
+    /// Parses one node (its properties, then its content) at the current token.
+    fn node<B: YamlBuilder<'a>>(
+        &mut self,
+        b: &mut B,
+        block: bool,
+        indentless: bool,
+    ) -> Result<(), Error> {
+        let token = self.peek()?;
+        let start = token.start;
+        if let TokenKind::Alias(name) = token.kind {
+            let end = token.end;
+            self.next()?;
+            self.state = self.pop_state();
+            let Some(&size) = self.anchors.get(name) else {
+                return Err(self
+                    .scanner
+                    .error(ErrorKind::UndefinedAlias(name.to_owned()), start));
+            };
+            self.expanded = self.expanded.saturating_add(size);
+            self.nodes = self.nodes.saturating_add(size);
+            if self.expanded > self.limits.max_alias_expansion as u64 {
+                return Err(self.scanner.error(
+                    ErrorKind::AliasExpansionLimitReached(self.limits.max_alias_expansion),
+                    start,
+                ));
+            }
+            return self.emit(b.alias(name, Span::new(start, end)), start);
+        }
+        let mut props = Props::default();
+        let mut props_end = start;
+        let mut has_props = false;
+        loop {
+            let token = self.peek()?;
+            match &token.kind {
+                TokenKind::Anchor(name) => {
+                    if props.anchor.is_some() {
+                        let token = token.clone();
+                        return Err(self.unexpected("node content after the anchor", &token));
+                    }
+                    props.anchor = Some(*name);
+                }
+                TokenKind::Tag(handle, suffix) => {
+                    if props.tag.is_some() {
+                        let token = token.clone();
+                        return Err(self.unexpected("node content after the tag", &token));
+                    }
+                    let (handle, suffix, at) = (*handle, suffix.clone(), token.start);
+                    props.tag = Some(self.resolve_tag(handle, suffix, at)?);
+                }
+                _ => break,
+            }
+            has_props = true;
+            props_end = self.next()?.end;
+        }
+        let token = self.peek()?;
+        let kind = match token.kind {
+            TokenKind::Scalar(..) => 0,
+            TokenKind::FlowSequenceStart => 1,
+            TokenKind::FlowMappingStart => 2,
+            TokenKind::BlockSequenceStart if block => 3,
+            TokenKind::BlockMappingStart if block => 4,
+            TokenKind::BlockEntry if indentless => 5,
+            TokenKind::Alias(_) if has_props => {
+                let token = token.clone();
+                return Err(self.unexpected("node content (an alias has no properties)", &token));
+            }
+            _ if has_props => 6,
+            _ => {
+                let token = token.clone();
+                return Err(self.unexpected("a node", &token));
+            }
+        };
+        match kind {
+            0 => {
+                let token = self.next()?;
+                self.state = self.pop_state();
+                let TokenKind::Scalar(value, style) = token.kind else {
+                    unreachable!("peeked a scalar")
+                };
+                self.scalar(b, value, style, props, Span::new(start, token.end))
+            }
+            1 => {
+                self.state = State::FlowSequenceFirstEntry;
+                self.start_collection(b, false, CollectionStyle::Flow, props, start)
+            }
+            2 => {
+                self.state = State::FlowMappingFirstKey;
+                self.start_collection(b, true, CollectionStyle::Flow, props, start)
+            }
+            3 => {
+                self.state = State::BlockSequenceFirstEntry;
+                self.start_collection(b, false, CollectionStyle::Block, props, start)
+            }
+            4 => {
+                self.state = State::BlockMappingFirstKey;
+                self.start_collection(b, true, CollectionStyle::Block, props, start)
+            }
+            5 => {
+                self.state = State::IndentlessSequenceEntry;
+                self.start_collection(b, false, CollectionStyle::Block, props, start)
+            }
+            _ => {
+                self.state = self.pop_state();
+                self.empty_scalar(b, props, props_end)
+            }
+        }
+    }
+
+    fn block_sequence_entry<B: YamlBuilder<'a>>(&mut self, b: &mut B) -> Result<(), Error> {
+        let token = self.peek()?;
+        match token.kind {
+            TokenKind::BlockEntry => {
+                let end = self.next()?.end;
+                let token = self.peek()?;
+                if matches!(token.kind, TokenKind::BlockEntry | TokenKind::BlockEnd) {
+                    self.state = State::BlockSequenceEntry;
+                    self.empty_scalar(b, Props::default(), end)
+                } else {
+                    self.states.push(State::BlockSequenceEntry);
+                    self.node(b, true, false)
+                }
+            }
+            TokenKind::BlockEnd => {
+                self.next()?;
+                self.state = self.pop_state();
+                let end = self.last_end;
+                self.end_collection(b, true, end)
+            }
+            _ => {
+                let token = token.clone();
+                Err(self.unexpected("`-` or the end of the sequence", &token))
+            }
+        }
+    }
+
+    fn indentless_sequence_entry<B: YamlBuilder<'a>>(&mut self, b: &mut B) -> Result<(), Error> {
+        let token = self.peek()?;
+        if token.kind != TokenKind::BlockEntry {
+            self.state = self.pop_state();
+            let end = self.last_end;
+            return self.end_collection(b, true, end);
+        }
+        let end = self.next()?.end;
+        let token = self.peek()?;
+        if matches!(
+            token.kind,
+            TokenKind::BlockEntry | TokenKind::Key | TokenKind::Value | TokenKind::BlockEnd
+        ) {
+            self.state = State::IndentlessSequenceEntry;
+            self.empty_scalar(b, Props::default(), end)
+        } else {
+            self.states.push(State::IndentlessSequenceEntry);
+            self.node(b, true, false)
+        }
+    }
+
+    fn block_mapping_key<B: YamlBuilder<'a>>(&mut self, b: &mut B) -> Result<(), Error> {
+        let token = self.peek()?;
+        match token.kind {
+            TokenKind::Key => {
+                let end = self.next()?.end;
+                let token = self.peek()?;
+                if matches!(
+                    token.kind,
+                    TokenKind::Key | TokenKind::Value | TokenKind::BlockEnd
+                ) {
+                    self.state = State::BlockMappingValue;
+                    self.empty_scalar(b, Props::default(), end)
+                } else {
+                    self.states.push(State::BlockMappingValue);
+                    self.node(b, true, true)
+                }
+            }
+            TokenKind::Value => {
+                let at = token.start;
+                self.state = State::BlockMappingValue;
+                self.empty_scalar(b, Props::default(), at)
+            }
+            TokenKind::BlockEnd => {
+                self.next()?;
+                self.state = self.pop_state();
+                let end = self.last_end;
+                self.end_collection(b, false, end)
+            }
+            _ => {
+                let token = token.clone();
+                Err(self.unexpected("a mapping key", &token))
+            }
+        }
+    }
+
+    fn block_mapping_value<B: YamlBuilder<'a>>(&mut self, b: &mut B) -> Result<(), Error> {
+        let token = self.peek()?;
+        if token.kind == TokenKind::Value {
+            let end = self.next()?.end;
+            let token = self.peek()?;
+            if matches!(
+                token.kind,
+                TokenKind::Key | TokenKind::Value | TokenKind::BlockEnd
+            ) {
+                self.state = State::BlockMappingKey;
+                self.empty_scalar(b, Props::default(), end)
+            } else {
+                self.states.push(State::BlockMappingKey);
+                self.node(b, true, true)
+            }
+        } else {
+            let at = token.start;
+            self.state = State::BlockMappingKey;
+            self.empty_scalar(b, Props::default(), at)
+        }
+    }
+
+    fn flow_sequence_entry<B: YamlBuilder<'a>>(
+        &mut self,
+        b: &mut B,
+        first: bool,
+    ) -> Result<(), Error> {
+        let mut token = self.peek()?;
+        if token.kind != TokenKind::FlowSequenceEnd {
+            if !first {
+                if token.kind == TokenKind::FlowEntry {
+                    self.next()?;
+                    token = self.peek()?;
+                } else {
+                    let token = token.clone();
+                    return Err(self.unexpected("`,` or `]`", &token));
+                }
+            }
+            match token.kind {
+                TokenKind::Key => {
+                    let start = token.start;
+                    self.next()?;
+                    self.state = State::FlowSequenceEntryMappingKey;
+                    return self.start_collection(
+                        b,
+                        true,
+                        CollectionStyle::Flow,
+                        Props::default(),
+                        start,
+                    );
+                }
+                TokenKind::Value => {
+                    let start = token.start;
+                    self.state = State::FlowSequenceEntryMappingKey;
+                    return self.start_collection(
+                        b,
+                        true,
+                        CollectionStyle::Flow,
+                        Props::default(),
+                        start,
+                    );
+                }
+                TokenKind::FlowSequenceEnd => {}
+                _ => {
+                    self.states.push(State::FlowSequenceEntry);
+                    return self.node(b, false, false);
+                }
+            }
+        }
+        let end = self.next()?.end;
+        self.state = self.pop_state();
+        self.end_collection(b, true, end)
+    }
+
+    fn flow_mapping_key<B: YamlBuilder<'a>>(
+        &mut self,
+        b: &mut B,
+        first: bool,
+    ) -> Result<(), Error> {
+        let mut token = self.peek()?;
+        if token.kind != TokenKind::FlowMappingEnd {
+            if !first {
+                if token.kind == TokenKind::FlowEntry {
+                    self.next()?;
+                    token = self.peek()?;
+                } else {
+                    let token = token.clone();
+                    return Err(self.unexpected("`,` or `}`", &token));
+                }
+            }
+            match token.kind {
+                TokenKind::Key => {
+                    let end = self.next()?.end;
+                    let token = self.peek()?;
+                    if matches!(
+                        token.kind,
+                        TokenKind::Value | TokenKind::FlowEntry | TokenKind::FlowMappingEnd
+                    ) {
+                        self.state = State::FlowMappingValue;
+                        return self.empty_scalar(b, Props::default(), end);
+                    }
+                    self.states.push(State::FlowMappingValue);
+                    return self.node(b, false, false);
+                }
+                TokenKind::Value => {
+                    let at = token.start;
+                    self.state = State::FlowMappingValue;
+                    return self.empty_scalar(b, Props::default(), at);
+                }
+                TokenKind::FlowMappingEnd => {}
+                _ => {
+                    self.states.push(State::FlowMappingEmptyValue);
+                    return self.node(b, false, false);
+                }
+            }
+        }
+        let end = self.next()?.end;
+        self.state = self.pop_state();
+        self.end_collection(b, false, end)
+    }
+
+    fn flow_mapping_value<B: YamlBuilder<'a>>(
+        &mut self,
+        b: &mut B,
+        empty: bool,
+    ) -> Result<(), Error> {
+        let token = self.peek()?;
+        let at = token.start;
+        if empty {
+            self.state = State::FlowMappingKey;
+            return self.empty_scalar(b, Props::default(), at);
+        }
+        if token.kind == TokenKind::Value {
+            let end = self.next()?.end;
+            let token = self.peek()?;
+            if !matches!(token.kind, TokenKind::FlowEntry | TokenKind::FlowMappingEnd) {
+                self.states.push(State::FlowMappingKey);
+                return self.node(b, false, false);
+            }
+            self.state = State::FlowMappingKey;
+            return self.empty_scalar(b, Props::default(), end);
+        }
+        self.state = State::FlowMappingKey;
+        self.empty_scalar(b, Props::default(), at)
+    }
+}

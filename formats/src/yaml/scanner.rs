@@ -1,0 +1,1546 @@
+//! The YAML scanner: characters to tokens, one pass, on demand.
+//!
+//! Modelled on libyaml's design: the parser pulls tokens one at a time; a short
+//! queue exists only because a mapping key is known to be one when its `:` is
+//! seen, so a `KEY` token (and a `BLOCK-MAPPING-START`) is inserted before the
+//! tokens of the key. An implicit key is at most one line and 1024 characters, so
+//! the queue stays small. Scalars borrow from the input unless folding or escapes
+//! changed them.
+
+use std::borrow::Cow;
+use std::collections::VecDeque;
+
+use crate::common::Span;
+
+use super::builder::ScalarStyle;
+use super::{Error, ErrorKind};
+
+/// What a token is.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum TokenKind<'a> {
+    StreamStart,
+    StreamEnd,
+    VersionDirective(u32, u32),
+    TagDirective(&'a str, Cow<'a, str>),
+    DocumentStart,
+    DocumentEnd,
+    BlockSequenceStart,
+    BlockMappingStart,
+    BlockEnd,
+    FlowSequenceStart,
+    FlowSequenceEnd,
+    FlowMappingStart,
+    FlowMappingEnd,
+    BlockEntry,
+    FlowEntry,
+    Key,
+    Value,
+    Alias(&'a str),
+    Anchor(&'a str),
+    /// Handle (`""` for verbatim and non-specific tags) and suffix.
+    Tag(&'a str, Cow<'a, str>),
+    Scalar(Cow<'a, str>, ScalarStyle),
+}
+
+impl TokenKind<'_> {
+    /// A phrase for error messages.
+    pub(crate) fn describe(&self) -> &'static str {
+        match self {
+            TokenKind::StreamStart => "the start of the stream",
+            TokenKind::StreamEnd => "the end of the stream",
+            TokenKind::VersionDirective(..) => "a `%YAML` directive",
+            TokenKind::TagDirective(..) => "a `%TAG` directive",
+            TokenKind::DocumentStart => "`---`",
+            TokenKind::DocumentEnd => "`...`",
+            TokenKind::BlockSequenceStart => "a block sequence",
+            TokenKind::BlockMappingStart => "a block mapping",
+            TokenKind::BlockEnd => "the end of a block collection",
+            TokenKind::FlowSequenceStart => "`[`",
+            TokenKind::FlowSequenceEnd => "`]`",
+            TokenKind::FlowMappingStart => "`{`",
+            TokenKind::FlowMappingEnd => "`}`",
+            TokenKind::BlockEntry => "`-`",
+            TokenKind::FlowEntry => "`,`",
+            TokenKind::Key => "`?`",
+            TokenKind::Value => "`:`",
+            TokenKind::Alias(_) => "an alias",
+            TokenKind::Anchor(_) => "an anchor",
+            TokenKind::Tag(..) => "a tag",
+            TokenKind::Scalar(..) => "a scalar",
+        }
+    }
+}
+
+/// A token and the bytes it covers.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Token<'a> {
+    pub kind: TokenKind<'a>,
+    pub start: usize,
+    pub end: usize,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct SimpleKey {
+    possible: bool,
+    required: bool,
+    token_number: usize,
+    pos: usize,
+    line: usize,
+    col: usize,
+    /// A tab separated the key from the token before it on its line.
+    tab_before: bool,
+}
+
+/// Bytes that end a run of plain scalar characters in block context.
+const PLAIN_STOP_BLOCK: [bool; 256] = plain_stop(false);
+/// Bytes that end a run of plain scalar characters in flow context.
+const PLAIN_STOP_FLOW: [bool; 256] = plain_stop(true);
+
+const fn plain_stop(flow: bool) -> [bool; 256] {
+    let mut t = [false; 256];
+    t[b' ' as usize] = true;
+    t[b'\t' as usize] = true;
+    t[b'\n' as usize] = true;
+    t[b'\r' as usize] = true;
+    t[b':' as usize] = true;
+    t[0] = true;
+    if flow {
+        t[b',' as usize] = true;
+        t[b'[' as usize] = true;
+        t[b']' as usize] = true;
+        t[b'{' as usize] = true;
+        t[b'}' as usize] = true;
+    }
+    t
+}
+
+/// Bytes of double-quoted text that need attention.
+const DOUBLE_SPECIAL: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t[b'\n' as usize] = true;
+    t[b'\r' as usize] = true;
+    t
+};
+
+#[inline]
+fn is_blank(c: u8) -> bool {
+    c == b' ' || c == b'\t'
+}
+
+#[inline]
+fn is_break(c: u8) -> bool {
+    c == b'\n' || c == b'\r'
+}
+
+#[inline]
+fn is_flow_indicator(c: u8) -> bool {
+    matches!(c, b',' | b'[' | b']' | b'{' | b'}')
+}
+
+#[inline]
+fn is_word(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'-'
+}
+
+#[inline]
+fn is_uri_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric()
+        || matches!(
+            c,
+            b'-' | b'#'
+                | b';'
+                | b'/'
+                | b'?'
+                | b':'
+                | b'@'
+                | b'&'
+                | b'='
+                | b'+'
+                | b'$'
+                | b','
+                | b'_'
+                | b'.'
+                | b'!'
+                | b'~'
+                | b'*'
+                | b'\''
+                | b'('
+                | b')'
+                | b'['
+                | b']'
+                | b'%'
+        )
+        || c >= 0x80
+}
+
+/// The scanner over one (UTF-8, BOM-stripped) input.
+pub(crate) struct Scanner<'a> {
+    src: &'a str,
+    b: &'a [u8],
+    /// The original input, for error positions.
+    input: &'a [u8],
+    pos: usize,
+    line: usize,
+    line_start: usize,
+    tokens: VecDeque<Token<'a>>,
+    tokens_parsed: usize,
+    stream_start_produced: bool,
+    stream_end_produced: bool,
+    indent: isize,
+    indents: Vec<isize>,
+    simple_key_allowed: bool,
+    simple_keys: Vec<SimpleKey>,
+    /// For each open flow collection: true for a mapping (whose keys may span lines).
+    flow_kinds: Vec<bool>,
+    flow_level: usize,
+    /// The number the next token pushed will have, right after a JSON-like node
+    /// (a quoted scalar or a flow collection end): a `:` then is a value indicator
+    /// even without white space after it.
+    json_token_number: usize,
+    /// The white space before the current token held a tab (on the token's line).
+    tab_before: bool,
+    max_depth: usize,
+    /// The line of the last `---`: no block collection may start on it.
+    document_start_line: usize,
+    /// The leading white space of the current line held a tab.
+    tab_in_indentation: bool,
+    collect_comments: bool,
+    pub(crate) comments: Vec<Span>,
+}
+
+type Result<T> = std::result::Result<T, Error>;
+
+impl<'a> Scanner<'a> {
+    /// A scanner over `src`, which starts at byte `offset` of `input` (after a BOM).
+    pub(crate) fn new(
+        input: &'a [u8],
+        src: &'a str,
+        offset: usize,
+        max_depth: usize,
+        collect_comments: bool,
+    ) -> Self {
+        Scanner {
+            src,
+            b: src.as_bytes(),
+            input,
+            pos: offset,
+            line: 0,
+            line_start: offset,
+            tokens: VecDeque::with_capacity(16),
+            tokens_parsed: 0,
+            stream_start_produced: false,
+            stream_end_produced: false,
+            indent: -1,
+            indents: Vec::new(),
+            simple_key_allowed: false,
+            simple_keys: vec![SimpleKey::default()],
+            flow_kinds: Vec::new(),
+            flow_level: 0,
+            json_token_number: usize::MAX,
+            tab_before: false,
+            max_depth,
+            document_start_line: usize::MAX,
+            tab_in_indentation: false,
+            collect_comments,
+            comments: Vec::new(),
+        }
+    }
+
+    /// The source text.
+    pub(crate) fn src(&self) -> &'a str {
+        self.src
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn error(&self, kind: ErrorKind, offset: usize) -> Error {
+        Error::new(kind, self.input, offset)
+    }
+
+    #[cold]
+    fn unexpected(&self, expected: &'static str, at: usize) -> Error {
+        match self.src.get(at..).and_then(|s| s.chars().next()) {
+            Some(found) => self.error(ErrorKind::UnexpectedCharacter { expected, found }, at),
+            None => self.error(ErrorKind::UnexpectedEnd("in a token"), at),
+        }
+    }
+
+    #[inline]
+    fn ch(&self) -> u8 {
+        self.b.get(self.pos).copied().unwrap_or(0)
+    }
+
+    #[inline]
+    fn peek(&self, n: usize) -> u8 {
+        self.b.get(self.pos + n).copied().unwrap_or(0)
+    }
+
+    #[inline]
+    fn at_end(&self) -> bool {
+        self.pos >= self.b.len()
+    }
+
+    #[inline]
+    fn col(&self) -> usize {
+        self.pos - self.line_start
+    }
+
+    /// True when the byte at `pos + n` is a blank, a break or the end of input.
+    #[inline]
+    fn blankz_at(&self, n: usize) -> bool {
+        match self.b.get(self.pos + n) {
+            None => true,
+            Some(&c) => is_blank(c) || is_break(c),
+        }
+    }
+
+    /// Consumes one line break (`\n`, `\r\n` or `\r`).
+    #[inline]
+    fn skip_break(&mut self) {
+        if self.ch() == b'\r' && self.peek(1) == b'\n' {
+            self.pos += 2;
+        } else {
+            self.pos += 1;
+        }
+        self.line += 1;
+        self.line_start = self.pos;
+    }
+
+    /// A document marker (`---` or `...` followed by a blank) at the start of a line.
+    #[inline]
+    fn at_document_marker(&self) -> bool {
+        self.col() == 0
+            && self.pos + 3 <= self.b.len()
+            && (&self.b[self.pos..self.pos + 3] == b"---"
+                || &self.b[self.pos..self.pos + 3] == b"...")
+            && self.blankz_at(3)
+    }
+
+    /// The next token, without consuming it.
+    #[inline]
+    pub(crate) fn peek_token(&mut self) -> Result<&Token<'a>> {
+        if self.need_more_tokens() {
+            self.fetch_more_tokens()?;
+        }
+        match self.tokens.front() {
+            Some(t) => Ok(t),
+            None => Err(self.error(ErrorKind::UnexpectedEnd("of the stream"), self.b.len())),
+        }
+    }
+
+    /// Consumes the next token.
+    #[inline]
+    pub(crate) fn next_token(&mut self) -> Result<Token<'a>> {
+        self.peek_token()?;
+        self.tokens_parsed += 1;
+        Ok(self.tokens.pop_front().expect("peeked"))
+    }
+
+    #[inline]
+    fn need_more_tokens(&self) -> bool {
+        if self.tokens.is_empty() {
+            return !self.stream_end_produced;
+        }
+        self.simple_keys
+            .iter()
+            .any(|k| k.possible && k.token_number == self.tokens_parsed)
+    }
+
+    fn fetch_more_tokens(&mut self) -> Result<()> {
+        loop {
+            if !self.tokens.is_empty() {
+                self.stale_simple_keys()?;
+                if !self
+                    .simple_keys
+                    .iter()
+                    .any(|k| k.possible && k.token_number == self.tokens_parsed)
+                {
+                    return Ok(());
+                }
+            } else if self.stream_end_produced {
+                return Ok(());
+            }
+            self.fetch_next_token()?;
+        }
+    }
+
+    fn push(&mut self, kind: TokenKind<'a>, start: usize, end: usize) {
+        self.tokens.push_back(Token { kind, start, end });
+    }
+
+    fn fetch_next_token(&mut self) -> Result<()> {
+        if !self.stream_start_produced {
+            self.stream_start_produced = true;
+            self.simple_key_allowed = true;
+            self.push(TokenKind::StreamStart, self.pos, self.pos);
+            return Ok(());
+        }
+        self.scan_to_next_token()?;
+        self.stale_simple_keys()?;
+        self.unroll_indent(self.col() as isize);
+        if self.at_end() {
+            return self.fetch_stream_end();
+        }
+        let c = self.ch();
+        if self.col() == 0 {
+            if c == b'%' && self.flow_level == 0 {
+                return self.fetch_directive();
+            }
+            if self.at_document_marker() {
+                let kind = if c == b'-' {
+                    TokenKind::DocumentStart
+                } else {
+                    TokenKind::DocumentEnd
+                };
+                return self.fetch_document_indicator(kind);
+            }
+        }
+        if self.flow_level == 0
+            && matches!(c, b'-' | b'?' | b':')
+            && self.blankz_at(1)
+            && (self.tab_in_indentation || (self.tab_before && c != b':'))
+        {
+            return Err(self.error(ErrorKind::TabIndentation, self.pos));
+        }
+        let next = self.peek(1);
+        match c {
+            b'[' => self.fetch_flow_collection_start(TokenKind::FlowSequenceStart),
+            b'{' => self.fetch_flow_collection_start(TokenKind::FlowMappingStart),
+            b']' => self.fetch_flow_collection_end(TokenKind::FlowSequenceEnd),
+            b'}' => self.fetch_flow_collection_end(TokenKind::FlowMappingEnd),
+            b',' => self.fetch_flow_entry(),
+            b'-' if self.blankz_at(1) => self.fetch_block_entry(),
+            b'?' if self.blankz_at(1) || (self.flow_level > 0 && is_flow_indicator(next)) => {
+                self.fetch_key()
+            }
+            b':' if self.blankz_at(1)
+                || (self.flow_level > 0
+                    && (is_flow_indicator(next)
+                        || self.json_token_number == self.tokens_parsed + self.tokens.len())) =>
+            {
+                self.fetch_value()
+            }
+            b'*' => self.fetch_anchor(true),
+            b'&' => self.fetch_anchor(false),
+            b'!' => self.fetch_tag(),
+            b'|' | b'>' if self.flow_level == 0 => self.fetch_block_scalar(c == b'|'),
+            b'\'' | b'"' => self.fetch_flow_scalar(c == b'"'),
+            b'-' | b'?' | b':' => {
+                if self.flow_level > 0 && is_flow_indicator(next) {
+                    Err(self.unexpected("a token", self.pos))
+                } else {
+                    self.fetch_plain_scalar()
+                }
+            }
+            b'#' | b'|' | b'>' | b'%' | b'@' | b'`' => Err(self.unexpected("a token", self.pos)),
+            _ => self.fetch_plain_scalar(),
+        }
+    }
+
+    /// Skips white space, comments and line breaks up to the next token.
+    fn scan_to_next_token(&mut self) -> Result<()> {
+        let mut at_line_start = self.col() == 0 || self.pos == 0;
+        if at_line_start {
+            self.tab_in_indentation = false;
+        }
+        self.tab_before = false;
+        let mut crossed_line = false;
+        loop {
+            if self.col() == 0 && self.b[self.pos..].starts_with("\u{feff}".as_bytes()) {
+                // A byte order mark may start any document.
+                self.pos += 3;
+                self.line_start = self.pos;
+            }
+            let before = self.pos;
+            while is_blank(self.ch()) {
+                if self.ch() == b'\t' {
+                    self.tab_before = true;
+                    if at_line_start {
+                        self.tab_in_indentation = true;
+                    }
+                }
+                self.pos += 1;
+            }
+            let c = self.ch();
+            if c == b'#' {
+                if self.pos == before && self.col() != 0 && self.pos != 0 {
+                    // `#` glued to the previous token.
+                    let prev = self.b[self.pos - 1];
+                    if !is_blank(prev) && !is_break(prev) {
+                        return Err(self.error(ErrorKind::CommentWithoutSpace, self.pos));
+                    }
+                }
+                let start = self.pos;
+                let end = memchr::memchr2(b'\n', b'\r', &self.b[self.pos..])
+                    .map_or(self.b.len(), |i| self.pos + i);
+                if self.collect_comments {
+                    self.comments.push(Span::new(start, end));
+                }
+                self.pos = end;
+            }
+            if is_break(self.ch()) {
+                self.skip_break();
+                at_line_start = true;
+                crossed_line = true;
+                self.tab_in_indentation = false;
+                self.tab_before = false;
+                if self.flow_level == 0 {
+                    self.simple_key_allowed = true;
+                }
+            } else {
+                break;
+            }
+        }
+        if !self.at_end() {
+            let c = self.ch();
+            if c < 0x20 && c != b'\t' && !is_break(c) {
+                return Err(self.error(ErrorKind::ForbiddenCharacter(c as char), self.pos));
+            }
+            if crossed_line && self.flow_level > 0 && self.indent >= 0 {
+                // Flow content lines are indented past the enclosing block, by spaces.
+                let spaces = self.b[self.line_start..]
+                    .iter()
+                    .take_while(|&&c| c == b' ')
+                    .count();
+                if spaces as isize <= self.indent {
+                    let kind = if self.tab_in_indentation {
+                        ErrorKind::TabIndentation
+                    } else {
+                        ErrorKind::InvalidIndentation
+                    };
+                    return Err(self.error(kind, self.pos));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn stale_simple_keys(&mut self) -> Result<()> {
+        for i in 0..self.simple_keys.len() {
+            let key = self.simple_keys[i];
+            // Keys in flow mappings may span lines; implicit keys elsewhere may not.
+            let multiline = i > 0 && self.flow_kinds[i - 1];
+            if key.possible && !multiline && (key.line < self.line || key.pos + 1024 < self.pos) {
+                if key.required {
+                    return Err(self.error(ErrorKind::SimpleKeyWithoutValue, key.pos));
+                }
+                self.simple_keys[i].possible = false;
+            }
+        }
+        Ok(())
+    }
+
+    fn save_simple_key(&mut self) -> Result<()> {
+        let required = self.flow_level == 0 && self.indent == self.col() as isize;
+        if self.simple_key_allowed {
+            self.remove_simple_key()?;
+            let key = SimpleKey {
+                possible: true,
+                required,
+                token_number: self.tokens_parsed + self.tokens.len(),
+                pos: self.pos,
+                line: self.line,
+                col: self.col(),
+                tab_before: self.tab_before,
+            };
+            *self.simple_keys.last_mut().expect("one key per level") = key;
+        }
+        Ok(())
+    }
+
+    fn remove_simple_key(&mut self) -> Result<()> {
+        let key = self.simple_keys.last_mut().expect("one key per level");
+        if key.possible && key.required {
+            let pos = key.pos;
+            return Err(self.error(ErrorKind::SimpleKeyWithoutValue, pos));
+        }
+        key.possible = false;
+        Ok(())
+    }
+
+    fn increase_flow_level(&mut self, mapping: bool) -> Result<()> {
+        self.simple_keys.push(SimpleKey::default());
+        self.flow_kinds.push(mapping);
+        self.flow_level += 1;
+        if self.flow_level > self.max_depth {
+            return Err(self.error(ErrorKind::DepthLimitReached(self.max_depth), self.pos));
+        }
+        Ok(())
+    }
+
+    fn decrease_flow_level(&mut self) {
+        if self.flow_level > 0 {
+            self.flow_level -= 1;
+            self.simple_keys.pop();
+            self.flow_kinds.pop();
+        }
+    }
+
+    /// Opens a block collection at `column` if it is deeper than the current one,
+    /// inserting `kind` before token `number` (or at the end).
+    fn roll_indent(
+        &mut self,
+        column: usize,
+        number: Option<usize>,
+        kind: TokenKind<'a>,
+        at: usize,
+    ) -> Result<()> {
+        if self.flow_level > 0 {
+            return Ok(());
+        }
+        if self.indent < column as isize {
+            self.indents.push(self.indent);
+            if self.indents.len() > self.max_depth {
+                return Err(self.error(ErrorKind::DepthLimitReached(self.max_depth), at));
+            }
+            self.indent = column as isize;
+            let token = Token {
+                kind,
+                start: at,
+                end: at,
+            };
+            match number {
+                Some(n) => self.tokens.insert(n - self.tokens_parsed, token),
+                None => self.tokens.push_back(token),
+            }
+        }
+        Ok(())
+    }
+
+    fn unroll_indent(&mut self, column: isize) {
+        if self.flow_level > 0 {
+            return;
+        }
+        while self.indent > column {
+            self.push(TokenKind::BlockEnd, self.pos, self.pos);
+            self.indent = self.indents.pop().unwrap_or(-1);
+        }
+    }
+
+    fn fetch_stream_end(&mut self) -> Result<()> {
+        if self.flow_level > 0 {
+            return Err(self.error(
+                ErrorKind::UnexpectedEnd("inside a flow collection"),
+                self.pos,
+            ));
+        }
+        self.unroll_indent(-1);
+        self.remove_simple_key()?;
+        self.simple_key_allowed = false;
+        self.stream_end_produced = true;
+        self.push(TokenKind::StreamEnd, self.pos, self.pos);
+        Ok(())
+    }
+
+    fn fetch_document_indicator(&mut self, kind: TokenKind<'a>) -> Result<()> {
+        if self.flow_level > 0 {
+            return Err(self.error(ErrorKind::UnexpectedDocumentMarker, self.pos));
+        }
+        self.unroll_indent(-1);
+        self.remove_simple_key()?;
+        self.simple_key_allowed = false;
+        let start = self.pos;
+        self.pos += 3;
+        if kind == TokenKind::DocumentStart {
+            self.document_start_line = self.line;
+        } else {
+            // Only a comment may follow `...` on its line.
+            let save = self.pos;
+            while is_blank(self.ch()) {
+                self.pos += 1;
+            }
+            if !self.at_end() && !is_break(self.ch()) && !(self.ch() == b'#' && self.pos > save) {
+                return Err(self.unexpected("a comment or a line break after `...`", self.pos));
+            }
+            self.pos = save;
+        }
+        self.push(kind, start, self.pos);
+        Ok(())
+    }
+
+    fn fetch_flow_collection_start(&mut self, kind: TokenKind<'a>) -> Result<()> {
+        self.save_simple_key()?;
+        self.increase_flow_level(kind == TokenKind::FlowMappingStart)?;
+        self.simple_key_allowed = true;
+        let start = self.pos;
+        self.pos += 1;
+        self.push(kind, start, self.pos);
+        Ok(())
+    }
+
+    fn fetch_flow_collection_end(&mut self, kind: TokenKind<'a>) -> Result<()> {
+        self.remove_simple_key()?;
+        self.decrease_flow_level();
+        self.simple_key_allowed = false;
+        let start = self.pos;
+        self.pos += 1;
+        self.push(kind, start, self.pos);
+        self.json_token_number = self.tokens_parsed + self.tokens.len();
+        self.check_after_flow_node()
+    }
+
+    /// In block context, a flow collection or quoted scalar that ends a line's content
+    /// may only be followed by a comment, `:` or the end of the line.
+    fn check_after_flow_node(&mut self) -> Result<()> {
+        if self.flow_level > 0 {
+            return Ok(());
+        }
+        let mut p = self.pos;
+        while p < self.b.len() && is_blank(self.b[p]) {
+            p += 1;
+        }
+        match self.b.get(p) {
+            None | Some(b'\n' | b'\r' | b'#' | b':') => Ok(()),
+            Some(_) => {
+                // A `,` or further content after a flow node in block context.
+                Err(self.unexpected("a comment or a line break", p))
+            }
+        }
+    }
+
+    fn fetch_flow_entry(&mut self) -> Result<()> {
+        self.remove_simple_key()?;
+        self.simple_key_allowed = true;
+        let start = self.pos;
+        self.pos += 1;
+        self.push(TokenKind::FlowEntry, start, self.pos);
+        Ok(())
+    }
+
+    fn fetch_block_entry(&mut self) -> Result<()> {
+        if self.flow_level == 0 {
+            if !self.simple_key_allowed {
+                return Err(self.error(ErrorKind::BlockSequenceEntriesNotAllowed, self.pos));
+            }
+            if self.line == self.document_start_line {
+                return Err(self.error(ErrorKind::BlockSequenceEntriesNotAllowed, self.pos));
+            }
+            self.roll_indent(self.col(), None, TokenKind::BlockSequenceStart, self.pos)?;
+        } else {
+            return Err(self.error(ErrorKind::BlockSequenceEntriesNotAllowed, self.pos));
+        }
+        self.remove_simple_key()?;
+        self.simple_key_allowed = true;
+        let start = self.pos;
+        self.pos += 1;
+        self.push(TokenKind::BlockEntry, start, self.pos);
+        Ok(())
+    }
+
+    fn fetch_key(&mut self) -> Result<()> {
+        if self.flow_level == 0 {
+            if !self.simple_key_allowed || self.line == self.document_start_line {
+                return Err(self.error(ErrorKind::MappingKeysNotAllowed, self.pos));
+            }
+            self.roll_indent(self.col(), None, TokenKind::BlockMappingStart, self.pos)?;
+        }
+        self.remove_simple_key()?;
+        self.simple_key_allowed = self.flow_level == 0;
+        let start = self.pos;
+        self.pos += 1;
+        self.push(TokenKind::Key, start, self.pos);
+        Ok(())
+    }
+
+    fn fetch_value(&mut self) -> Result<()> {
+        let key = *self.simple_keys.last().expect("one key per level");
+        if key.possible {
+            if self.flow_level == 0 && key.line == self.document_start_line {
+                return Err(self.error(ErrorKind::MappingValuesNotAllowed, self.pos));
+            }
+            if self.flow_level == 0 && key.tab_before && self.indent < key.col as isize {
+                // A tab cannot indent the first key of a block mapping.
+                return Err(self.error(ErrorKind::TabIndentation, key.pos));
+            }
+            let token = Token {
+                kind: TokenKind::Key,
+                start: key.pos,
+                end: key.pos,
+            };
+            self.tokens
+                .insert(key.token_number - self.tokens_parsed, token);
+            self.roll_indent(
+                key.col,
+                Some(key.token_number),
+                TokenKind::BlockMappingStart,
+                key.pos,
+            )?;
+            self.simple_keys
+                .last_mut()
+                .expect("one key per level")
+                .possible = false;
+            self.simple_key_allowed = false;
+        } else {
+            if self.flow_level == 0 {
+                if !self.simple_key_allowed {
+                    return Err(self.error(ErrorKind::MappingValuesNotAllowed, self.pos));
+                }
+                if self.line == self.document_start_line {
+                    return Err(self.error(ErrorKind::MappingValuesNotAllowed, self.pos));
+                }
+                self.roll_indent(self.col(), None, TokenKind::BlockMappingStart, self.pos)?;
+            }
+            self.simple_key_allowed = self.flow_level == 0;
+        }
+        let start = self.pos;
+        self.pos += 1;
+        self.push(TokenKind::Value, start, self.pos);
+        Ok(())
+    }
+
+    fn fetch_anchor(&mut self, alias: bool) -> Result<()> {
+        self.save_simple_key()?;
+        self.simple_key_allowed = false;
+        let start = self.pos;
+        self.pos += 1;
+        let name_start = self.pos;
+        while !self.blankz_at(0) && !is_flow_indicator(self.ch()) {
+            self.pos += 1;
+        }
+        if self.pos == name_start {
+            return Err(self.error(ErrorKind::InvalidAnchor, start));
+        }
+        let name = &self.src[name_start..self.pos];
+        let kind = if alias {
+            TokenKind::Alias(name)
+        } else {
+            TokenKind::Anchor(name)
+        };
+        self.push(kind, start, self.pos);
+        if alias {
+            self.json_token_number = self.tokens_parsed + self.tokens.len();
+        }
+        Ok(())
+    }
+
+    fn fetch_tag(&mut self) -> Result<()> {
+        self.save_simple_key()?;
+        self.simple_key_allowed = false;
+        let start = self.pos;
+        let (handle, suffix);
+        if self.peek(1) == b'<' {
+            self.pos += 2;
+            let s = self.pos;
+            while is_uri_char(self.ch()) && self.ch() != b'>' {
+                self.pos += 1;
+            }
+            if self.ch() != b'>' || self.pos == s {
+                return Err(self.error(ErrorKind::InvalidTag, start));
+            }
+            suffix = decode_uri(&self.src[s..self.pos])
+                .ok_or_else(|| self.error(ErrorKind::InvalidTag, start))?;
+            handle = "";
+            self.pos += 1;
+        } else {
+            // `!`, `!!` or `!name!` followed by a suffix, or `!suffix`.
+            self.pos += 1;
+            while is_word(self.ch()) {
+                self.pos += 1;
+            }
+            if self.ch() == b'!' {
+                self.pos += 1;
+                handle = &self.src[start..self.pos];
+                let s = self.pos;
+                self.scan_tag_suffix();
+                if self.pos == s {
+                    return Err(self.error(ErrorKind::InvalidTag, start));
+                }
+                suffix = decode_uri(&self.src[s..self.pos])
+                    .ok_or_else(|| self.error(ErrorKind::InvalidTag, start))?;
+            } else {
+                self.scan_tag_suffix();
+                if self.pos == start + 1 {
+                    handle = "";
+                    suffix = Cow::Borrowed("!");
+                } else {
+                    handle = "!";
+                    suffix = decode_uri(&self.src[start + 1..self.pos])
+                        .ok_or_else(|| self.error(ErrorKind::InvalidTag, start))?;
+                }
+            }
+        }
+        if !self.blankz_at(0) && !(self.flow_level > 0 && is_flow_indicator(self.ch())) {
+            return Err(self.unexpected("white space after a tag", self.pos));
+        }
+        self.push(TokenKind::Tag(handle, suffix), start, self.pos);
+        Ok(())
+    }
+
+    fn scan_tag_suffix(&mut self) {
+        while is_uri_char(self.ch()) && self.ch() != b'!' && !is_flow_indicator(self.ch()) {
+            self.pos += 1;
+        }
+    }
+
+    fn fetch_directive(&mut self) -> Result<()> {
+        self.unroll_indent(-1);
+        self.remove_simple_key()?;
+        self.simple_key_allowed = false;
+        let start = self.pos;
+        self.pos += 1;
+        let name_start = self.pos;
+        while !self.blankz_at(0) {
+            self.pos += 1;
+        }
+        let name = &self.src[name_start..self.pos];
+        let kind = match name {
+            "YAML" => {
+                self.skip_directive_blanks()?;
+                let major = self.scan_version_number()?;
+                if self.ch() != b'.' {
+                    return Err(self.error(
+                        ErrorKind::InvalidDirective("expected `major.minor`"),
+                        self.pos,
+                    ));
+                }
+                self.pos += 1;
+                let minor = self.scan_version_number()?;
+                TokenKind::VersionDirective(major, minor)
+            }
+            "TAG" => {
+                self.skip_directive_blanks()?;
+                let h = self.pos;
+                if self.ch() != b'!' {
+                    return Err(self.error(
+                        ErrorKind::InvalidDirective("expected a tag handle"),
+                        self.pos,
+                    ));
+                }
+                self.pos += 1;
+                while is_word(self.ch()) {
+                    self.pos += 1;
+                }
+                if self.ch() == b'!' {
+                    self.pos += 1;
+                } else if self.pos != h + 1 {
+                    return Err(self.error(ErrorKind::InvalidDirective("bad tag handle"), h));
+                }
+                let handle = &self.src[h..self.pos];
+                self.skip_directive_blanks()?;
+                let p = self.pos;
+                while is_uri_char(self.ch()) {
+                    self.pos += 1;
+                }
+                if self.pos == p {
+                    return Err(self.error(
+                        ErrorKind::InvalidDirective("expected a tag prefix"),
+                        self.pos,
+                    ));
+                }
+                let prefix = decode_uri(&self.src[p..self.pos])
+                    .ok_or_else(|| self.error(ErrorKind::InvalidTag, p))?;
+                TokenKind::TagDirective(handle, prefix)
+            }
+            _ => {
+                // A reserved directive: ignored, as the spec allows.
+                let end = memchr::memchr2(b'\n', b'\r', &self.b[self.pos..])
+                    .map_or(self.b.len(), |i| self.pos + i);
+                // Keep a comment on that line a comment.
+                let rest = &self.b[self.pos..end];
+                let cut = rest
+                    .windows(2)
+                    .position(|w| is_blank(w[0]) && w[1] == b'#')
+                    .map_or(end, |i| self.pos + i);
+                self.pos = cut;
+                let end = self.pos;
+                self.check_line_end()?;
+                // Report it as nothing: fetch the next token instead.
+                let _ = (start, end);
+                return Ok(());
+            }
+        };
+        let end = self.pos;
+        self.check_line_end()?;
+        self.push(kind, start, end);
+        Ok(())
+    }
+
+    fn skip_directive_blanks(&mut self) -> Result<()> {
+        if !is_blank(self.ch()) {
+            return Err(self.unexpected("white space in a directive", self.pos));
+        }
+        while is_blank(self.ch()) {
+            self.pos += 1;
+        }
+        Ok(())
+    }
+
+    fn scan_version_number(&mut self) -> Result<u32> {
+        let s = self.pos;
+        while self.ch().is_ascii_digit() {
+            self.pos += 1;
+        }
+        if self.pos == s || self.pos - s > 9 {
+            return Err(self.error(ErrorKind::InvalidDirective("bad version number"), s));
+        }
+        Ok(self.src[s..self.pos].parse().unwrap_or(0))
+    }
+
+    /// After a directive or block scalar header: blanks, an optional comment, then a
+    /// line break or the end.
+    fn check_line_end(&mut self) -> Result<()> {
+        let s = self.pos;
+        while is_blank(self.ch()) {
+            self.pos += 1;
+        }
+        if self.ch() == b'#' {
+            if self.pos == s {
+                return Err(self.error(ErrorKind::CommentWithoutSpace, self.pos));
+            }
+            let start = self.pos;
+            self.pos = memchr::memchr2(b'\n', b'\r', &self.b[self.pos..])
+                .map_or(self.b.len(), |i| self.pos + i);
+            if self.collect_comments {
+                self.comments.push(Span::new(start, self.pos));
+            }
+        }
+        if !self.at_end() && !is_break(self.ch()) {
+            return Err(self.unexpected("a comment or a line break", self.pos));
+        }
+        Ok(())
+    }
+
+    fn fetch_block_scalar(&mut self, literal: bool) -> Result<()> {
+        self.remove_simple_key()?;
+        self.simple_key_allowed = true;
+        let token = self.scan_block_scalar(literal)?;
+        self.tokens.push_back(token);
+        Ok(())
+    }
+
+    fn scan_block_scalar(&mut self, literal: bool) -> Result<Token<'a>> {
+        let start = self.pos;
+        self.pos += 1;
+        let mut chomp = 0i8; // -1 strip, 0 clip, 1 keep
+        let mut increment = 0usize;
+        for _ in 0..2 {
+            match self.ch() {
+                b'+' | b'-' if chomp == 0 => {
+                    chomp = if self.ch() == b'+' { 1 } else { -1 };
+                    self.pos += 1;
+                }
+                b'1'..=b'9' if increment == 0 => {
+                    increment = usize::from(self.ch() - b'0');
+                    self.pos += 1;
+                }
+                b'0' => return Err(self.error(ErrorKind::InvalidBlockScalarHeader, self.pos)),
+                _ => break,
+            }
+        }
+        if !self.blankz_at(0) {
+            return Err(self.error(ErrorKind::InvalidBlockScalarHeader, self.pos));
+        }
+        self.check_line_end()?;
+        if !self.at_end() {
+            self.skip_break();
+        }
+        let parent = self.indent;
+        let min_indent = (parent + 1).max(0) as usize;
+        let indent = if increment > 0 {
+            if parent >= 0 {
+                parent as usize + increment
+            } else {
+                increment
+            }
+        } else {
+            // Auto-detect: the indentation of the first non-empty line.
+            let mut p = self.pos;
+            let mut max_empty = 0;
+            loop {
+                let line = p;
+                while p < self.b.len() && self.b[p] == b' ' {
+                    p += 1;
+                }
+                let spaces = p - line;
+                match self.b.get(p) {
+                    None if spaces > 0 => break max_empty.max(spaces).max(min_indent),
+                    Some(b'\n' | b'\r') => {
+                        max_empty = max_empty.max(spaces);
+                        p += if self.b[p] == b'\r' && self.b.get(p + 1) == Some(&b'\n') {
+                            2
+                        } else {
+                            1
+                        };
+                    }
+                    None => break max_empty.max(min_indent),
+                    Some(_) => {
+                        let at_marker = spaces == 0
+                            && self.b.len() >= line + 3
+                            && (&self.b[line..line + 3] == b"---"
+                                || &self.b[line..line + 3] == b"...")
+                            && self
+                                .b
+                                .get(line + 3)
+                                .map_or(true, |&c| is_blank(c) || is_break(c));
+                        if spaces < min_indent || at_marker {
+                            break max_empty.max(min_indent);
+                        }
+                        if max_empty > spaces {
+                            return Err(self.error(ErrorKind::InvalidBlockScalarIndentation, line));
+                        }
+                        break spaces;
+                    }
+                }
+            }
+        };
+        let mut out = String::new();
+        let mut breaks = 0usize;
+        let mut trailing_break = false;
+        let mut have_content = false;
+        let mut prev_more_indented = false;
+        let mut end = self.pos;
+        loop {
+            let line_begin = self.pos;
+            while self.col() < indent && self.ch() == b' ' {
+                self.pos += 1;
+            }
+            if self.at_end() {
+                if self.pos > line_begin {
+                    // A last line of spaces only, without a line break.
+                    breaks += 1;
+                }
+                break;
+            }
+            if is_break(self.ch()) {
+                breaks += 1;
+                self.skip_break();
+                continue;
+            }
+            if self.col() < indent {
+                // Less indented: the scalar is over; a tab here would be indentation.
+                if self.ch() == b'\t' {
+                    let mut p = self.pos;
+                    while p < self.b.len() && is_blank(self.b[p]) {
+                        p += 1;
+                    }
+                    if p >= self.b.len() || is_break(self.b[p]) {
+                        return Err(self.error(ErrorKind::TabIndentation, self.pos));
+                    }
+                }
+                self.pos = line_begin;
+                break;
+            }
+            if self.at_document_marker() {
+                self.pos = line_begin;
+                break;
+            }
+            let text_start = self.pos;
+            let text_end = memchr::memchr2(b'\n', b'\r', &self.b[self.pos..])
+                .map_or(self.b.len(), |i| self.pos + i);
+            let text = &self.src[text_start..text_end];
+            let more_indented = text.starts_with([' ', '\t']);
+            if have_content {
+                if !literal && !prev_more_indented && !more_indented {
+                    if breaks == 0 {
+                        out.push(' ');
+                    }
+                } else {
+                    out.push('\n');
+                }
+                for _ in 0..breaks {
+                    out.push('\n');
+                }
+            } else {
+                for _ in 0..breaks {
+                    out.push('\n');
+                }
+            }
+            out.push_str(text);
+            have_content = true;
+            prev_more_indented = more_indented;
+            breaks = 0;
+            self.pos = text_end;
+            end = text_end;
+            // The end of the input ends the last line too.
+            trailing_break = true;
+            if !self.at_end() {
+                self.skip_break();
+            }
+        }
+        match chomp {
+            -1 => {}
+            0 => {
+                if trailing_break {
+                    out.push('\n');
+                }
+            }
+            _ => {
+                if trailing_break {
+                    out.push('\n');
+                }
+                for _ in 0..breaks {
+                    out.push('\n');
+                }
+            }
+        }
+        let style = if literal {
+            ScalarStyle::Literal
+        } else {
+            ScalarStyle::Folded
+        };
+        Ok(Token {
+            kind: TokenKind::Scalar(Cow::Owned(out), style),
+            start,
+            end: end.max(start + 1),
+        })
+    }
+
+    fn fetch_flow_scalar(&mut self, double: bool) -> Result<()> {
+        self.save_simple_key()?;
+        self.simple_key_allowed = false;
+        let token = if double {
+            self.scan_double_quoted()?
+        } else {
+            self.scan_single_quoted()?
+        };
+        self.tokens.push_back(token);
+        self.json_token_number = self.tokens_parsed + self.tokens.len();
+        self.check_after_flow_node()
+    }
+
+    /// After a line break inside a quoted scalar: skips the following empty lines and
+    /// the next line's indentation, returning how many line breaks there were in all
+    /// (the first included).
+    fn skip_quoted_breaks(&mut self, start: usize) -> Result<usize> {
+        let mut breaks = 0;
+        loop {
+            self.skip_break();
+            breaks += 1;
+            let line = self.pos;
+            while self.ch() == b' ' {
+                self.pos += 1;
+            }
+            let spaces = self.pos - line;
+            while is_blank(self.ch()) {
+                self.pos += 1;
+            }
+            if self.at_end() {
+                return Err(self.error(ErrorKind::UnexpectedEnd("in a quoted scalar"), start));
+            }
+            if is_break(self.ch()) {
+                continue;
+            }
+            if spaces == 0 && self.at_document_marker_from(line) {
+                return Err(self.error(ErrorKind::UnexpectedDocumentMarker, line));
+            }
+            if self.flow_level == 0 && (spaces as isize) <= self.indent {
+                return Err(self.error(ErrorKind::InvalidIndentation, self.pos));
+            }
+            return Ok(breaks);
+        }
+    }
+
+    fn at_document_marker_from(&self, line: usize) -> bool {
+        self.b.len() >= line + 3
+            && (&self.b[line..line + 3] == b"---" || &self.b[line..line + 3] == b"...")
+            && self
+                .b
+                .get(line + 3)
+                .map_or(true, |&c| is_blank(c) || is_break(c))
+    }
+
+    fn scan_single_quoted(&mut self) -> Result<Token<'a>> {
+        let start = self.pos;
+        self.pos += 1;
+        let content = self.pos;
+        let mut owned: Option<String> = None;
+        let mut seg = self.pos;
+        loop {
+            let Some(i) = memchr::memchr3(b'\'', b'\n', b'\r', &self.b[self.pos..]) else {
+                return Err(self.error(ErrorKind::UnexpectedEnd("in a quoted scalar"), start));
+            };
+            self.pos += i;
+            match self.ch() {
+                b'\'' => {
+                    if self.peek(1) == b'\'' {
+                        let buf = owned.get_or_insert_with(String::new);
+                        buf.push_str(&self.src[seg..self.pos]);
+                        buf.push('\'');
+                        self.pos += 2;
+                        seg = self.pos;
+                        continue;
+                    }
+                    let value = match owned {
+                        None => Cow::Borrowed(&self.src[content..self.pos]),
+                        Some(mut buf) => {
+                            buf.push_str(&self.src[seg..self.pos]);
+                            Cow::Owned(buf)
+                        }
+                    };
+                    self.pos += 1;
+                    return Ok(Token {
+                        kind: TokenKind::Scalar(value, ScalarStyle::SingleQuoted),
+                        start,
+                        end: self.pos,
+                    });
+                }
+                _ => {
+                    let buf = owned.get_or_insert_with(String::new);
+                    buf.push_str(self.src[seg..self.pos].trim_end_matches([' ', '\t']));
+                    let breaks = self.skip_quoted_breaks(start)?;
+                    fold(buf, breaks);
+                    seg = self.pos;
+                }
+            }
+        }
+    }
+
+    fn scan_double_quoted(&mut self) -> Result<Token<'a>> {
+        let start = self.pos;
+        self.pos += 1;
+        let content = self.pos;
+        let mut owned: Option<String> = None;
+        let mut seg = self.pos;
+        loop {
+            while self.pos < self.b.len() && !DOUBLE_SPECIAL[self.b[self.pos] as usize] {
+                self.pos += 1;
+            }
+            if self.at_end() {
+                return Err(self.error(ErrorKind::UnexpectedEnd("in a quoted scalar"), start));
+            }
+            match self.ch() {
+                b'"' => {
+                    let value = match owned {
+                        None => Cow::Borrowed(&self.src[content..self.pos]),
+                        Some(mut buf) => {
+                            buf.push_str(&self.src[seg..self.pos]);
+                            Cow::Owned(buf)
+                        }
+                    };
+                    self.pos += 1;
+                    return Ok(Token {
+                        kind: TokenKind::Scalar(value, ScalarStyle::DoubleQuoted),
+                        start,
+                        end: self.pos,
+                    });
+                }
+                b'\\' => {
+                    let buf = owned.get_or_insert_with(String::new);
+                    buf.push_str(&self.src[seg..self.pos]);
+                    let esc = self.pos;
+                    self.pos += 1;
+                    let c = self.ch();
+                    if is_break(c) {
+                        // An escaped line break: no folding, leading blanks skipped.
+                        let breaks = self.skip_quoted_breaks(start)?;
+                        for _ in 1..breaks {
+                            buf.push('\n');
+                        }
+                        seg = self.pos;
+                        continue;
+                    }
+                    let simple = match c {
+                        b'0' => Some('\0'),
+                        b'a' => Some('\x07'),
+                        b'b' => Some('\x08'),
+                        b't' | b'\t' => Some('\t'),
+                        b'n' => Some('\n'),
+                        b'v' => Some('\x0b'),
+                        b'f' => Some('\x0c'),
+                        b'r' => Some('\r'),
+                        b'e' => Some('\x1b'),
+                        b' ' => Some(' '),
+                        b'"' => Some('"'),
+                        b'/' => Some('/'),
+                        b'\\' => Some('\\'),
+                        b'N' => Some('\u{85}'),
+                        b'_' => Some('\u{a0}'),
+                        b'L' => Some('\u{2028}'),
+                        b'P' => Some('\u{2029}'),
+                        _ => None,
+                    };
+                    if let Some(ch) = simple {
+                        buf.push(ch);
+                        self.pos += 1;
+                    } else {
+                        let len = match c {
+                            b'x' => 2,
+                            b'u' => 4,
+                            b'U' => 8,
+                            _ => return Err(self.error(ErrorKind::InvalidEscape, esc)),
+                        };
+                        let hex = self
+                            .src
+                            .get(self.pos + 1..self.pos + 1 + len)
+                            .filter(|h| h.bytes().all(|b| b.is_ascii_hexdigit()))
+                            .ok_or_else(|| self.error(ErrorKind::InvalidEscape, esc))?;
+                        let code = u32::from_str_radix(hex, 16)
+                            .map_err(|_| self.error(ErrorKind::InvalidEscape, esc))?;
+                        let ch = char::from_u32(code)
+                            .ok_or_else(|| self.error(ErrorKind::InvalidEscape, esc))?;
+                        buf.push(ch);
+                        self.pos += 1 + len;
+                    }
+                    seg = self.pos;
+                }
+                _ => {
+                    let buf = owned.get_or_insert_with(String::new);
+                    buf.push_str(self.src[seg..self.pos].trim_end_matches([' ', '\t']));
+                    let breaks = self.skip_quoted_breaks(start)?;
+                    fold(buf, breaks);
+                    seg = self.pos;
+                }
+            }
+        }
+    }
+
+    fn fetch_plain_scalar(&mut self) -> Result<()> {
+        self.save_simple_key()?;
+        self.simple_key_allowed = false;
+        let token = self.scan_plain_scalar()?;
+        self.tokens.push_back(token);
+        Ok(())
+    }
+
+    fn scan_plain_scalar(&mut self) -> Result<Token<'a>> {
+        let start = self.pos;
+        let indent = self.indent + 1;
+        let table = if self.flow_level > 0 {
+            &PLAIN_STOP_FLOW
+        } else {
+            &PLAIN_STOP_BLOCK
+        };
+        let mut owned: Option<String> = None;
+        let mut end = self.pos;
+        let mut pending_breaks = 0usize;
+        let mut pending_ws = self.pos;
+        loop {
+            if self.at_document_marker() || self.ch() == b'#' {
+                break;
+            }
+            let run = self.pos;
+            loop {
+                while !table[self.ch() as usize] {
+                    self.pos += 1;
+                }
+                let c = self.ch();
+                if c == b':' {
+                    let n = self.peek(1);
+                    let ends = match self.b.get(self.pos + 1) {
+                        None => true,
+                        Some(_) => {
+                            is_blank(n)
+                                || is_break(n)
+                                || (self.flow_level > 0 && is_flow_indicator(n))
+                        }
+                    };
+                    if !ends {
+                        self.pos += 1;
+                        continue;
+                    }
+                }
+                if c == 0 && !self.at_end() {
+                    return Err(self.error(ErrorKind::ForbiddenCharacter('\0'), self.pos));
+                }
+                break;
+            }
+            if self.pos == run {
+                break;
+            }
+            // Join the run to what came before.
+            if pending_breaks > 0 {
+                let buf = owned.get_or_insert_with(|| self.src[start..end].to_owned());
+                fold(buf, pending_breaks);
+                buf.push_str(&self.src[run..self.pos]);
+            } else if let Some(buf) = owned.as_mut() {
+                buf.push_str(&self.src[pending_ws..self.pos]);
+            }
+            end = self.pos;
+            pending_breaks = 0;
+            pending_ws = self.pos;
+            // White space and line breaks.
+            if !is_blank(self.ch()) && !is_break(self.ch()) {
+                break;
+            }
+            while is_blank(self.ch()) || is_break(self.ch()) {
+                if is_blank(self.ch()) {
+                    self.pos += 1;
+                } else {
+                    self.skip_break();
+                    pending_breaks += 1;
+                }
+            }
+            if pending_breaks > 0 {
+                if self.flow_level == 0 && (self.col() as isize) < indent {
+                    break;
+                }
+                // Tabs may separate but not indent a continuation line.
+                let line = &self.b[self.line_start..self.pos];
+                let spaces = line.iter().take_while(|&&c| c == b' ').count();
+                if self.flow_level == 0
+                    && (spaces as isize) < indent
+                    && line.contains(&b'\t')
+                    && !self.at_end()
+                    && !is_break(self.ch())
+                {
+                    return Err(self.error(ErrorKind::TabIndentation, self.line_start + spaces));
+                }
+                if self.flow_level > 0 && (self.col() as isize) <= self.indents_top_for_flow() {
+                    // Flow content must be indented more than the enclosing block.
+                    if !self.at_end() {
+                        return Err(self.error(ErrorKind::InvalidIndentation, self.pos));
+                    }
+                }
+            }
+            if self.at_end() {
+                break;
+            }
+        }
+        if pending_breaks > 0 {
+            self.simple_key_allowed = true;
+            if self.flow_level == 0 {
+                // The white space before the next token started on a fresh line.
+                let line = &self.b[self.line_start..self.pos];
+                self.tab_in_indentation = line.contains(&b'\t');
+            }
+        }
+        let value = match owned {
+            Some(buf) => Cow::Owned(buf),
+            None => Cow::Borrowed(&self.src[start..end]),
+        };
+        Ok(Token {
+            kind: TokenKind::Scalar(value, ScalarStyle::Plain),
+            start,
+            end,
+        })
+    }
+
+    /// The indentation of the block collection enclosing the current flow collection.
+    fn indents_top_for_flow(&self) -> isize {
+        self.indent
+    }
+}
+
+/// Appends the folding of `breaks` line breaks: one is a space, more are newlines.
+fn fold(buf: &mut String, breaks: usize) {
+    if breaks == 1 {
+        buf.push(' ');
+    } else {
+        for _ in 1..breaks {
+            buf.push('\n');
+        }
+    }
+}
+
+/// Decodes `%XX` escapes of a tag (borrowed when there are none).
+fn decode_uri(s: &str) -> Option<Cow<'_, str>> {
+    if !s.contains('%') {
+        return Some(Cow::Borrowed(s));
+    }
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            let hex = s.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok().map(Cow::Owned)
+}
