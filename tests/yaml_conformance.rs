@@ -114,8 +114,130 @@ fn same_bytes(got: &RawValue<'_>, want: &serde_json::Value) -> bool {
     }
 }
 
+/// Writes the events of a stream in the suite's `test.event` notation.
+#[derive(Default)]
+struct EventWriter {
+    out: String,
+}
+
+impl EventWriter {
+    fn props(&mut self, props: &yaml::Props<'_>) {
+        if let Some(anchor) = props.anchor {
+            self.out.push_str(" &");
+            self.out.push_str(anchor);
+        }
+        if let Some(tag) = &props.tag {
+            self.out.push_str(" <");
+            self.out.push_str(&tag.full());
+            self.out.push('>');
+        }
+    }
+}
+
+impl<'a> yaml::YamlBuilder<'a> for EventWriter {
+    fn document_start(&mut self, start: yaml::DocumentStart) -> Result<(), yaml::ErrorKind> {
+        if self.out.is_empty() {
+            self.out.push_str("+STR\n");
+        }
+        self.out.push_str(if start.explicit {
+            "+DOC ---\n"
+        } else {
+            "+DOC\n"
+        });
+        Ok(())
+    }
+    fn document_end(&mut self, explicit: bool, _: quarry::Span) -> Result<(), yaml::ErrorKind> {
+        self.out
+            .push_str(if explicit { "-DOC ...\n" } else { "-DOC\n" });
+        Ok(())
+    }
+    fn scalar(
+        &mut self,
+        value: std::borrow::Cow<'a, str>,
+        style: yaml::ScalarStyle,
+        props: yaml::Props<'a>,
+        _: quarry::Span,
+    ) -> Result<(), yaml::ErrorKind> {
+        self.out.push_str("=VAL");
+        self.props(&props);
+        self.out.push_str(match style {
+            yaml::ScalarStyle::Plain => " :",
+            yaml::ScalarStyle::SingleQuoted => " '",
+            yaml::ScalarStyle::DoubleQuoted => " \"",
+            yaml::ScalarStyle::Literal => " |",
+            yaml::ScalarStyle::Folded => " >",
+        });
+        for c in value.chars() {
+            match c {
+                '\\' => self.out.push_str("\\\\"),
+                '\n' => self.out.push_str("\\n"),
+                '\t' => self.out.push_str("\\t"),
+                '\r' => self.out.push_str("\\r"),
+                '\u{8}' => self.out.push_str("\\b"),
+                c => self.out.push(c),
+            }
+        }
+        self.out.push('\n');
+        Ok(())
+    }
+    fn sequence_start(
+        &mut self,
+        style: yaml::CollectionStyle,
+        props: yaml::Props<'a>,
+        _: usize,
+    ) -> Result<(), yaml::ErrorKind> {
+        self.out.push_str("+SEQ");
+        if style == yaml::CollectionStyle::Flow {
+            self.out.push_str(" []");
+        }
+        self.props(&props);
+        self.out.push('\n');
+        Ok(())
+    }
+    fn sequence_end(&mut self, _: quarry::Span) -> Result<(), yaml::ErrorKind> {
+        self.out.push_str("-SEQ\n");
+        Ok(())
+    }
+    fn mapping_start(
+        &mut self,
+        style: yaml::CollectionStyle,
+        props: yaml::Props<'a>,
+        _: usize,
+    ) -> Result<(), yaml::ErrorKind> {
+        self.out.push_str("+MAP");
+        if style == yaml::CollectionStyle::Flow {
+            self.out.push_str(" {}");
+        }
+        self.props(&props);
+        self.out.push('\n');
+        Ok(())
+    }
+    fn mapping_end(&mut self, _: quarry::Span) -> Result<(), yaml::ErrorKind> {
+        self.out.push_str("-MAP\n");
+        Ok(())
+    }
+    fn alias(&mut self, name: &'a str, _: quarry::Span) -> Result<(), yaml::ErrorKind> {
+        self.out.push_str("=ALI *");
+        self.out.push_str(name);
+        self.out.push('\n');
+        Ok(())
+    }
+    fn stream_end(&mut self) -> Result<(), yaml::ErrorKind> {
+        if self.out.is_empty() {
+            self.out.push_str("+STR\n");
+        }
+        self.out.push_str("-STR\n");
+        Ok(())
+    }
+}
+
 /// The verdict on one case: `Ok(())` when it passes, or why not.
-fn judge(bytes: &[u8], expect_error: bool, json: Option<&str>) -> Result<(), String> {
+fn judge(
+    bytes: &[u8],
+    expect_error: bool,
+    json: Option<&str>,
+    events: Option<&str>,
+) -> Result<(), String> {
     let raw = yaml::parse_stream(bytes);
     let tree = yaml::parse_tree(bytes);
     let check = yaml::check(bytes);
@@ -159,6 +281,17 @@ fn judge(bytes: &[u8], expect_error: bool, json: Option<&str>) -> Result<(), Str
         };
     }
     let tree = tree.map_err(|e| format!("rejected: {e}"))?;
+    if let Some(expected) = events {
+        let mut writer = EventWriter::default();
+        yaml::parse_with(bytes, &mut writer, quarry::Limits::default())
+            .map_err(|e| format!("a custom builder fails: {e}"))?;
+        if writer.out != expected {
+            return Err(format!(
+                "events differ:\n{}\nexpected:\n{expected}",
+                writer.out
+            ));
+        }
+    }
     let Some(json) = json else {
         return Ok(());
     };
@@ -189,9 +322,12 @@ fn run_case(path: &Path) -> Result<(), String> {
     let bytes = std::fs::read(path.join("in.yaml")).unwrap();
     let expect_error = path.join("error").exists();
     let json = std::fs::read_to_string(path.join("in.json")).ok();
+    let events = std::fs::read_to_string(path.join("test.event")).ok();
     let (send, receive) = mpsc::channel();
     std::thread::spawn(move || {
-        let outcome = std::panic::catch_unwind(|| judge(&bytes, expect_error, json.as_deref()));
+        let outcome = std::panic::catch_unwind(|| {
+            judge(&bytes, expect_error, json.as_deref(), events.as_deref())
+        });
         let _ = send.send(outcome.unwrap_or_else(|_| Err("panicked".into())));
     });
     receive
