@@ -22,6 +22,8 @@ pub struct Arm {
 
 /// The libraries competing at one job on one input; the first is quarry.
 pub struct Contest {
+    /// The format (`json`, `toml`, ...).
+    pub format: &'static str,
     /// The input's name.
     pub input: String,
     /// The job: `struct decode`, `tree` or `encode`.
@@ -82,6 +84,7 @@ where
         }),
     ];
     contests.push(Contest {
+        format: "json",
         input: input.to_owned(),
         arm: "struct decode",
         bytes: bytes.len(),
@@ -121,6 +124,7 @@ where
         }),
     ];
     contests.push(Contest {
+        format: "json",
         input: input.to_owned(),
         arm: "encode",
         bytes: encoded_len,
@@ -167,6 +171,7 @@ fn tree_contest(input: &str, bytes: &[u8], contests: &mut Vec<Contest>) {
         }),
     ];
     contests.push(Contest {
+        format: "json",
         input: input.to_owned(),
         arm: "tree",
         bytes: bytes.len(),
@@ -176,6 +181,13 @@ fn tree_contest(input: &str, bytes: &[u8], contests: &mut Vec<Contest>) {
 
 /// Every contest, in a fixed order.
 pub fn contests() -> Vec<Contest> {
+    let mut contests = json_contests();
+    contests.extend(toml_contests());
+    contests
+}
+
+/// The JSON contests: generated shapes and the real files.
+fn json_contests() -> Vec<Contest> {
     let mut contests = Vec::new();
     for doc in quarry_corpus_gen::json_corpus() {
         let input = doc.name;
@@ -199,6 +211,148 @@ pub fn contests() -> Vec<Contest> {
             _ => {}
         }
         tree_contest(&name, &bytes, &mut contests);
+    }
+    contests
+}
+
+/// Struct decode and encode of `T` from TOML against the `toml` crate (serde).
+fn toml_typed_contests<T>(input: &str, bytes: &[u8], contests: &mut Vec<Contest>)
+where
+    T: for<'de> Decode<'de> + DeserializeOwned + Encode + Serialize + 'static,
+{
+    let b = bytes.to_vec();
+    let decode = vec![
+        arm("quarry", {
+            let b = b.clone();
+            move || {
+                quarry::from_slice::<T>(black_box(&b), Format::Toml)
+                    .map(|v| std::mem::size_of_val(&v))
+                    .unwrap_or(0)
+            }
+        }),
+        arm("toml", {
+            let b = b.clone();
+            // toml reads `&str`: the UTF-8 check quarry does itself is part of its time.
+            move || {
+                std::str::from_utf8(black_box(&b))
+                    .ok()
+                    .and_then(|s| ::toml::from_str::<T>(s).ok())
+                    .map(|v| std::mem::size_of_val(&v))
+                    .unwrap_or(0)
+            }
+        }),
+    ];
+    contests.push(Contest {
+        format: "toml",
+        input: input.to_owned(),
+        arm: "struct decode",
+        bytes: bytes.len(),
+        arms: decode,
+    });
+
+    let value: T = match quarry::from_slice(bytes, Format::Toml) {
+        Ok(v) => v,
+        Err(e) => panic!("{input}: {e}"),
+    };
+    let value = std::rc::Rc::new(value);
+    let encoded_len = quarry::toml::to_vec(&*value).map(|v| v.len()).unwrap_or(0);
+    let encode = vec![
+        arm("quarry", {
+            let v = value.clone();
+            move || {
+                quarry::toml::to_vec(black_box(&*v))
+                    .map(|o| o.len())
+                    .unwrap_or(0)
+            }
+        }),
+        arm("toml", {
+            let v = value.clone();
+            move || {
+                ::toml::to_string(black_box(&*v))
+                    .map(|o| o.len())
+                    .unwrap_or(0)
+            }
+        }),
+    ];
+    contests.push(Contest {
+        format: "toml",
+        input: input.to_owned(),
+        arm: "encode",
+        bytes: encoded_len,
+        arms: encode,
+    });
+}
+
+/// TOML tree parse against `toml_edit::DocumentMut` (the format-preserving tree) and
+/// `toml::Table`.
+fn toml_tree_contest(input: &str, bytes: &[u8], contests: &mut Vec<Contest>) {
+    let b = bytes.to_vec();
+    let arms = vec![
+        arm("quarry", {
+            let b = b.clone();
+            move || {
+                quarry::toml::parse_tree(black_box(&b))
+                    .map(|d| d.node_count())
+                    .unwrap_or(0)
+            }
+        }),
+        arm("toml_edit", {
+            let b = b.clone();
+            move || {
+                std::str::from_utf8(black_box(&b))
+                    .ok()
+                    .and_then(|s| s.parse::<toml_edit::DocumentMut>().ok())
+                    .map(|d| d.len())
+                    .unwrap_or(0)
+            }
+        }),
+        arm("toml", {
+            let b = b.clone();
+            move || {
+                std::str::from_utf8(black_box(&b))
+                    .ok()
+                    .and_then(|s| s.parse::<::toml::Table>().ok())
+                    .map(|t| t.len())
+                    .unwrap_or(0)
+            }
+        }),
+    ];
+    contests.push(Contest {
+        format: "toml",
+        input: input.to_owned(),
+        arm: "tree",
+        bytes: bytes.len(),
+        arms,
+    });
+}
+
+/// The TOML contests: generated shapes (batches as arrays of tables) and the real files.
+fn toml_contests() -> Vec<Contest> {
+    use quarry_corpus_gen::shapes::Records;
+    let mut contests = Vec::new();
+    for doc in quarry_corpus_gen::toml_corpus() {
+        let (input, b, c) = (doc.name, &doc.bytes, &mut contests);
+        match doc.shape {
+            Shape::SmallMessage => toml_typed_contests::<SmallMessage>(input, b, c),
+            Shape::PersonBatch => toml_typed_contests::<Records<Person>>(input, b, c),
+            Shape::EscapedArticles => toml_typed_contests::<Records<Article>>(input, b, c),
+            Shape::Telemetry => toml_typed_contests::<Records<Reading>>(input, b, c),
+            Shape::WideRecord => toml_typed_contests::<Records<Wide>>(input, b, c),
+            Shape::IntList => toml_typed_contests::<Records<i64>>(input, b, c),
+            Shape::Config => toml_typed_contests::<Config>(input, b, c),
+        }
+        toml_tree_contest(input, b, c);
+    }
+    for (name, bytes) in crate::corpus_files("toml") {
+        let c = &mut contests;
+        if name.ends_with("Cargo.lock") {
+            toml_typed_contests::<crate::shapes::cargo_lock::CargoLock>(&name, &bytes, c);
+        } else if name.ends_with("uv.lock") {
+            toml_typed_contests::<crate::shapes::uv_lock::UvLock>(&name, &bytes, c);
+        } else if name.ends_with("Cargo.toml") {
+            toml_typed_contests::<crate::shapes::cargo_manifest::Manifest>(&name, &bytes, c);
+        }
+        toml_tree_contest(&name, &bytes, c);
     }
     contests
 }

@@ -301,3 +301,164 @@ pub mod citm {
         pub block_ids: Vec<u64>,
     }
 }
+
+/// `Cargo.lock`: the resolved dependency graph of a Rust workspace.
+pub mod cargo_lock {
+    use super::*;
+
+    /// The document.
+    #[derive(quarry::Decode, quarry::Encode, Deserialize, Serialize, Debug, PartialEq)]
+    #[allow(missing_docs)]
+    pub struct CargoLock {
+        pub version: u32,
+        pub package: Vec<Package>,
+    }
+
+    /// One locked package.
+    #[derive(quarry::Decode, quarry::Encode, Deserialize, Serialize, Debug, PartialEq)]
+    #[allow(missing_docs)]
+    pub struct Package {
+        pub name: String,
+        pub version: String,
+        pub source: Option<String>,
+        pub checksum: Option<String>,
+        #[quarry(default)]
+        #[serde(default)]
+        pub dependencies: Vec<String>,
+    }
+}
+
+/// `uv.lock`: a Python project's resolved dependencies, with artifact hashes.
+pub mod uv_lock {
+    use super::*;
+
+    /// The document.
+    #[derive(quarry::Decode, quarry::Encode, Deserialize, Serialize, Debug, PartialEq)]
+    #[quarry(rename_all = "kebab-case")]
+    #[serde(rename_all = "kebab-case")]
+    #[allow(missing_docs)]
+    pub struct UvLock {
+        pub version: u32,
+        pub revision: Option<u32>,
+        pub requires_python: String,
+        #[quarry(default)]
+        #[serde(default)]
+        pub resolution_markers: Vec<String>,
+        pub package: Vec<Package>,
+    }
+
+    /// One locked package.
+    #[derive(quarry::Decode, quarry::Encode, Deserialize, Serialize, Debug, PartialEq)]
+    #[quarry(rename_all = "kebab-case")]
+    #[serde(rename_all = "kebab-case")]
+    #[allow(missing_docs)]
+    pub struct Package {
+        pub name: String,
+        pub version: Option<String>,
+        pub source: BTreeMap<String, String>,
+        #[quarry(default)]
+        #[serde(default)]
+        pub dependencies: Vec<Dependency>,
+        pub sdist: Option<Artifact>,
+        #[quarry(default)]
+        #[serde(default)]
+        pub wheels: Vec<Artifact>,
+    }
+
+    /// A dependency edge.
+    #[derive(quarry::Decode, quarry::Encode, Deserialize, Serialize, Debug, PartialEq)]
+    #[allow(missing_docs)]
+    pub struct Dependency {
+        pub name: String,
+        pub marker: Option<String>,
+    }
+
+    /// A source or wheel archive.
+    #[derive(quarry::Decode, quarry::Encode, Deserialize, Serialize, Debug, PartialEq)]
+    #[quarry(rename_all = "kebab-case")]
+    #[serde(rename_all = "kebab-case")]
+    #[allow(missing_docs)]
+    pub struct Artifact {
+        pub url: Option<String>,
+        pub hash: Option<String>,
+        pub size: Option<u64>,
+        pub upload_time: Option<String>,
+    }
+}
+
+/// `Cargo.toml`: a Rust package or workspace manifest (the parts a build tool reads).
+pub mod cargo_manifest {
+    use super::*;
+
+    /// The document.
+    #[derive(quarry::Decode, quarry::Encode, Deserialize, Serialize, Debug, PartialEq)]
+    #[quarry(rename_all = "kebab-case")]
+    #[serde(rename_all = "kebab-case")]
+    #[allow(missing_docs)]
+    pub struct Manifest {
+        pub package: Option<Package>,
+        #[quarry(default)]
+        #[serde(default)]
+        pub dependencies: BTreeMap<String, Dependency>,
+        #[quarry(default)]
+        #[serde(default)]
+        pub dev_dependencies: BTreeMap<String, Dependency>,
+        #[quarry(default)]
+        #[serde(default)]
+        pub features: BTreeMap<String, Vec<String>>,
+        #[quarry(default)]
+        #[serde(default)]
+        pub example: Vec<Target>,
+        #[quarry(default)]
+        #[serde(default)]
+        pub bin: Vec<Target>,
+    }
+
+    /// `[package]`.
+    #[derive(quarry::Decode, quarry::Encode, Deserialize, Serialize, Debug, PartialEq)]
+    #[allow(missing_docs)]
+    pub struct Package {
+        pub name: String,
+        pub description: Option<String>,
+    }
+
+    /// A dependency: a version requirement, or a table of details.
+    #[derive(quarry::Decode, quarry::Encode, Deserialize, Serialize, Debug, PartialEq)]
+    #[quarry(untagged)]
+    #[serde(untagged)]
+    #[allow(missing_docs)]
+    pub enum Dependency {
+        Version(String),
+        Detailed(DependencyDetail),
+    }
+
+    /// A dependency given as a table.
+    #[derive(quarry::Decode, quarry::Encode, Deserialize, Serialize, Debug, PartialEq)]
+    #[quarry(rename_all = "kebab-case")]
+    #[serde(rename_all = "kebab-case")]
+    #[allow(missing_docs)]
+    pub struct DependencyDetail {
+        pub version: Option<String>,
+        pub path: Option<String>,
+        pub workspace: Option<bool>,
+        pub optional: Option<bool>,
+        pub default_features: Option<bool>,
+        #[quarry(default)]
+        #[serde(default)]
+        pub features: Vec<String>,
+    }
+
+    /// `[[example]]` or `[[bin]]`.
+    #[derive(quarry::Decode, quarry::Encode, Deserialize, Serialize, Debug, PartialEq)]
+    #[quarry(rename_all = "kebab-case")]
+    #[serde(rename_all = "kebab-case")]
+    #[allow(missing_docs)]
+    pub struct Target {
+        pub name: String,
+        pub path: Option<String>,
+        #[quarry(default)]
+        #[serde(default)]
+        pub required_features: Vec<String>,
+        pub doc_scrape_examples: Option<bool>,
+    }
+}

@@ -270,7 +270,8 @@ fn convert(file: &Path, to: Format, format: Option<Format>, compact: bool) -> Ou
             v.push(b'\n');
             v
         }),
-        Format::Toml => quarry::toml::to_vec(&value),
+        // No silent loss: a null is an error naming its path.
+        Format::Toml => quarry::toml::to_vec_with(&value, quarry::toml::NullEntries::Reject),
         other => {
             return Err(Failure::Usage(format!(
                 "converting to {other} is not supported yet"

@@ -45,6 +45,13 @@ pub enum Shape {
     Config,
 }
 
+impl Shape {
+    /// True for the shapes whose JSON document is a top-level array (a batch of records).
+    pub fn is_batch(self) -> bool {
+        !matches!(self, Shape::SmallMessage | Shape::Config)
+    }
+}
+
 /// xorshift64*: small, fast, and the same sequence everywhere.
 struct Rng(u64);
 
@@ -377,4 +384,43 @@ pub fn json_corpus() -> Vec<Document> {
         encode(&people(&mut rng, 20_000)),
     );
     docs
+}
+
+/// `value` with what TOML cannot hold made holdable: map entries whose value is null are
+/// dropped (an absent `Option` field decodes as `None` everywhere) and integers above
+/// `i64::MAX` are halved, which keeps them 19 digits long.
+fn toml_ready(value: RawValue<'static>) -> RawValue<'static> {
+    match value {
+        RawValue::Map(entries) => RawValue::Map(
+            entries
+                .into_iter()
+                .filter(|(_, v)| !matches!(v, RawValue::Null))
+                .map(|(k, v)| (k, toml_ready(v)))
+                .collect(),
+        ),
+        RawValue::Seq(items) => RawValue::Seq(items.into_iter().map(toml_ready).collect()),
+        RawValue::UInt(u) => RawValue::Int((u >> 1) as i64),
+        other => other,
+    }
+}
+
+/// Every JSON document of the corpus rendered as TOML: batches as arrays of tables under
+/// `records` (decode them as [`Records`]), nulls left out, the few integers above
+/// `i64::MAX` halved.
+pub fn toml_corpus() -> Vec<Document> {
+    json_corpus()
+        .into_iter()
+        .map(|doc| {
+            let value = quarry::json::parse(&doc.bytes)
+                .unwrap_or_else(|e| unreachable!("generated JSON parses: {e}"))
+                .into_owned();
+            let value = match toml_ready(value) {
+                map @ RawValue::Map(_) => map,
+                other => RawValue::Map(vec![(Cow::Borrowed("records"), other)]),
+            };
+            let bytes = quarry::toml::to_vec(&value)
+                .unwrap_or_else(|e| unreachable!("the TOML rendering is representable: {e}"));
+            Document { bytes, ..doc }
+        })
+        .collect()
 }

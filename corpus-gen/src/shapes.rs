@@ -169,3 +169,11 @@ pub struct Limit {
     pub requests_per_second: u32,
     pub burst: u32,
 }
+
+/// The batch shapes in formats whose documents must be tables (TOML) or need one root:
+/// the records under one key, `records`.
+#[derive(quarry::Decode, quarry::Encode, Deserialize, Serialize, Debug, Clone, PartialEq)]
+#[allow(missing_docs)]
+pub struct Records<T> {
+    pub records: Vec<T>,
+}

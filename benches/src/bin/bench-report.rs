@@ -121,12 +121,15 @@ fn main() {
     let mut table = String::new();
     table.push_str("| format | input | arm | quarry MB/s | peer | peer MB/s | quarry ÷ peer |\n");
     table.push_str("|---|---|---|---:|---|---:|---:|\n");
-    let mut ratios: std::collections::BTreeMap<(&'static str, &'static str), Vec<f64>> =
-        Default::default();
+    let mut ratios: std::collections::BTreeMap<
+        (&'static str, &'static str, &'static str),
+        Vec<f64>,
+    > = Default::default();
     let mut losses = Vec::new();
     for contest in contests() {
         if let Some(filter) = &filter {
-            if !format!("{} {}", contest.input, contest.arm).contains(filter.as_str()) {
+            let name = format!("{} {} {}", contest.format, contest.input, contest.arm);
+            if !name.contains(filter.as_str()) {
                 continue;
             }
         }
@@ -135,17 +138,17 @@ fn main() {
             let ratio = speeds[0] / speed;
             let _ = writeln!(
                 table,
-                "| json | {} | {} | {:.0} | {} | {:.0} | {:.2} |",
-                contest.input, contest.arm, speeds[0], peer.library, speed, ratio
+                "| {} | {} | {} | {:.0} | {} | {:.0} | {:.2} |",
+                contest.format, contest.input, contest.arm, speeds[0], peer.library, speed, ratio
             );
             ratios
-                .entry((contest.arm, peer.library))
+                .entry((contest.format, contest.arm, peer.library))
                 .or_default()
                 .push(ratio);
             if ratio < 1.0 {
                 losses.push(format!(
-                    "{} {} vs {}: {:.2}x",
-                    contest.input, contest.arm, peer.library, ratio
+                    "{} {} {} vs {}: {:.2}x",
+                    contest.format, contest.input, contest.arm, peer.library, ratio
                 ));
             }
         }
@@ -154,16 +157,17 @@ fn main() {
     eprintln!();
 
     let mut summary = String::new();
-    summary
-        .push_str("| arm | peer | inputs | geometric mean of quarry ÷ peer | lowest | highest |\n");
-    summary.push_str("|---|---|---:|---:|---:|---:|\n");
-    for ((arm_name, peer), values) in &ratios {
+    summary.push_str(
+        "| format | arm | peer | inputs | geometric mean of quarry ÷ peer | lowest | highest |\n",
+    );
+    summary.push_str("|---|---|---|---:|---:|---:|---:|\n");
+    for ((format, arm_name, peer), values) in &ratios {
         let mean = (values.iter().map(|r| r.ln()).sum::<f64>() / values.len() as f64).exp();
         let low = values.iter().copied().fold(f64::INFINITY, f64::min);
         let high = values.iter().copied().fold(0.0, f64::max);
         let _ = writeln!(
             summary,
-            "| {arm_name} | {peer} | {} | {mean:.2} | {low:.2} | {high:.2} |",
+            "| {format} | {arm_name} | {peer} | {} | {mean:.2} | {low:.2} | {high:.2} |",
             values.len()
         );
     }

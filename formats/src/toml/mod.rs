@@ -38,7 +38,7 @@ pub use lexer::{Lexer, Scalar};
 pub use parser::{parse_with, Parser};
 pub use raw::RawValueBuilder;
 pub use tree::{Document, EntryKey, Node, NodeKind, TreeBuilder};
-pub use writer::write_document;
+pub use writer::{write_document, NullEntries};
 
 use crate::common::Limits;
 
@@ -72,14 +72,24 @@ pub fn parse_tree_with_limits(input: &[u8], limits: Limits) -> Result<Document<'
     Ok(builder.finish(parser.src()))
 }
 
-/// Encodes `value` as a TOML document. The value must encode as a map; a null, an
-/// integer beyond `i64` or a top-level non-table is an error naming its path. Bytes
-/// become base64 strings.
+/// Encodes `value` as a TOML document. The value must encode as a map. Entries whose
+/// value is null (`None` fields) are left out, as the `toml` crate does; a null in an
+/// array, an integer beyond `i64` or a top-level non-table is an error naming its path.
+/// Bytes become base64 strings.
 pub fn to_vec<T: Encode + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeError> {
+    to_vec_with(value, NullEntries::Skip)
+}
+
+/// Encodes `value` as a TOML document, with null map entries handled as `nulls` says
+/// ([`NullEntries::Reject`] makes every null an error naming its path).
+pub fn to_vec_with<T: Encode + ?Sized>(
+    value: &T,
+    nulls: NullEntries,
+) -> Result<Vec<u8>, EncodeError> {
     let mut encoder = RawValueEncoder::default();
     value.encode(&mut encoder)?;
     let mut out = Vec::with_capacity(256);
-    write_document(&encoder.finish()?, &mut out)?;
+    write_document(&encoder.finish()?, nulls, &mut out)?;
     Ok(out)
 }
 

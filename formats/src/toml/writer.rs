@@ -11,8 +11,24 @@ use quarry_raw_value::{base64, EncodeError, RawValue};
 
 type Entries<'a> = [(std::borrow::Cow<'a, str>, RawValue<'a>)];
 
+/// What to do with a map entry whose value is null, which TOML cannot hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NullEntries {
+    /// Fail with an error naming the entry's path (what `quarry convert` does: no
+    /// silent loss).
+    Reject,
+    /// Leave the entry out, as the `toml` crate does for `None` fields: it reads back
+    /// as absent, which an `Option` field decodes as `None`. A null inside an array is
+    /// still an error.
+    Skip,
+}
+
 /// Writes `value`, which must be a map, as a TOML document into `out`.
-pub fn write_document(value: &RawValue<'_>, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+pub fn write_document(
+    value: &RawValue<'_>,
+    nulls: NullEntries,
+    out: &mut Vec<u8>,
+) -> Result<(), EncodeError> {
     let RawValue::Map(entries) = value else {
         return Err(EncodeError::custom(format!(
             "a TOML document is a table; cannot write a top-level {}",
@@ -22,6 +38,7 @@ pub fn write_document(value: &RawValue<'_>, out: &mut Vec<u8>) -> Result<(), Enc
     let mut writer = Writer {
         out,
         path: Vec::new(),
+        skip_nulls: nulls == NullEntries::Skip,
     };
     writer.table_body(entries)
 }
@@ -30,6 +47,7 @@ struct Writer<'o> {
     out: &'o mut Vec<u8>,
     /// The header path of the table being written, each segment already quoted if needed.
     path: Vec<String>,
+    skip_nulls: bool,
 }
 
 /// An array every item of which is a table: written as `[[name]]` sections.
@@ -44,6 +62,11 @@ fn is_section(value: &RawValue<'_>) -> bool {
 impl Writer<'_> {
     /// The entries of one table: plain keys, then sections.
     fn table_body(&mut self, entries: &Entries<'_>) -> Result<(), EncodeError> {
+        let skip_nulls = self.skip_nulls;
+        let entries: Vec<_> = entries
+            .iter()
+            .filter(|(_, v)| !(skip_nulls && matches!(v, RawValue::Null)))
+            .collect();
         // Entries from `first_section` on are all tables or arrays of tables.
         let first_section = entries
             .iter()
@@ -52,7 +75,7 @@ impl Writer<'_> {
         for (key, value) in &entries[..first_section] {
             write_key(self.out, key);
             self.out.extend_from_slice(b" = ");
-            write_inline(self.out, value).map_err(|e| e.at_key(key))?;
+            write_inline(self.out, value, skip_nulls).map_err(|e| e.at_key(key))?;
             self.out.push(b'\n');
         }
         for (key, value) in &entries[first_section..] {
@@ -81,7 +104,12 @@ impl Writer<'_> {
     /// A sub-table: `[path]` and its body. The header is left out when the table holds
     /// only sections (its first sub-header creates it in the same place).
     fn section(&mut self, entries: &Entries<'_>) -> Result<(), EncodeError> {
-        if entries.is_empty() || !entries.iter().all(|(_, v)| is_section(v)) {
+        let skip_nulls = self.skip_nulls;
+        let mut kept = entries
+            .iter()
+            .filter(|(_, v)| !(skip_nulls && matches!(v, RawValue::Null)))
+            .peekable();
+        if kept.peek().is_none() || !kept.all(|(_, v)| is_section(v)) {
             self.header(b"[", b"]");
         }
         self.table_body(entries)
@@ -168,7 +196,11 @@ fn write_float(out: &mut Vec<u8>, f: f64) {
 }
 
 /// A value on the right of `=` or inside an array: arrays and tables inline.
-fn write_inline(out: &mut Vec<u8>, value: &RawValue<'_>) -> Result<(), EncodeError> {
+fn write_inline(
+    out: &mut Vec<u8>,
+    value: &RawValue<'_>,
+    skip_nulls: bool,
+) -> Result<(), EncodeError> {
     match value {
         RawValue::Null => return Err(EncodeError::unsupported("null", "TOML")),
         RawValue::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
@@ -195,23 +227,27 @@ fn write_inline(out: &mut Vec<u8>, value: &RawValue<'_>) -> Result<(), EncodeErr
                 if i > 0 {
                     out.extend_from_slice(b", ");
                 }
-                write_inline(out, item).map_err(|e| e.at_index(i))?;
+                write_inline(out, item, skip_nulls).map_err(|e| e.at_index(i))?;
             }
             out.push(b']');
         }
         RawValue::Map(entries) => {
-            if entries.is_empty() {
+            let mut kept = entries
+                .iter()
+                .filter(|(_, v)| !(skip_nulls && matches!(v, RawValue::Null)))
+                .peekable();
+            if kept.peek().is_none() {
                 out.extend_from_slice(b"{}");
                 return Ok(());
             }
             out.extend_from_slice(b"{ ");
-            for (i, (key, item)) in entries.iter().enumerate() {
+            for (i, (key, item)) in kept.enumerate() {
                 if i > 0 {
                     out.extend_from_slice(b", ");
                 }
                 write_key(out, key);
                 out.extend_from_slice(b" = ");
-                write_inline(out, item).map_err(|e| e.at_key(key))?;
+                write_inline(out, item, skip_nulls).map_err(|e| e.at_key(key))?;
             }
             out.extend_from_slice(b" }");
         }
