@@ -11,6 +11,8 @@ pub struct Limits {
     pub max_alias_expansion: usize,
     /// Maximum number of bytes XML entity expansion may produce (default 10 MiB).
     pub max_entity_expansion: usize,
+    /// Maximum number of attributes on one XML element (default 1,024).
+    pub max_attributes: usize,
 }
 
 impl Default for Limits {
@@ -20,6 +22,7 @@ impl Default for Limits {
             max_document_size: 1 << 30,
             max_alias_expansion: 1_000_000,
             max_entity_expansion: 10 << 20,
+            max_attributes: 1024,
         }
     }
 }

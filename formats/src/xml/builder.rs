@@ -1,0 +1,265 @@
+//! The XML builder trait: what the one XML parser tells whoever builds its output.
+
+use std::borrow::Cow;
+
+use crate::common::Span;
+
+/// A piece of character data as the parser hands it over: borrowed from the input when
+/// nothing had to be decoded (no reference, no `\r`), otherwise decoded into the
+/// parser's scratch buffer, which the builder must copy if it keeps the text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Text<'a, 's> {
+    /// Exactly the source bytes.
+    Borrowed(&'a str),
+    /// Decoded text in a buffer the parser reuses.
+    Decoded(&'s str),
+}
+
+impl<'a> Text<'a, '_> {
+    /// The text.
+    #[inline]
+    pub fn as_str(&self) -> &str {
+        match *self {
+            Text::Borrowed(s) | Text::Decoded(s) => s,
+        }
+    }
+
+    /// The text, borrowed from the input when possible, copied otherwise.
+    #[inline]
+    pub fn into_cow(self) -> Cow<'a, str> {
+        match self {
+            Text::Borrowed(s) => Cow::Borrowed(s),
+            Text::Decoded(s) => Cow::Owned(s.to_owned()),
+        }
+    }
+
+    /// True when the text is borrowed from the input.
+    #[inline]
+    pub fn is_borrowed(&self) -> bool {
+        matches!(self, Text::Borrowed(_))
+    }
+
+    /// True when the text holds only XML white space (space, tab, newline, CR).
+    #[inline]
+    pub fn is_whitespace(&self) -> bool {
+        is_xml_whitespace(self.as_str())
+    }
+}
+
+/// True when `s` holds only XML white space (or is empty).
+#[inline]
+pub fn is_xml_whitespace(s: &str) -> bool {
+    s.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+}
+
+/// The namespace URI bound to the `xml` prefix.
+pub const XML_NAMESPACE: &str = "http://www.w3.org/XML/1998/namespace";
+/// The namespace URI of `xmlns` attributes.
+pub const XMLNS_NAMESPACE: &str = "http://www.w3.org/2000/xmlns/";
+
+/// One attribute of a start tag, with its value normalized (references decoded,
+/// white space characters turned into spaces, as XML 1.0 §3.3.3 says for CDATA).
+#[derive(Debug, Clone)]
+pub struct Attribute<'a> {
+    /// The qualified name, as written (`xlink:href`).
+    pub name: Cow<'a, str>,
+    /// Length of the prefix in `name` (0 without one).
+    pub prefix_len: usize,
+    /// The normalized value; borrowed when it needed no decoding.
+    pub value: Cow<'a, str>,
+    /// From the name to the closing quote.
+    pub span: Span,
+    /// The value between the quotes.
+    pub value_span: Span,
+    /// The namespace: 0 none, otherwise an index (plus one) into the parser's
+    /// in-scope bindings; read it with [`StartTag::attribute_namespace`].
+    pub(crate) ns: u32,
+}
+
+impl<'a> Attribute<'a> {
+    /// The prefix, if the name has one.
+    pub fn prefix(&self) -> Option<&str> {
+        (self.prefix_len > 0).then(|| &self.name[..self.prefix_len])
+    }
+
+    /// The local part of the name.
+    pub fn local_name(&self) -> &str {
+        if self.prefix_len > 0 {
+            &self.name[self.prefix_len + 1..]
+        } else {
+            &self.name
+        }
+    }
+}
+
+/// A namespace binding in scope: `prefix` (empty for the default namespace) to `uri`.
+#[derive(Debug, Clone)]
+pub struct NamespaceBinding<'a> {
+    /// The prefix; empty for `xmlns="..."`.
+    pub prefix: Cow<'a, str>,
+    /// The URI; empty un-declares the default namespace.
+    pub uri: Cow<'a, str>,
+}
+
+/// Marks a namespace that is not a binding on the stack.
+pub(crate) const NS_XML: u32 = u32::MAX;
+pub(crate) const NS_XMLNS: u32 = u32::MAX - 1;
+
+/// A start tag (`<name attr="value">` or `<name/>`), as the builder sees it.
+#[derive(Debug)]
+pub struct StartTag<'a, 'p> {
+    pub(crate) name: Cow<'a, str>,
+    pub(crate) prefix_len: usize,
+    pub(crate) ns: u32,
+    pub(crate) attributes: &'p [Attribute<'a>],
+    pub(crate) bindings: &'p [NamespaceBinding<'a>],
+    /// How many of `bindings` (at the end) this tag declares.
+    pub(crate) declared: usize,
+    pub(crate) span: Span,
+    pub(crate) empty: bool,
+}
+
+impl<'a, 'p> StartTag<'a, 'p> {
+    /// The qualified name as written (`svg:rect`).
+    #[inline]
+    pub fn name(&self) -> &Cow<'a, str> {
+        &self.name
+    }
+
+    /// The prefix, if any.
+    pub fn prefix(&self) -> Option<&str> {
+        (self.prefix_len > 0).then(|| &self.name[..self.prefix_len])
+    }
+
+    /// The local part of the name.
+    pub fn local_name(&self) -> &str {
+        if self.prefix_len > 0 {
+            &self.name[self.prefix_len + 1..]
+        } else {
+            &self.name
+        }
+    }
+
+    /// The resolved namespace URI of the element.
+    pub fn namespace(&self) -> Option<&'p str> {
+        self.resolve(self.ns)
+    }
+
+    /// The attributes, in document order (namespace declarations included).
+    #[inline]
+    pub fn attributes(&self) -> &'p [Attribute<'a>] {
+        self.attributes
+    }
+
+    /// The resolved namespace URI of one of [`StartTag::attributes`].
+    pub fn attribute_namespace(&self, attribute: &Attribute<'a>) -> Option<&'p str> {
+        self.resolve(attribute.ns)
+    }
+
+    /// The namespace bindings this tag declares (`xmlns`, `xmlns:p`).
+    pub fn declared_namespaces(&self) -> &'p [NamespaceBinding<'a>] {
+        &self.bindings[self.bindings.len() - self.declared..]
+    }
+
+    /// Every namespace binding in scope, outermost first (later ones shadow earlier ones).
+    pub fn namespaces_in_scope(&self) -> &'p [NamespaceBinding<'a>] {
+        self.bindings
+    }
+
+    /// From `<` to `>`.
+    #[inline]
+    pub fn span(&self) -> Span {
+        self.span
+    }
+
+    /// True for an empty-element tag (`<name/>`); its end follows at once.
+    #[inline]
+    pub fn is_empty_element(&self) -> bool {
+        self.empty
+    }
+
+    fn resolve(&self, ns: u32) -> Option<&'p str> {
+        match ns {
+            0 => None,
+            NS_XML => Some(XML_NAMESPACE),
+            NS_XMLNS => Some(XMLNS_NAMESPACE),
+            i => {
+                let uri = &self.bindings.get(i as usize - 1)?.uri;
+                (!uri.is_empty()).then_some(&**uri)
+            }
+        }
+    }
+}
+
+/// The XML declaration (`<?xml version="1.0" encoding="UTF-8" standalone="yes"?>`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Declaration<'a> {
+    /// `1.0` (or another `1.x`).
+    pub version: &'a str,
+    /// The declared encoding, as written.
+    pub encoding: Option<&'a str>,
+    /// The standalone flag, when given.
+    pub standalone: Option<bool>,
+}
+
+/// The document type declaration. The internal subset is parsed and its entities
+/// expanded by the parser; an external subset is never read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Doctype<'a> {
+    /// The root element name it declares.
+    pub name: &'a str,
+    /// The public identifier, if any.
+    pub public_id: Option<&'a str>,
+    /// The system identifier (never fetched), if any.
+    pub system_id: Option<&'a str>,
+    /// The internal subset's source text, if any.
+    pub internal_subset: Option<&'a str>,
+}
+
+/// Receives the parse of one XML document, in document order.
+///
+/// The parser is monomorphized over its builder; every hook but the element, text and
+/// end events defaults to doing nothing, so a builder pays only for what it uses.
+/// `()` is the validate-only builder. Events from inside an internal entity's
+/// replacement text carry the span of the entity reference.
+pub trait XmlBuilder<'a> {
+    /// The XML declaration at `span`.
+    #[inline]
+    fn declaration(&mut self, _declaration: &Declaration<'_>, _span: Span) {}
+    /// The document type declaration at `span`.
+    #[inline]
+    fn doctype(&mut self, _doctype: &Doctype<'_>, _span: Span) {}
+    /// A start tag; for `<name/>` [`XmlBuilder::end_element`] follows at once.
+    fn start_element(&mut self, tag: &StartTag<'a, '_>);
+    /// The end of the innermost open element; `span` covers its end tag
+    /// (for `<name/>`, the empty tag's end).
+    fn end_element(&mut self, span: Span);
+    /// Character data (a maximal run between markup, references decoded and line ends
+    /// normalized). White-space-only runs are reported too.
+    fn text(&mut self, text: Text<'a, '_>, span: Span);
+    /// A CDATA section's content; by default, text.
+    #[inline]
+    fn cdata(&mut self, text: Text<'a, '_>, span: Span) {
+        self.text(text, span)
+    }
+    /// A comment's content (between `<!--` and `-->`).
+    #[inline]
+    fn comment(&mut self, _text: Text<'a, '_>, _span: Span) {}
+    /// A processing instruction: its target and its data (possibly empty).
+    #[inline]
+    fn processing_instruction(&mut self, _target: Text<'a, '_>, _data: Text<'a, '_>, _span: Span) {}
+    /// A reference to an entity the parser may not read (declared external, or
+    /// undeclared after an unread external subset): it is skipped.
+    #[inline]
+    fn skipped_entity(&mut self, _name: &str, _span: Span) {}
+}
+
+/// The validate-only builder: builds nothing, allocates nothing.
+impl<'a> XmlBuilder<'a> for () {
+    #[inline]
+    fn start_element(&mut self, _: &StartTag<'a, '_>) {}
+    #[inline]
+    fn end_element(&mut self, _: Span) {}
+    #[inline]
+    fn text(&mut self, _: Text<'a, '_>, _: Span) {}
+}

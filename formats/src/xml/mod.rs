@@ -1,0 +1,193 @@
+//! XML 1.0 (fifth edition) with Namespaces in XML 1.0: a strict, non-validating parser
+//! that checks every well-formedness constraint, reads the internal DTD subset and
+//! expands its entities, and never opens an external file.
+//!
+//! One parser ([`parser`]) generic over [`XmlBuilder`] serves both doors:
+//! [`parse`] builds a [`RawValue`] for decoding into structs, [`parse_tree`] builds a
+//! [`Document`] (roxmltree-like: elements, attributes with namespaces, text, comments,
+//! PIs, each with its byte span), and [`check`] validates with the `()` builder.
+//!
+//! # XML as RawValue
+//!
+//! - the document is a map with one key, the root element's name;
+//! - an element with no attributes and no child elements is its text
+//!   ([`RawValue::Text`]: untyped, so `<port>80</port>` decodes into a `u16`; `""` when empty);
+//! - otherwise it is a map: each attribute as `"@name"`, each child element under its
+//!   name as written (prefix included) — several children of one name become a sequence,
+//!   in document order, at the first one's place — and non-white-space text under
+//!   `"$text"`, last;
+//! - namespace declarations (`xmlns`, `xmlns:p`) are attributes like any other;
+//! - text is kept as written, not trimmed; white-space-only text is dropped (a leaf
+//!   holding only white space is `""`); in mixed content the text runs are joined, in
+//!   order, under `"$text"`; CDATA is text; entities and character references are
+//!   decoded; comments and processing instructions exist only in the tree door.
+//!
+//! ```
+//! use std::borrow::Cow;
+//! use quarry_formats::xml;
+//! use quarry_formats::RawValue;
+//!
+//! let value = xml::parse(br#"<config env="prod">
+//!     <port>80</port>
+//!     <host>a</host><host>b</host>
+//!     <note>fish &amp; chips</note>
+//!     <empty/>
+//! </config>"#).unwrap();
+//! let text = |s: &'static str| RawValue::Text(Cow::Borrowed(s));
+//! assert_eq!(value, RawValue::Map(vec![(
+//!     "config".into(),
+//!     RawValue::Map(vec![
+//!         ("@env".into(), text("prod")),
+//!         ("port".into(), text("80")),
+//!         ("host".into(), RawValue::Seq(vec![text("a"), text("b")])),
+//!         ("note".into(), text("fish & chips")),
+//!         ("empty".into(), text("")),
+//!     ]),
+//! )]));
+//! // Written back by the same mapping in reverse.
+//! assert_eq!(
+//!     xml::to_string(&value).unwrap(),
+//!     r#"<config env="prod"><port>80</port><host>a</host><host>b</host><note>fish &amp; chips</note><empty/></config>"#
+//! );
+//!
+//! let err = xml::parse(b"<a>\n  <b></a>").unwrap_err();
+//! assert_eq!(err.to_string(), "end tag `a` does not match the open element `b` at line 2, column 6");
+//! ```
+//!
+//! What is preserved and what is not: the tree keeps every element, attribute (in
+//! order, namespace declarations included), text run (adjacent text and CDATA merged),
+//! comment and PI with its span; the XML declaration and DOCTYPE reach the builder but
+//! are not kept in the tree. Attribute values are normalized as CDATA (XML 1.0 §3.3.3);
+//! attribute defaults from the DTD are not applied. Line ends are normalized to `\n`.
+//! Input is UTF-8, UTF-16 (by byte order mark) or ISO-8859-1/US-ASCII (by declaration);
+//! non-UTF-8 input is transcoded first, and spans then refer to the UTF-8 text
+//! ([`Document::source`]). Internal entities are expanded under
+//! [`Limits::max_entity_expansion`]; references to external entities are skipped
+//! (reported to [`XmlBuilder::skipped_entity`]), and nothing external is ever read.
+
+mod builder;
+mod error;
+pub mod parser;
+mod raw;
+mod tree;
+mod writer;
+
+use std::borrow::Cow;
+
+use quarry_raw_value::{Encode, EncodeError, RawValue};
+
+pub use builder::{
+    is_xml_whitespace, Attribute, Declaration, Doctype, NamespaceBinding, StartTag, Text,
+    XmlBuilder, XMLNS_NAMESPACE, XML_NAMESPACE,
+};
+pub use error::{Error, ErrorKind};
+pub use parser::parse_with;
+pub use raw::{RawValueBuilder, TEXT_KEY};
+pub use tree::{Attr, Attributes, Children, Document, Node, NodeKind, Target, TreeBuilder};
+pub use writer::{escape_attribute, escape_text, write_tree, XmlWriter};
+
+use crate::common::Limits;
+use parser::{decode_input, Input, Parser};
+
+/// Parses an XML document into a [`RawValue`] (the struct door), with default limits:
+/// a one-entry map from the root element's name to its value.
+pub fn parse(input: &[u8]) -> Result<RawValue<'_>, Error> {
+    parse_with_limits(input, Limits::default())
+}
+
+/// Parses an XML document into a [`RawValue`] under `limits`.
+pub fn parse_with_limits(input: &[u8], limits: Limits) -> Result<RawValue<'_>, Error> {
+    let mut builder = RawValueBuilder::default();
+    parse_with(input, &mut builder, limits)?;
+    Ok(builder.finish())
+}
+
+/// Parses an XML document and returns the root element's value (without the wrapper
+/// map) and its name: what decoding a struct from XML starts from.
+pub fn parse_root(input: &[u8]) -> Result<(Cow<'_, str>, RawValue<'_>), Error> {
+    match parse(input)? {
+        RawValue::Map(mut entries) if entries.len() == 1 => Ok(entries.remove(0)),
+        _ => unreachable_root(input),
+    }
+}
+
+#[cold]
+fn unreachable_root(input: &[u8]) -> Result<(Cow<'_, str>, RawValue<'_>), Error> {
+    Err(Error::new(ErrorKind::MissingRoot, input, input.len()))
+}
+
+/// Parses an XML document into a [`Document`] tree (the tree door), with default limits.
+pub fn parse_tree(input: &[u8]) -> Result<Document<'_>, Error> {
+    parse_tree_with_limits(input, Limits::default())
+}
+
+/// Parses an XML document into a [`Document`] tree under `limits`.
+pub fn parse_tree_with_limits(input: &[u8], limits: Limits) -> Result<Document<'_>, Error> {
+    match decode_input(input, limits)? {
+        Input::Borrowed(src) => {
+            let mut builder = TreeBuilder::with_capacity(src.len() / 32 + 4);
+            Parser::new(src, parser::Encoding::Utf8, limits).document(&mut builder)?;
+            Ok(builder.finish(Cow::Borrowed(src)))
+        }
+        Input::Transcoded(text, encoding) => {
+            let mut builder = TreeBuilder::with_capacity(text.len() / 32 + 4);
+            Parser::new(&text, encoding, limits).document(&mut builder)?;
+            Ok(builder.finish(Cow::Borrowed(&text)).into_owned())
+        }
+    }
+}
+
+/// Checks that `input` is one well-formed XML document, building nothing.
+pub fn check(input: &[u8]) -> Result<(), Error> {
+    parse_with(input, &mut (), Limits::default())
+}
+
+/// Checks `input` under `limits`, building nothing.
+pub fn check_with_limits(input: &[u8], limits: Limits) -> Result<(), Error> {
+    parse_with(input, &mut (), limits)
+}
+
+/// Encodes `value` as XML. The value must be a map with one entry, the root element
+/// (what [`parse`] returns); see [`to_string_with_root`] for a struct.
+pub fn to_string<T: Encode + ?Sized>(value: &T) -> Result<String, EncodeError> {
+    let mut out = String::with_capacity(128);
+    let mut writer = XmlWriter::new(&mut out);
+    value.encode(&mut writer)?;
+    writer.finish()?;
+    Ok(out)
+}
+
+/// Encodes `value` as XML bytes (see [`to_string`]).
+pub fn to_vec<T: Encode + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeError> {
+    to_string(value).map(String::into_bytes)
+}
+
+/// Encodes `value` as the root element named `root`: a struct `Config` as
+/// `<config>...</config>`.
+pub fn to_string_with_root<T: Encode + ?Sized>(
+    value: &T,
+    root: &str,
+) -> Result<String, EncodeError> {
+    let mut out = String::with_capacity(128);
+    let mut writer = XmlWriter::with_root(&mut out, root);
+    value.encode(&mut writer)?;
+    writer.finish()?;
+    Ok(out)
+}
+
+/// Encodes `value` as the root element named `root`, as bytes.
+pub fn to_vec_with_root<T: Encode + ?Sized>(value: &T, root: &str) -> Result<Vec<u8>, EncodeError> {
+    to_string_with_root(value, root).map(String::into_bytes)
+}
+
+/// Encodes `value` as XML into `writer` (see [`to_string`]).
+pub fn to_writer<W: std::io::Write, T: Encode + ?Sized>(
+    mut writer: W,
+    value: &T,
+) -> Result<(), EncodeError> {
+    writer.write_all(to_string(value)?.as_bytes())?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,172 @@
+//! The builder of the struct door: XML to [`RawValue`], by the mapping in the module docs.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use quarry_raw_value::RawValue;
+
+use crate::common::Span;
+
+use super::builder::{StartTag, Text, XmlBuilder};
+
+/// The key text of mixed content goes under.
+pub const TEXT_KEY: &str = "$text";
+
+/// Builds the [`RawValue`] of a document: a one-entry map from the root's name to its
+/// value. An element without attributes and child elements is its text
+/// ([`RawValue::Text`], `""` when empty); any other element is a map of `"@name"`
+/// attributes, child elements by name (repeated names grouped into a sequence at the
+/// first one's place) and non-white-space text under `"$text"`, last.
+/// Text runs (text and CDATA between child elements, comments and PIs) that hold only
+/// white space are dropped; comments and processing instructions are not kept.
+#[derive(Debug, Default)]
+pub struct RawValueBuilder<'a> {
+    frames: Vec<Frame<'a>>,
+    members: Vec<(Cow<'a, str>, RawValue<'a>)>,
+    root: Option<RawValue<'a>>,
+}
+
+#[derive(Debug)]
+struct Frame<'a> {
+    name: Cow<'a, str>,
+    /// Where this element's members start on the member stack.
+    start: usize,
+    /// Has attributes or child elements: a map, not text.
+    map: bool,
+    text: Option<Cow<'a, str>>,
+    /// The text run being read (text and CDATA up to the next child, comment or PI).
+    run: Option<Cow<'a, str>>,
+    /// Child names to member positions, once an element has many members.
+    index: Option<HashMap<Cow<'a, str>, usize>>,
+}
+
+/// Members beyond which a child's name is looked up in a hash map.
+const INDEX_AFTER: usize = 16;
+
+impl<'a> RawValueBuilder<'a> {
+    /// The document's value, once the parser has finished with this builder
+    /// ([`RawValue::Null`] if it never saw a root element).
+    pub fn finish(self) -> RawValue<'a> {
+        self.root.unwrap_or_default()
+    }
+
+    /// Ends the innermost element's current text run: kept unless white space only.
+    #[inline]
+    fn end_run(&mut self) {
+        let Some(frame) = self.frames.last_mut() else {
+            return;
+        };
+        let Some(run) = frame.run.take() else {
+            return;
+        };
+        if super::builder::is_xml_whitespace(&run) {
+            return;
+        }
+        match &mut frame.text {
+            None => frame.text = Some(run),
+            Some(existing) => existing.to_mut().push_str(&run),
+        }
+    }
+
+    fn add_child(&mut self, name: Cow<'a, str>, value: RawValue<'a>) {
+        let Some(parent) = self.frames.last_mut() else {
+            self.root = Some(RawValue::Map(vec![(name, value)]));
+            return;
+        };
+        parent.map = true;
+        let members = &mut self.members;
+        let count = members.len() - parent.start;
+        let found = match &mut parent.index {
+            Some(index) => index.get(&name).copied(),
+            None => members[parent.start..]
+                .iter()
+                .position(|(k, _)| *k == name)
+                .map(|i| parent.start + i),
+        };
+        match found {
+            Some(at) => match &mut members[at].1 {
+                RawValue::Seq(items) => items.push(value),
+                slot => {
+                    let first = std::mem::take(slot);
+                    *slot = RawValue::Seq(vec![first, value]);
+                }
+            },
+            None => {
+                if count >= INDEX_AFTER && parent.index.is_none() {
+                    let mut index = HashMap::with_capacity(count * 2);
+                    for (i, (k, _)) in members[parent.start..].iter().enumerate() {
+                        index.entry(k.clone()).or_insert(parent.start + i);
+                    }
+                    parent.index = Some(index);
+                }
+                if let Some(index) = &mut parent.index {
+                    index.insert(name.clone(), members.len());
+                }
+                members.push((name, value));
+            }
+        }
+    }
+}
+
+impl<'a> XmlBuilder<'a> for RawValueBuilder<'a> {
+    #[inline]
+    fn start_element(&mut self, tag: &StartTag<'a, '_>) {
+        self.end_run();
+        let start = self.members.len();
+        let attributes = tag.attributes();
+        for attr in attributes {
+            let mut key = String::with_capacity(attr.name.len() + 1);
+            key.push('@');
+            key.push_str(&attr.name);
+            self.members
+                .push((Cow::Owned(key), RawValue::Text(attr.value.clone())));
+        }
+        self.frames.push(Frame {
+            name: tag.name().clone(),
+            start,
+            map: !attributes.is_empty(),
+            text: None,
+            run: None,
+            index: None,
+        });
+    }
+
+    #[inline]
+    fn end_element(&mut self, _: Span) {
+        self.end_run();
+        let Some(frame) = self.frames.pop() else {
+            return;
+        };
+        let value = if frame.map {
+            let mut entries = self.members.split_off(frame.start);
+            if let Some(text) = frame.text {
+                entries.push((Cow::Borrowed(TEXT_KEY), RawValue::Text(text)));
+            }
+            RawValue::Map(entries)
+        } else {
+            RawValue::Text(frame.text.unwrap_or(Cow::Borrowed("")))
+        };
+        self.add_child(frame.name, value);
+    }
+
+    #[inline]
+    fn text(&mut self, text: Text<'a, '_>, _: Span) {
+        let Some(frame) = self.frames.last_mut() else {
+            return;
+        };
+        match &mut frame.run {
+            None => frame.run = Some(text.into_cow()),
+            Some(run) => run.to_mut().push_str(text.as_str()),
+        }
+    }
+
+    #[inline]
+    fn comment(&mut self, _: Text<'a, '_>, _: Span) {
+        self.end_run();
+    }
+
+    #[inline]
+    fn processing_instruction(&mut self, _: Text<'a, '_>, _: Text<'a, '_>, _: Span) {
+        self.end_run();
+    }
+}

@@ -1,0 +1,195 @@
+#![cfg(feature = "xml")]
+//! The W3C XML Conformance Test Suite (../shared/conformance/xml), run the way its
+//! `testcases.dtd` says for a non-validating parser that reads no external entity:
+//! `valid` and `invalid` documents must be accepted, `not-wf` documents rejected
+//! (acceptance is allowed when the test has `entities` other than `none`: the error may
+//! sit in an external entity), `error` documents may go either way. Only tests that
+//! apply to XML 1.0 fifth edition with namespaces run. Nothing may panic or hang.
+//! Cases listed in tests/conformance/xml-skipped.txt (with a reason each) are skipped.
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use quarry::xml;
+
+fn suite_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/xml")
+}
+
+/// One row of tests.tsv.
+struct Case {
+    id: String,
+    kind: String,
+    uri: String,
+    entities: String,
+}
+
+/// The XML 1.0 fifth-edition cases: drops tests whose version lacks `1.0`, whose
+/// edition lacks `5`, and the XML 1.1 and Namespaces 1.1 recommendations.
+fn applicable_cases() -> Vec<Case> {
+    let index = std::fs::read_to_string(suite_dir().join("tests.tsv"))
+        .expect("../shared/conformance/xml/tests.tsv must exist beside the repository");
+    let mut cases = Vec::new();
+    for line in index.lines().filter(|l| !l.starts_with('#')).skip(1) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let (id, kind, uri, rec, version, edition, entities) =
+            (f[0], f[1], f[2], f[3], f[4], f[5], f[7]);
+        if !version.is_empty() && !version.split(' ').any(|v| v == "1.0") {
+            continue;
+        }
+        if !edition.is_empty() && !edition.split(' ').any(|e| e == "5") {
+            continue;
+        }
+        if rec == "XML1.1" || rec == "NS1.1" {
+            continue;
+        }
+        cases.push(Case {
+            id: id.to_owned(),
+            kind: kind.to_owned(),
+            uri: uri.to_owned(),
+            entities: entities.to_owned(),
+        });
+    }
+    cases
+}
+
+#[derive(Debug, PartialEq)]
+enum Outcome {
+    Accepted,
+    Rejected,
+    Panicked(String),
+}
+
+/// Runs both doors and the validator on `bytes` in a thread with a deadline. The three
+/// must agree, and the tree must convert to the RawValue the struct door builds.
+fn run_case(bytes: Vec<u8>) -> Outcome {
+    let (send, receive) = mpsc::channel();
+    std::thread::spawn(move || {
+        let outcome = std::panic::catch_unwind(|| {
+            let raw = xml::parse(&bytes);
+            let tree = xml::parse_tree(&bytes);
+            let check = xml::check(&bytes);
+            assert_eq!(raw.is_ok(), tree.is_ok(), "doors disagree");
+            assert_eq!(raw.is_ok(), check.is_ok(), "validator disagrees");
+            if let (Ok(raw), Ok(tree)) = (&raw, &tree) {
+                assert_eq!(&tree.to_raw_value(), raw, "doors build different values");
+                // What the tree writer writes parses back to the same value.
+                let written = tree.to_string();
+                let again = xml::parse(written.as_bytes()).expect("the written tree parses");
+                assert_eq!(&again, raw, "the written tree reads differently");
+            }
+            if let (Err(a), Err(b)) = (&raw, &tree) {
+                assert_eq!(a, b, "doors report different errors");
+            }
+            raw.is_ok()
+        });
+        let _ = send.send(match outcome {
+            Ok(true) => Outcome::Accepted,
+            Ok(false) => Outcome::Rejected,
+            Err(e) => Outcome::Panicked(
+                e.downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default(),
+            ),
+        });
+    });
+    receive
+        .recv_timeout(Duration::from_secs(20))
+        .expect("a case hung")
+}
+
+#[test]
+fn w3c_xml_conformance_suite() {
+    let skipped = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/xml-skipped.txt"),
+    )
+    .unwrap();
+    let skipped: Vec<(&str, &str)> = skipped
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.split_once(' ').expect("`ID reason` per line"))
+        .collect();
+
+    let cases = applicable_cases();
+    let (mut nwf, mut nwf_rejected, mut nwf_ext, mut nwf_ext_rejected) = (0, 0, 0, 0);
+    let (mut wf, mut wf_accepted, mut errors, mut skip) = (0, 0, 0, 0);
+    let mut failures = Vec::new();
+    for case in &cases {
+        if skipped.iter().any(|(id, _)| *id == case.id) {
+            skip += 1;
+            continue;
+        }
+        let bytes = std::fs::read(suite_dir().join("xmlconf").join(&case.uri)).unwrap();
+        let outcome = run_case(bytes);
+        if let Outcome::Panicked(message) = &outcome {
+            failures.push(format!("{} ({}): panicked: {message}", case.id, case.uri));
+            continue;
+        }
+        match case.kind.as_str() {
+            "not-wf" if case.entities == "none" => {
+                nwf += 1;
+                if outcome == Outcome::Rejected {
+                    nwf_rejected += 1;
+                } else {
+                    failures.push(format!("{} ({}): not-wf accepted", case.id, case.uri));
+                }
+            }
+            "not-wf" => {
+                nwf_ext += 1;
+                if outcome == Outcome::Rejected {
+                    nwf_ext_rejected += 1;
+                }
+            }
+            "valid" | "invalid" => {
+                wf += 1;
+                if outcome == Outcome::Accepted {
+                    wf_accepted += 1;
+                } else {
+                    failures.push(format!(
+                        "{} ({}): {} rejected",
+                        case.id, case.uri, case.kind
+                    ));
+                }
+            }
+            _ => errors += 1,
+        }
+    }
+    println!(
+        "W3C XML suite (XML 1.0 5th ed., {} applicable, {skip} skipped): \
+         not-wf {nwf_rejected}/{nwf} rejected; \
+         not-wf with external entities {nwf_ext_rejected}/{nwf_ext} rejected (acceptance allowed); \
+         valid+invalid {wf_accepted}/{wf} accepted; error {errors} without panic",
+        cases.len()
+    );
+    for f in &failures {
+        println!("  {f}");
+    }
+    assert_eq!(cases.len(), 2001, "the applicable selection changed");
+    assert_eq!(
+        (nwf, wf, skip),
+        (951, 949, 8),
+        "the selection or the skip list changed"
+    );
+    assert!(
+        failures.iter().all(|f| !f.contains("panicked")),
+        "panics:\n{}",
+        failures.join("\n")
+    );
+    assert_eq!(
+        wf_accepted, wf,
+        "every valid and invalid case must be accepted"
+    );
+    assert!(
+        nwf_rejected >= NOT_WF_REJECTED_AT_LEAST,
+        "not-wf rejections regressed"
+    );
+    assert!(
+        nwf_rejected * 100 >= nwf * 95,
+        "fewer than 95% of not-wf cases rejected"
+    );
+}
+
+/// The not-wf (entities none) rejections reached; only ever raised.
+const NOT_WF_REJECTED_AT_LEAST: usize = 951;
