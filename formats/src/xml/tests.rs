@@ -13,3 +13,635 @@ fn debug_files() {
         }
     }
 }
+
+use std::borrow::Cow;
+use std::time::Instant;
+
+use proptest::prelude::*;
+use quarry_raw_value::Path;
+
+use crate::common::Limits;
+
+fn text(s: &str) -> RawValue<'_> {
+    RawValue::Text(Cow::Borrowed(s))
+}
+
+fn map<'a>(entries: Vec<(&'a str, RawValue<'a>)>) -> RawValue<'a> {
+    RawValue::Map(
+        entries
+            .into_iter()
+            .map(|(k, v)| (Cow::Borrowed(k), v))
+            .collect(),
+    )
+}
+
+/// Parses through both doors and the validator, checks they agree, returns the value.
+fn both(input: &str) -> RawValue<'_> {
+    let raw = parse(input.as_bytes()).unwrap();
+    let tree = parse_tree(input.as_bytes()).unwrap();
+    assert_eq!(tree.to_raw_value(), raw, "the doors disagree on {input:?}");
+    check(input.as_bytes()).unwrap();
+    raw
+}
+
+fn kind(input: &[u8]) -> ErrorKind {
+    let err = parse(input).unwrap_err();
+    assert_eq!(parse_tree(input).unwrap_err(), err);
+    assert_eq!(check(input).unwrap_err(), err);
+    err.kind().clone()
+}
+
+#[test]
+fn mapping_the_document_is_a_one_entry_map_named_by_the_root() {
+    assert_eq!(both("<root>hi</root>"), map(vec![("root", text("hi"))]));
+}
+
+#[test]
+fn mapping_a_leaf_is_its_text_and_empty_is_the_empty_string() {
+    assert_eq!(
+        both("<a><b>80</b><c/><d></d></a>"),
+        map(vec![(
+            "a",
+            map(vec![("b", text("80")), ("c", text("")), ("d", text("")),])
+        )])
+    );
+    // Text is untyped: decoders may read numbers from it.
+    assert!(matches!(
+        both("<a>80</a>").get("a"),
+        Some(RawValue::Text(_))
+    ));
+}
+
+#[test]
+fn mapping_attributes_children_and_repeated_children() {
+    let value = both(r#"<a id="1"><x>1</x><y>2</y><x>3</x></a>"#);
+    assert_eq!(
+        value,
+        map(vec![(
+            "a",
+            map(vec![
+                ("@id", text("1")),
+                ("x", RawValue::Seq(vec![text("1"), text("3")])),
+                ("y", text("2")),
+            ])
+        )])
+    );
+    // An element with attributes only is a map without `$text`.
+    assert_eq!(
+        both(r#"<a k="v"/>"#),
+        map(vec![("a", map(vec![("@k", text("v"))]))])
+    );
+    // With text too, the text goes under `$text`.
+    assert_eq!(
+        both(r#"<a k="v"> t </a>"#),
+        map(vec![(
+            "a",
+            map(vec![("@k", text("v")), ("$text", text(" t "))])
+        )])
+    );
+}
+
+#[test]
+fn mapping_prefixes_and_namespace_declarations_are_kept_as_written() {
+    let value = both(r#"<r xmlns="urn:d" xmlns:p="urn:p"><p:x p:a="1">v</p:x></r>"#);
+    assert_eq!(
+        value,
+        map(vec![(
+            "r",
+            map(vec![
+                ("@xmlns", text("urn:d")),
+                ("@xmlns:p", text("urn:p")),
+                ("p:x", map(vec![("@p:a", text("1")), ("$text", text("v"))])),
+            ])
+        )])
+    );
+}
+
+#[test]
+fn mapping_text_whitespace_mixed_content_cdata_entities_comments() {
+    // Kept as written, not trimmed.
+    assert_eq!(both("<a>  x  </a>"), map(vec![("a", text("  x  "))]));
+    // A leaf holding only white space is "".
+    assert_eq!(both("<a> \n\t </a>"), map(vec![("a", text(""))]));
+    // White-space-only runs between children are dropped; other runs joined in order.
+    assert_eq!(
+        both("<a>\n  one<b/>\n  <c/>two<!-- c --> three<?pi x?></a>"),
+        map(vec![(
+            "a",
+            map(vec![
+                ("b", text("")),
+                ("c", text("")),
+                ("$text", text("\n  onetwo three")),
+            ])
+        )])
+    );
+    // CDATA is text; references are decoded; comments and PIs vanish.
+    assert_eq!(
+        both("<a><![CDATA[<x>]]> &amp; &#65;&#x42;<!--c--><?p?></a>"),
+        map(vec![("a", text("<x> & AB"))])
+    );
+}
+
+#[test]
+fn text_without_references_is_borrowed() {
+    let input = br#"<a k="plain">plain text</a>"#;
+    let RawValue::Map(doc) = parse(input).unwrap() else {
+        panic!()
+    };
+    let RawValue::Map(a) = &doc[0].1 else {
+        panic!()
+    };
+    assert!(matches!(a[0].1, RawValue::Text(Cow::Borrowed("plain"))));
+    assert!(matches!(
+        a[1].1,
+        RawValue::Text(Cow::Borrowed("plain text"))
+    ));
+    // Decoding makes an owned copy.
+    let value = parse(b"<a>x &amp; y</a>").unwrap();
+    assert!(matches!(
+        value.get("a"),
+        Some(RawValue::Text(Cow::Owned(_)))
+    ));
+}
+
+#[test]
+fn internal_entities_expand_in_text_attributes_and_as_markup() {
+    let doc = r#"<!DOCTYPE r [
+  <!ENTITY who "world">
+  <!ENTITY greet "hello &who;">
+  <!ENTITY item "<i n='&who;'>&greet;</i>">
+]>
+<r a="&greet;!">&item;&item;</r>"#;
+    assert_eq!(
+        both(doc),
+        map(vec![(
+            "r",
+            map(vec![
+                ("@a", text("hello world!")),
+                (
+                    "i",
+                    RawValue::Seq(vec![
+                        map(vec![("@n", text("world")), ("$text", text("hello world"))]),
+                        map(vec![("@n", text("world")), ("$text", text("hello world"))]),
+                    ])
+                ),
+            ])
+        )])
+    );
+    assert_eq!(
+        kind(b"<!DOCTYPE r [<!ENTITY a '&b;'><!ENTITY b '&a;'>]><r>&a;</r>"),
+        ErrorKind::RecursiveEntity("a".into())
+    );
+    assert_eq!(
+        kind(b"<r>&nope;</r>"),
+        ErrorKind::UndeclaredEntity("nope".into())
+    );
+    assert_eq!(
+        kind(b"<!DOCTYPE r [<!ENTITY e '<b>'>]><r>&e;</b></r>"),
+        ErrorKind::UnbalancedEntity("e".into())
+    );
+}
+
+#[test]
+fn external_entities_are_skipped_never_read() {
+    let doc = b"<!DOCTYPE r [<!ENTITY ext SYSTEM '/etc/passwd'>]><r>a&ext;b</r>";
+    assert_eq!(parse(doc).unwrap(), map(vec![("r", text("ab"))]));
+    assert_eq!(
+        kind(b"<!DOCTYPE r [<!ENTITY ext SYSTEM '/etc/passwd'>]><r a='&ext;'/>"),
+        ErrorKind::ExternalEntityInAttribute("ext".into())
+    );
+}
+
+#[test]
+fn billion_laughs_is_rejected_fast_with_a_named_error() {
+    let mut doc = String::from("<!DOCTYPE lolz [\n<!ENTITY lol \"lol\">\n");
+    doc.push_str("<!ENTITY lol1 \"&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;\">\n");
+    for i in 2..=9 {
+        let prev = format!("&lol{};", i - 1).repeat(10);
+        doc.push_str(&format!("<!ENTITY lol{i} \"{prev}\">\n"));
+    }
+    doc.push_str("]>\n<lolz>&lol9;</lolz>");
+    let started = Instant::now();
+    for input in [
+        &doc,
+        &doc.replace("<lolz>&lol9;</lolz>", "<lolz a='&lol9;'/>"),
+    ] {
+        assert_eq!(
+            kind(input.as_bytes()),
+            ErrorKind::EntityExpansionLimitReached(Limits::default().max_entity_expansion)
+        );
+    }
+    assert!(
+        started.elapsed().as_secs() < 10,
+        "took {:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn quadratic_blowup_is_rejected_with_a_named_error() {
+    let big = "x".repeat(50_000);
+    let doc = format!(
+        "<!DOCTYPE r [<!ENTITY e \"{big}\">]><r>{}</r>",
+        "&e;".repeat(1_000)
+    );
+    assert_eq!(
+        kind(doc.as_bytes()),
+        ErrorKind::EntityExpansionLimitReached(Limits::default().max_entity_expansion)
+    );
+}
+
+#[test]
+fn deep_nesting_hits_the_depth_limit_without_overflowing_the_stack() {
+    let n = 10_000;
+    let doc = format!("{}{}", "<a>".repeat(n), "</a>".repeat(n));
+    assert_eq!(kind(doc.as_bytes()), ErrorKind::DepthLimitReached(128));
+    // The parser itself keeps no stack frames per level: with the limit raised, the
+    // validator accepts it.
+    let limits = Limits::default().with_max_depth(n + 1);
+    check_with_limits(doc.as_bytes(), limits).unwrap();
+    let doc = parse_tree_with_limits(doc.as_bytes(), limits).unwrap();
+    assert_eq!(doc.node_count(), n + 1);
+    assert!(doc.to_string().starts_with("<a><a>"));
+}
+
+#[test]
+fn attribute_and_document_size_limits() {
+    let mut limits = Limits::default();
+    limits.max_attributes = 2;
+    let err = parse_with_limits(b"<a x='1' y='2' z='3'/>", limits).unwrap_err();
+    assert_eq!(err.kind(), &ErrorKind::AttributeLimitReached(2));
+    let err = parse_with_limits(b"<a/>", Limits::default().with_max_document_size(3)).unwrap_err();
+    assert_eq!(err.kind(), &ErrorKind::DocumentSizeLimitReached(3));
+}
+
+#[test]
+fn utf16_and_other_encodings() {
+    let source = "<?xml version=\"1.0\" encoding=\"UTF-16\"?><a k=\"é\">ü字</a>";
+    let mut le = vec![0xFF, 0xFE];
+    let mut be = vec![0xFE, 0xFF];
+    for unit in source.encode_utf16() {
+        le.extend_from_slice(&unit.to_le_bytes());
+        be.extend_from_slice(&unit.to_be_bytes());
+    }
+    let expected = map(vec![(
+        "a",
+        map(vec![("@k", text_owned("é")), ("$text", text_owned("ü字"))]),
+    )]);
+    for input in [&le, &be] {
+        assert_eq!(parse(input).unwrap(), expected);
+        let doc = parse_tree(input).unwrap();
+        assert_eq!(doc.to_raw_value(), expected);
+        assert_eq!(
+            doc.root_element().span().slice(doc.source()),
+            "<a k=\"é\">ü字</a>"
+        );
+        check(input).unwrap();
+    }
+    // UTF-8 with a byte order mark, and ISO-8859-1 by declaration.
+    assert_eq!(
+        parse("\u{FEFF}<a>é</a>".as_bytes()).unwrap(),
+        map(vec![("a", text("é"))])
+    );
+    let latin1 = b"<?xml version='1.0' encoding='ISO-8859-1'?><a>\xe9</a>";
+    assert_eq!(parse(latin1).unwrap(), map(vec![("a", text_owned("é"))]));
+    assert_eq!(
+        kind(b"<?xml version='1.0' encoding='Shift_JIS'?><a/>"),
+        ErrorKind::UnsupportedEncoding("Shift_JIS".into())
+    );
+    assert_eq!(kind(b"<a>\xff</a>"), ErrorKind::InvalidUtf8);
+    assert_eq!(
+        kind(b"<?xml version='1.0' encoding='UTF-16'?><a/>"),
+        ErrorKind::EncodingMismatch
+    );
+}
+
+fn text_owned(s: &str) -> RawValue<'static> {
+    RawValue::Text(Cow::Owned(s.to_owned()))
+}
+
+#[test]
+fn line_ends_are_normalized_in_text_and_attributes() {
+    assert_eq!(
+        both("<a b='x\r\ny\rz'>1\r\n2\r3<![CDATA[\r\n]]></a>"),
+        map(vec![(
+            "a",
+            map(vec![("@b", text("x y z")), ("$text", text("1\n2\n3\n"))])
+        )])
+    );
+    // Character references keep what they name.
+    assert_eq!(
+        both("<a b='&#13;&#10;&#9;'/>").get("a").unwrap().get("@b"),
+        Some(&text("\r\n\t"))
+    );
+}
+
+#[test]
+fn spans_cover_nodes_and_attributes() {
+    let src = "<?xml version=\"1.0\"?>\n<r>\n  <item id=\"7\">text &amp; more</item><!--c--></r>";
+    let doc = parse_tree(src.as_bytes()).unwrap();
+    let root = doc.root_element();
+    assert_eq!(root.span().slice(doc.source()), &src[22..]);
+    let item = root.first_element_child().unwrap();
+    assert_eq!(item.source_text(), "<item id=\"7\">text &amp; more</item>");
+    let id = item.attributes().next().unwrap();
+    assert_eq!(id.span().slice(doc.source()), "id=\"7\"");
+    assert_eq!(id.value_span().slice(doc.source()), "7");
+    let text = item.first_child().unwrap();
+    assert_eq!(text.text(), Some("text & more"));
+    assert_eq!(text.source_text(), "text &amp; more");
+    let comment = item.next_sibling().unwrap();
+    assert_eq!(comment.kind(), NodeKind::Comment);
+    assert_eq!(comment.source_text(), "<!--c-->");
+    assert_eq!(comment.text(), Some("c"));
+    // Line and column of an error come from its offset.
+    let err = parse(b"<r>\n  <a b='1' b='2'/></r>").unwrap_err();
+    assert_eq!((err.line(), err.column()), (2, 12));
+    assert_eq!(
+        err.to_string(),
+        "duplicated attribute `b` at line 2, column 12"
+    );
+}
+
+#[test]
+fn tree_navigation_and_namespaces() {
+    let doc =
+        parse_tree(br#"<r xmlns="urn:d" xmlns:p="urn:p"><p:x p:a="1" b="2"/><y/><?pi data?></r>"#)
+            .unwrap();
+    let r = doc.root_element();
+    assert_eq!(r.namespace(), Some("urn:d"));
+    let x = r.first_child().unwrap();
+    assert_eq!(
+        (x.tag_name(), x.local_name(), x.prefix()),
+        ("p:x", "x", Some("p"))
+    );
+    assert_eq!(x.namespace(), Some("urn:p"));
+    assert_eq!(x.attribute_ns(Some("urn:p"), "a"), Some("1"));
+    assert_eq!(x.attribute_ns(None, "b"), Some("2"));
+    assert_eq!(x.parent(), Some(r));
+    let y = x.next_sibling().unwrap();
+    assert_eq!(y.prev_sibling(), Some(x));
+    assert_eq!(y.namespace(), Some("urn:d"));
+    assert_eq!(r.last_child().unwrap().pi(), Some(("pi", "data")));
+    assert_eq!(r.children().count(), 3);
+    assert_eq!(doc.root().descendants().count(), doc.node_count());
+    assert_eq!(
+        r.attributes().map(|a| a.namespace()).collect::<Vec<_>>(),
+        [Some(XMLNS_NAMESPACE), Some(XMLNS_NAMESPACE)]
+    );
+    assert_eq!(kind(b"<p:a/>"), ErrorKind::UnboundPrefix("p".into()));
+    assert_eq!(
+        kind(br#"<a xmlns:p="u" xmlns:q="u" p:x="1" q:x="2"/>"#),
+        ErrorKind::DuplicatedAttribute("q:x".into())
+    );
+    assert_eq!(
+        kind(br#"<a xmlns:p=""/>"#),
+        ErrorKind::InvalidNamespaceDeclaration
+    );
+}
+
+#[test]
+fn path_lookup() {
+    let doc = parse_tree(
+        br#"<root><child a="0"/><child a="1"/><child a="2">two</child><other>x</other></root>"#,
+    )
+    .unwrap();
+    let at = |p: &str| doc.lookup_str(p).map(|t| t.to_raw_value());
+    assert_eq!(at("root.child[2].@a"), Some(text("2")));
+    assert_eq!(at("root.child.@a"), Some(text("0")));
+    assert_eq!(at("root.other"), Some(text("x")));
+    assert_eq!(at("root.child[2].$text"), Some(text("two")));
+    assert_eq!(at("root.child[3]"), None);
+    assert_eq!(at("nope.child"), None);
+    let target = doc.lookup_str("root.child[1].@a").unwrap();
+    assert_eq!(target.span().slice(doc.source()), "a=\"1\"");
+    // Decode errors name paths from the root element's value.
+    let path = Path::parse("child[2].missing").unwrap();
+    let (target, followed) = doc.root_element().lookup_prefix(&path);
+    assert_eq!(followed, 2);
+    assert_eq!(
+        target.span().slice(doc.source()),
+        "<child a=\"2\">two</child>"
+    );
+}
+
+#[test]
+fn writers_round_trip() {
+    let src = r#"<r xmlns:p="urn:p"><p:x a="&lt;&quot;&#9;">1 &amp; 2 &gt; 0</p:x><!-- note --><?pi d?><e/></r>"#;
+    let doc = parse_tree(src.as_bytes()).unwrap();
+    assert_eq!(doc.to_string(), src.replace("&#9;", "&#9;"));
+    let value = parse(src.as_bytes()).unwrap();
+    let written = to_string(&value).unwrap();
+    assert_eq!(parse(written.as_bytes()).unwrap(), value);
+    // A struct's fields under a root name; nulls omit their element.
+    let fields = map(vec![
+        ("@id", RawValue::Int(7)),
+        ("name", RawValue::String("a<b".into())),
+        ("none", RawValue::Null),
+        (
+            "ports",
+            RawValue::Seq(vec![RawValue::Int(80), RawValue::Int(443)]),
+        ),
+        ("ok", RawValue::Bool(true)),
+        ("ratio", RawValue::Float(0.5)),
+    ]);
+    assert_eq!(
+        to_string_with_root(&fields, "config").unwrap(),
+        r#"<config id="7"><name>a&lt;b</name><ports>80</ports><ports>443</ports><ok>true</ok><ratio>0.5</ratio></config>"#
+    );
+    // What XML cannot hold is an error, not silent loss.
+    assert!(to_string(&RawValue::Int(1)).is_err());
+    assert!(to_string(&map(vec![("a", text("1")), ("b", text("2"))])).is_err());
+    assert!(to_string(&map(vec![("not a name", text("1"))])).is_err());
+    assert!(to_string(&map(vec![("a", text("\u{1}"))])).is_err());
+    assert!(to_string(&map(vec![(
+        "a",
+        RawValue::Seq(vec![RawValue::Seq(vec![])])
+    )]))
+    .is_err());
+}
+
+#[test]
+fn well_formedness_errors_are_named() {
+    let cases: &[(&[u8], ErrorKind)] = &[
+        (b"", ErrorKind::MissingRoot),
+        (b"<a>", ErrorKind::UnexpectedEnd),
+        (
+            b"<a></b>",
+            ErrorKind::MismatchedEndTag {
+                expected: "a".into(),
+                found: "b".into(),
+            },
+        ),
+        (b"<a/><b/>", ErrorKind::ContentAfterRoot),
+        (b"x<a/>", ErrorKind::TextOutsideRoot),
+        (b"<a><!-- a -- b --></a>", ErrorKind::DoubleHyphenInComment),
+        (b"<a><?xml x?></a>", ErrorKind::ReservedPiTarget),
+        (b"<a>]]></a>", ErrorKind::CdataEndInText),
+        (b"<a b='<'/>", ErrorKind::LtInAttributeValue),
+        (b"<a>&#0;</a>", ErrorKind::InvalidCharRef),
+        (b"<a>\x01</a>", ErrorKind::InvalidChar('\u{1}')),
+        (b"<a>\xef\xbf\xbe</a>", ErrorKind::InvalidChar('\u{FFFE}')),
+        (b"<?xml version='2.0'?><a/>", ErrorKind::UnsupportedVersion),
+        (
+            b"<?xml encoding='UTF-8'?><a/>",
+            ErrorKind::InvalidDeclaration,
+        ),
+        (b"<a><!DOCTYPE a></a>", ErrorKind::UnexpectedDoctype),
+        (
+            b"<!DOCTYPE a [<!ENTITY e \"%p;\">]><a/>",
+            ErrorKind::PeReferenceInDeclaration,
+        ),
+    ];
+    for (input, expected) in cases {
+        assert_eq!(
+            &kind(input),
+            expected,
+            "{:?}",
+            String::from_utf8_lossy(input)
+        );
+        let message = parse(input).unwrap_err().to_string();
+        assert!(message.contains(" at line "), "{message}");
+    }
+}
+
+#[test]
+fn errors_stay_small() {
+    assert_eq!(std::mem::size_of::<Error>(), std::mem::size_of::<usize>());
+}
+
+#[test]
+fn a_builder_of_ones_own_sees_every_event() {
+    #[derive(Default)]
+    struct Events(Vec<String>);
+    impl<'a> XmlBuilder<'a> for Events {
+        fn declaration(&mut self, d: &Declaration<'_>, _: crate::Span) {
+            self.0.push(format!("decl {}", d.version));
+        }
+        fn doctype(&mut self, d: &Doctype<'_>, _: crate::Span) {
+            self.0.push(format!("doctype {}", d.name));
+        }
+        fn start_element(&mut self, tag: &StartTag<'a, '_>) {
+            let attrs: Vec<String> = tag
+                .attributes()
+                .iter()
+                .map(|a| format!("{}={}", a.name, a.value))
+                .collect();
+            self.0
+                .push(format!("start {} {}", tag.name(), attrs.join(",")));
+        }
+        fn end_element(&mut self, _: crate::Span) {
+            self.0.push("end".into());
+        }
+        fn text(&mut self, text: Text<'a, '_>, _: crate::Span) {
+            self.0.push(format!("text {}", text.as_str()));
+        }
+        fn cdata(&mut self, text: Text<'a, '_>, _: crate::Span) {
+            self.0.push(format!("cdata {}", text.as_str()));
+        }
+        fn comment(&mut self, text: Text<'a, '_>, _: crate::Span) {
+            self.0.push(format!("comment {}", text.as_str()));
+        }
+        fn processing_instruction(&mut self, t: Text<'a, '_>, d: Text<'a, '_>, _: crate::Span) {
+            self.0.push(format!("pi {} {}", t.as_str(), d.as_str()));
+        }
+    }
+    let mut events = Events::default();
+    parse_with(
+        b"<?xml version='1.0'?><!DOCTYPE a><a x='1'>t<![CDATA[c]]><!--m--><?p d?><b/></a>",
+        &mut events,
+        Limits::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        events.0,
+        [
+            "decl 1.0",
+            "doctype a",
+            "start a x=1",
+            "text t",
+            "cdata c",
+            "comment m",
+            "pi p d",
+            "start b ",
+            "end",
+            "end",
+        ]
+    );
+}
+
+// ------------------------------------------------------------------------------------
+// parse(write(v)) == v over the mapping's image.
+
+fn any_text() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        prop::sample::select(vec![
+            'a', 'Z', '0', ' ', '\n', '\t', '\r', '&', '<', '>', '"', '\'', ']', 'é', '字', '😀',
+        ]),
+        0..8,
+    )
+    .prop_map(String::from_iter)
+}
+
+fn has_content(s: &str) -> bool {
+    !is_xml_whitespace(s)
+}
+
+fn xml_name() -> impl Strategy<Value = String> {
+    "[a-zA-Z_][a-zA-Z0-9_.-]{0,5}"
+}
+
+fn element() -> impl Strategy<Value = RawValue<'static>> {
+    let leaf = any_text()
+        .prop_filter("a leaf is empty or has non-space text", |s| {
+            s.is_empty() || has_content(s)
+        })
+        .prop_map(|s| RawValue::Text(Cow::Owned(s)));
+    leaf.prop_recursive(4, 40, 5, |inner| {
+        let child = prop_oneof![
+            3 => inner.clone(),
+            1 => prop::collection::vec(inner, 2..4).prop_map(RawValue::Seq),
+        ];
+        (
+            prop::collection::vec((xml_name(), any_text()), 0..3),
+            prop::collection::vec((xml_name(), child), 0..4),
+            prop::option::of(any_text().prop_filter("non-space", |s| has_content(s))),
+        )
+            .prop_filter_map(
+                "an element map needs an attribute or a child",
+                |(attrs, children, text)| {
+                    let mut entries: Vec<(Cow<'static, str>, RawValue<'static>)> = Vec::new();
+                    for (name, value) in attrs {
+                        let key = format!("@{name}");
+                        if !entries.iter().any(|(k, _)| *k == key) {
+                            entries.push((Cow::Owned(key), RawValue::Text(Cow::Owned(value))));
+                        }
+                    }
+                    for (name, value) in children {
+                        if !entries.iter().any(|(k, _)| *k == name) {
+                            entries.push((Cow::Owned(name), value));
+                        }
+                    }
+                    if entries.is_empty() {
+                        return None;
+                    }
+                    if let Some(text) = text {
+                        entries.push((Cow::Borrowed(TEXT_KEY), RawValue::Text(Cow::Owned(text))));
+                    }
+                    Some(RawValue::Map(entries))
+                },
+            )
+    })
+}
+
+proptest! {
+    #[test]
+    fn written_values_parse_back_to_themselves((name, value) in (xml_name(), element())) {
+        let doc = RawValue::Map(vec![(Cow::Owned(name), value)]);
+        let written = to_string(&doc).unwrap();
+        let parsed = parse(written.as_bytes()).unwrap();
+        prop_assert_eq!(&parsed, &doc, "written as {}", written);
+        let tree = parse_tree(written.as_bytes()).unwrap();
+        prop_assert_eq!(tree.to_string(), written);
+    }
+}

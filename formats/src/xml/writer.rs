@@ -187,8 +187,15 @@ impl<'w> XmlWriter<'w> {
         }
     }
 
+    /// Finishes the start tag of the innermost element (a sequence's items are
+    /// children of the element holding the sequence).
     fn close_tag(&mut self) {
-        if let Some(Frame::Element { open, .. }) = self.stack.last_mut() {
+        let element = self
+            .stack
+            .iter_mut()
+            .rev()
+            .find(|f| !matches!(f, Frame::Seq { .. }));
+        if let Some(Frame::Element { open, .. }) = element {
             if *open {
                 self.out.push('>');
                 *open = false;
