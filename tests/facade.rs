@@ -148,3 +148,27 @@ fn borrowed_fields_borrow_from_the_input() {
         "{err}"
     );
 }
+
+#[test]
+fn toml_datetimes_decode_into_chrono_types() {
+    #[derive(quarry::Decode, Debug)]
+    struct Release {
+        at: chrono::DateTime<chrono::Utc>,
+        day: chrono::NaiveDate,
+        local: chrono::NaiveDateTime,
+    }
+    let text = "at = 2026-11-30T10:00:00+01:00\nday = 2026-11-30\nlocal = 2026-11-30T10:00:00\n";
+    let release: Release = quarry::from_str(text, Format::Toml).unwrap();
+    assert_eq!(release.at.to_rfc3339(), "2026-11-30T09:00:00+00:00");
+    assert_eq!(release.day.to_string(), "2026-11-30");
+    assert_eq!(release.local.to_string(), "2026-11-30 10:00:00");
+    let wrong = quarry::from_str::<Release>(
+        &text.replace("day = 2026-11-30", "day = 10:00:00"),
+        Format::Toml,
+    )
+    .unwrap_err();
+    assert_eq!(
+        wrong.to_string(),
+        "day: expected local date, found datetime 10:00:00 at line 2, column 7"
+    );
+}

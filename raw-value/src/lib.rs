@@ -22,6 +22,8 @@
 //! text ([`RawValue::BigNumber`]), and whether a string was borrowed from the input.
 
 pub mod base64;
+#[cfg(feature = "chrono")]
+mod chrono_impls;
 pub mod constraint;
 mod datetime;
 mod decode;
