@@ -28,8 +28,9 @@ pub mod parser;
 mod raw;
 mod scanner;
 mod tree;
+mod writer;
 
-use quarry_raw_value::RawValue;
+use quarry_raw_value::{Encode, EncodeError, RawValue};
 
 pub use builder::{
     CollectionStyle, DocumentStart, Props, ScalarStyle, Tag, YamlBuilder, CORE_PREFIX,
@@ -38,6 +39,7 @@ pub use error::{Error, ErrorKind};
 pub use parser::{parse_with, Parser};
 pub use raw::RawValueBuilder;
 pub use tree::{Children, Document, Node, NodeKind, Stream, TreeBuilder};
+pub use writer::YamlWriter;
 
 use crate::common::Limits;
 
@@ -130,3 +132,70 @@ pub fn parse_tree_with_limits(input: &[u8], limits: Limits) -> Result<Stream<'_>
     parser.run(&mut builder)?;
     Ok(builder.finish(parser.src()))
 }
+
+/// Encodes `value` as a block-style YAML document (ending in a newline).
+pub fn to_vec<T: Encode + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeError> {
+    let mut out = Vec::with_capacity(128);
+    value.encode(&mut YamlWriter::block(&mut out))?;
+    Ok(out)
+}
+
+/// Encodes `value` as a flow-style YAML document (`{a: 1, b: [x, y]}`).
+pub fn to_vec_flow<T: Encode + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeError> {
+    let mut out = Vec::with_capacity(128);
+    value.encode(&mut YamlWriter::flow(&mut out))?;
+    Ok(out)
+}
+
+/// Encodes each of `documents` as a block-style document of one stream, separated by `---`.
+pub fn to_vec_stream<T: Encode>(documents: &[T]) -> Result<Vec<u8>, EncodeError> {
+    let mut out = Vec::with_capacity(128);
+    for (i, doc) in documents.iter().enumerate() {
+        if i > 0 {
+            out.extend_from_slice(b"---\n");
+        }
+        doc.encode(&mut YamlWriter::block(&mut out))?;
+    }
+    Ok(out)
+}
+
+/// Encodes `value` as a block-style YAML string.
+pub fn to_string<T: Encode + ?Sized>(value: &T) -> Result<String, EncodeError> {
+    to_vec(value).map(utf8)
+}
+
+/// Encodes `value` as a flow-style YAML string.
+pub fn to_string_flow<T: Encode + ?Sized>(value: &T) -> Result<String, EncodeError> {
+    to_vec_flow(value).map(utf8)
+}
+
+/// Encodes `documents` as one YAML stream string (see [`to_vec_stream`]).
+pub fn to_string_stream<T: Encode>(documents: &[T]) -> Result<String, EncodeError> {
+    to_vec_stream(documents).map(utf8)
+}
+
+/// Encodes `value` as a block-style YAML document into `writer`.
+pub fn to_writer<W: std::io::Write, T: Encode + ?Sized>(
+    mut writer: W,
+    value: &T,
+) -> Result<(), EncodeError> {
+    writer.write_all(&to_vec(value)?)?;
+    Ok(())
+}
+
+/// Encodes `value` as a flow-style YAML document into `writer`.
+pub fn to_writer_flow<W: std::io::Write, T: Encode + ?Sized>(
+    mut writer: W,
+    value: &T,
+) -> Result<(), EncodeError> {
+    writer.write_all(&to_vec_flow(value)?)?;
+    Ok(())
+}
+
+fn utf8(bytes: Vec<u8>) -> String {
+    // The writer only emits UTF-8: text comes from `&str`, the rest is ASCII.
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+#[cfg(test)]
+mod tests;

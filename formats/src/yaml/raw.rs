@@ -77,7 +77,7 @@ impl<'a> RawValueBuilder<'a> {
     #[inline]
     fn in_key_position(&self) -> bool {
         match self.frames.last() {
-            Some(frame) => frame.map && (self.items.len() - frame.start) % 2 == 0,
+            Some(frame) => frame.map && (self.items.len() - frame.start) & 1 == 0,
             None => false,
         }
     }

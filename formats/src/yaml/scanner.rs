@@ -651,7 +651,7 @@ impl<'a> Scanner<'a> {
             while is_blank(self.ch()) {
                 self.pos += 1;
             }
-            if !self.at_end() && !is_break(self.ch()) && !(self.ch() == b'#' && self.pos > save) {
+            if !(self.at_end() || is_break(self.ch()) || (self.ch() == b'#' && self.pos > save)) {
                 return Err(self.unexpected("a comment or a line break after `...`", self.pos));
             }
             self.pos = save;
@@ -861,7 +861,7 @@ impl<'a> Scanner<'a> {
                 }
             }
         }
-        if !self.blankz_at(0) && !(self.flow_level > 0 && is_flow_indicator(self.ch())) {
+        if !(self.blankz_at(0) || (self.flow_level > 0 && is_flow_indicator(self.ch()))) {
             return Err(self.unexpected("white space after a tag", self.pos));
         }
         self.push(TokenKind::Tag(handle, suffix), start, self.pos);
@@ -1048,6 +1048,7 @@ impl<'a> Scanner<'a> {
             // Auto-detect: the indentation of the first non-empty line.
             let mut p = self.pos;
             let mut max_empty = 0;
+            let mut max_empty_at = p;
             loop {
                 let line = p;
                 while p < self.b.len() && self.b[p] == b' ' {
@@ -1057,7 +1058,10 @@ impl<'a> Scanner<'a> {
                 match self.b.get(p) {
                     None if spaces > 0 => break max_empty.max(spaces).max(min_indent),
                     Some(b'\n' | b'\r') => {
-                        max_empty = max_empty.max(spaces);
+                        if spaces > max_empty {
+                            max_empty = spaces;
+                            max_empty_at = line;
+                        }
                         p += if self.b[p] == b'\r' && self.b.get(p + 1) == Some(&b'\n') {
                             2
                         } else {
@@ -1070,15 +1074,14 @@ impl<'a> Scanner<'a> {
                             && self.b.len() >= line + 3
                             && (&self.b[line..line + 3] == b"---"
                                 || &self.b[line..line + 3] == b"...")
-                            && self
-                                .b
-                                .get(line + 3)
-                                .map_or(true, |&c| is_blank(c) || is_break(c));
+                            && !matches!(self.b.get(line + 3), Some(&c) if !is_blank(c) && !is_break(c));
                         if spaces < min_indent || at_marker {
                             break max_empty.max(min_indent);
                         }
                         if max_empty > spaces {
-                            return Err(self.error(ErrorKind::InvalidBlockScalarIndentation, line));
+                            return Err(
+                                self.error(ErrorKind::InvalidBlockScalarIndentation, max_empty_at)
+                            );
                         }
                         break spaces;
                     }
@@ -1235,10 +1238,7 @@ impl<'a> Scanner<'a> {
     fn at_document_marker_from(&self, line: usize) -> bool {
         self.b.len() >= line + 3
             && (&self.b[line..line + 3] == b"---" || &self.b[line..line + 3] == b"...")
-            && self
-                .b
-                .get(line + 3)
-                .map_or(true, |&c| is_blank(c) || is_break(c))
+            && !matches!(self.b.get(line + 3), Some(&c) if !is_blank(c) && !is_break(c))
     }
 
     fn scan_single_quoted(&mut self) -> Result<Token<'a>> {

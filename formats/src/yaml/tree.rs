@@ -22,10 +22,16 @@ use super::{Error, ErrorKind, Options};
 /// ```
 /// let stream = quarry_formats::yaml::parse_tree(b"servers:\n  - host: &h example.org\n  - host: *h\n").unwrap();
 /// let doc = stream.document(0).unwrap();
+/// // Lookups follow aliases...
 /// let host = doc.root().lookup_str("servers[1].host").unwrap();
-/// assert_eq!(host.alias_name(), Some("h"));
-/// assert_eq!(host.resolve().as_str(), Some("example.org"));
-/// assert_eq!(host.resolve().anchor(), Some("h"));
+/// assert_eq!(host.as_str(), Some("example.org"));
+/// assert_eq!(host.anchor(), Some("h"));
+/// // ...but the tree keeps them.
+/// let second = doc.root().get("servers").unwrap().at(1).unwrap();
+/// let (key, value) = second.entries().next().unwrap();
+/// assert_eq!(key.as_str(), Some("host"));
+/// assert_eq!(value.alias_name(), Some("h"));
+/// assert_eq!(value.span().slice(stream.source()), "*h");
 /// ```
 #[derive(Clone)]
 pub struct Stream<'a> {
