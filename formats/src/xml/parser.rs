@@ -194,24 +194,80 @@ macro_rules! table {
     }};
 }
 
-/// Bytes that need attention in character data (everything else is plain text).
-static TEXT_SPECIAL: [bool; 256] = table!(|b| {
-    matches!(b, b'<' | b'&' | b']' | b'\r' | 0xEF) || (b < 0x20 && b != b'\t' && b != b'\n')
-});
 /// Bytes that need attention inside an attribute value.
 static ATTR_SPECIAL: [bool; 256] = table!(|b| {
     matches!(b, b'"' | b'\'' | b'<' | b'&' | b'\t' | b'\n' | b'\r' | 0xEF) || b < 0x20
 });
-/// Bytes that need attention in comments, PIs and CDATA sections.
-static CHECK_SPECIAL: [bool; 256] =
-    table!(|b| b == b'\r' || b == 0xEF || (b < 0x20 && b != b'\t' && b != b'\n'));
 /// ASCII bytes that may start a name (non-ASCII is decided by [`is_name_start`]).
 static NAME_START: [bool; 256] =
     table!(|b| b.is_ascii_alphabetic() || b == b'_' || b == b':' || b >= 0x80);
-/// ASCII bytes that may continue a name.
-static NAME_CHAR: [bool; 256] = table!(|b| {
-    b.is_ascii_alphanumeric() || matches!(b, b'_' | b':' | b'-' | b'.') || b >= 0x80
-});
+/// ASCII bytes that may continue a name, but `:` (non-ASCII is decided by
+/// [`is_name_char`]).
+static NAME_PLAIN: [bool; 256] =
+    table!(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'));
+
+/// Rare bytes in character data, comments, PIs and CDATA: control characters other
+/// than tab and newline (so `\r` too) and `0xEF`, the lead byte of U+FFFE and U+FFFF.
+#[inline(always)]
+fn rare_in_text(x: u8) -> bool {
+    ((x < 0x20) & (x != b'\t') & (x != b'\n')) | (x == 0xEF)
+}
+
+/// Rare bytes in attribute values: every control character (tab, newline and CR are
+/// normalized to spaces) and `0xEF`.
+#[inline(always)]
+fn rare_in_attribute(x: u8) -> bool {
+    (x < 0x20) | (x == 0xEF)
+}
+
+/// The offset of the first byte of `s` for which `rare` holds. `rare` must imply
+/// "below 0x20 or 0xEF": eight bytes at a time are tested for that with word
+/// arithmetic (no branch per byte), and only a word that may hold one is looked at
+/// byte by byte.
+#[inline(always)]
+fn first_rare(s: &[u8], rare: fn(u8) -> bool) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = s.chunks_exact(8);
+    let mut base = 0;
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        let below_space = w.wrapping_sub(ONES * 0x20) & !w & HIGHS;
+        let ef = w ^ (ONES * 0xEF);
+        let is_ef = ef.wrapping_sub(ONES) & !ef & HIGHS;
+        if below_space | is_ef != 0 {
+            if let Some(p) = chunk.iter().position(|&x| rare(x)) {
+                return Some(base + p);
+            }
+        }
+        base += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&x| rare(x))
+        .map(|p| base + p)
+}
+
+/// The first byte from `from` that character data cannot take as is: `<`, `&`, `]`
+/// (found with `memchr3`), or a rare byte before it.
+#[inline]
+fn scan_text(b: &[u8], from: usize) -> usize {
+    let rest = &b[from.min(b.len())..];
+    let end = memchr::memchr3(b'<', b'&', b']', rest).unwrap_or(rest.len());
+    from + first_rare(&rest[..end], rare_in_text).unwrap_or(end)
+}
+
+/// The first byte from `from` that an attribute value cannot take as is: its quote,
+/// `&`, `<`, or a rare byte before them.
+#[inline]
+fn scan_attribute(b: &[u8], from: usize, quote: u8) -> usize {
+    let rest = &b[from.min(b.len())..];
+    let end = memchr::memchr3(quote, b'&', b'<', rest).unwrap_or(rest.len());
+    from + first_rare(&rest[..end], rare_in_attribute).unwrap_or(end)
+}
 
 /// XML 1.0 (fifth edition) `NameStartChar`.
 #[inline]
@@ -372,6 +428,13 @@ pub(crate) struct Parser<'a> {
     active: Vec<Rc<str>>,
     open: Vec<Open<'a>>,
     bindings: Vec<NamespaceBinding<'a>>,
+    /// [`prefix_key`] of each binding's prefix, to find a prefix without comparing strings.
+    binding_keys: Vec<u64>,
+    /// Changes whenever `bindings` does: entries of `prefix_cache` from another epoch
+    /// are stale.
+    epoch: u32,
+    /// Recent prefix lookups: (key, binding, epoch), direct-mapped by key.
+    prefix_cache: std::cell::Cell<[(u64, u32, u32); 8]>,
     attrs: Vec<Attribute<'a>>,
     /// Character data waiting to be reported.
     pending: Pending,
@@ -396,6 +459,9 @@ impl<'a> Parser<'a> {
             active: Vec::new(),
             open: Vec::new(),
             bindings: Vec::new(),
+            binding_keys: Vec::new(),
+            epoch: 1,
+            prefix_cache: std::cell::Cell::new([(0, 0, 0); 8]),
             attrs: Vec::new(),
             pending: Pending::None,
             text_span: Span::default(),
@@ -505,23 +571,22 @@ impl<'a> Parser<'a> {
             Some(_) => return Err(self.unexpected_at(c, i, "a name")),
         }
         loop {
+            // The common case: ASCII name characters other than `:`.
+            while i < b.len() && NAME_PLAIN[b[i] as usize] {
+                i += 1;
+            }
             match b.get(i) {
-                Some(&x) if NAME_CHAR[x as usize] => {
-                    if x < 0x80 {
-                        if x == b':' {
-                            if colon.is_none() {
-                                colon = Some(i);
-                            }
-                            colons += 1;
-                        }
-                        i += 1;
-                    } else {
-                        match c.char_at(i) {
-                            Some(ch) if is_name_char(ch) => i += ch.len_utf8(),
-                            _ => break,
-                        }
+                Some(b':') => {
+                    if colon.is_none() {
+                        colon = Some(i);
                     }
+                    colons += 1;
+                    i += 1;
                 }
+                Some(&x) if x >= 0x80 => match c.char_at(i) {
+                    Some(ch) if is_name_char(ch) => i += ch.len_utf8(),
+                    _ => break,
+                },
                 _ => break,
             }
         }
@@ -576,11 +641,11 @@ impl<'a> Parser<'a> {
         let mut i = start;
         let mut has_cr = false;
         while i < end {
-            let x = b[i];
-            if !CHECK_SPECIAL[x as usize] {
-                i += 1;
-                continue;
+            match first_rare(&b[i..end], rare_in_text) {
+                None => break,
+                Some(k) => i += k,
             }
+            let x = b[i];
             match x {
                 b'\r' => {
                     has_cr = true;
@@ -880,7 +945,7 @@ impl<'a> Parser<'a> {
         b.start_element(&tag);
         if empty {
             b.end_element(self.span(c, c.pos - 2, c.pos));
-            self.bindings.truncate(bindings_before);
+            self.drop_bindings(bindings_before);
         } else {
             self.open.push(Open {
                 name: tag.name,
@@ -982,6 +1047,8 @@ impl<'a> Parser<'a> {
                 Cow::Borrowed(s) => Cow::Borrowed(&s[s.len() - declared.len()..]),
                 Cow::Owned(_) => Cow::Owned(declared.to_owned()),
             };
+            self.binding_keys.push(prefix_key(declared));
+            self.epoch = self.epoch.wrapping_add(1);
             self.bindings.push(NamespaceBinding {
                 prefix,
                 uri: attr.value.clone(),
@@ -1035,10 +1102,41 @@ impl<'a> Parser<'a> {
     /// The binding (index plus one) of `prefix`, innermost first.
     #[inline]
     fn lookup_prefix(&self, prefix: &str) -> Option<u32> {
-        self.bindings
+        if self.bindings.is_empty() {
+            return None;
+        }
+        let key = prefix_key(prefix);
+        let exact = prefix.len() <= 7;
+        let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 61) as usize;
+        let mut cache = self.prefix_cache.get();
+        if exact {
+            let (k, found, epoch) = cache[slot];
+            if k == key && epoch == self.epoch {
+                return Some(found);
+            }
+        }
+        let found = self
+            .binding_keys
             .iter()
-            .rposition(|b| b.prefix == prefix)
-            .map(|i| i as u32 + 1)
+            .enumerate()
+            .rev()
+            .find(|&(i, &k)| k == key && (exact || self.bindings[i].prefix == prefix))
+            .map(|(i, _)| i as u32 + 1)?;
+        if exact {
+            cache[slot] = (key, found, self.epoch);
+            self.prefix_cache.set(cache);
+        }
+        Some(found)
+    }
+
+    /// Drops the namespace bindings beyond the first `len`.
+    #[inline]
+    fn drop_bindings(&mut self, len: usize) {
+        if self.bindings.len() != len {
+            self.bindings.truncate(len);
+            self.binding_keys.truncate(len);
+            self.epoch = self.epoch.wrapping_add(1);
+        }
     }
 
     fn ns_uri(&self, ns: u32) -> &str {
@@ -1067,7 +1165,7 @@ impl<'a> Parser<'a> {
         if n <= 16 {
             for i in 1..n {
                 for j in 0..i {
-                    if attrs[i].name == attrs[j].name {
+                    if may_equal(&attrs[i].name, &attrs[j].name) && attrs[i].name == attrs[j].name {
                         return Err(dup(i));
                     }
                 }
@@ -1080,7 +1178,23 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        if prefixed >= 2 {
+        if prefixed >= 2 && n <= 16 {
+            for i in 1..n {
+                let a = &attrs[i];
+                if a.prefix_len == 0 {
+                    continue;
+                }
+                for b in &attrs[..i] {
+                    if b.prefix_len > 0
+                        && may_equal(a.local_name(), b.local_name())
+                        && a.local_name() == b.local_name()
+                        && (a.ns == b.ns || self.ns_uri(a.ns) == self.ns_uri(b.ns))
+                    {
+                        return Err(dup(i));
+                    }
+                }
+            }
+        } else if prefixed >= 2 {
             let mut seen = std::collections::HashSet::with_capacity(prefixed);
             for (i, a) in attrs.iter().enumerate() {
                 if a.prefix_len > 0 && !seen.insert((self.ns_uri(a.ns), a.local_name())) {
@@ -1099,10 +1213,7 @@ impl<'a> Parser<'a> {
         };
         let start = c.pos + 1;
         let b = c.bytes();
-        let mut i = start;
-        while i < b.len() && !ATTR_SPECIAL[b[i] as usize] {
-            i += 1;
-        }
+        let i = scan_attribute(b, start, quote);
         if b.get(i) == Some(&quote) {
             c.pos = i + 1;
             return Ok(self.cow(c, start, i));
@@ -1367,10 +1478,7 @@ impl<'a> Parser<'a> {
         let bytes = c.bytes();
         loop {
             let start = c.pos;
-            let mut i = start;
-            while i < bytes.len() && !TEXT_SPECIAL[bytes[i] as usize] {
-                i += 1;
-            }
+            let i = scan_text(bytes, start);
             let Some(&x) = bytes.get(i) else {
                 self.push_slice(c, start, i);
                 c.pos = i;
@@ -1492,7 +1600,7 @@ impl<'a> Parser<'a> {
             ));
         }
         if let Some(open) = self.open.pop() {
-            self.bindings.truncate(open.bindings);
+            self.drop_bindings(open.bindings);
             let _ = open.start;
         }
         b.end_element(self.span(c, start, c.pos));
@@ -2093,6 +2201,26 @@ impl<'a> Parser<'a> {
         self.external_id(c, true)?;
         self.decl_end(c)
     }
+}
+
+/// A prefix's length and first seven bytes in one word: equal keys mean equal
+/// prefixes when the prefix is at most seven bytes long.
+#[inline]
+fn prefix_key(prefix: &str) -> u64 {
+    let b = prefix.as_bytes();
+    let mut word = [0u8; 8];
+    let n = b.len().min(7);
+    word[..n].copy_from_slice(&b[..n]);
+    word[7] = b.len().min(255) as u8;
+    u64::from_le_bytes(word)
+}
+
+/// A cheap test that two names may be equal (length, first and last byte) before
+/// comparing them.
+#[inline]
+fn may_equal(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    a.len() == b.len() && a.first() == b.first() && a.last() == b.last()
 }
 
 /// The five predefined entities.
