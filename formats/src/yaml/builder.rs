@@ -84,8 +84,8 @@ impl Tag<'_> {
 pub struct Props<'a> {
     /// The anchor name.
     pub anchor: Option<&'a str>,
-    /// The resolved tag.
-    pub tag: Option<Tag<'a>>,
+    /// The resolved tag (boxed: tags are rare, and props travel with every node).
+    pub tag: Option<Box<Tag<'a>>>,
 }
 
 /// The start of one document of a stream.

@@ -190,7 +190,7 @@ impl<'a> Parser<'a> {
             State::DocumentEnd => {
                 let token = self.peek()?;
                 let start = token.start;
-                let explicit = token.kind == TokenKind::DocumentEnd;
+                let explicit = matches!(token.kind, TokenKind::DocumentEnd);
                 let end = if explicit {
                     self.next()?.end
                 } else {
@@ -246,7 +246,7 @@ impl<'a> Parser<'a> {
             }
             State::FlowSequenceEntryMappingValue => {
                 let token = self.peek()?;
-                if token.kind == TokenKind::Value {
+                if matches!(token.kind, TokenKind::Value) {
                     self.next()?;
                     let token = self.peek()?;
                     if !matches!(
@@ -284,7 +284,7 @@ impl<'a> Parser<'a> {
     fn document_start<B: YamlBuilder<'a>>(&mut self, b: &mut B, bare: bool) -> Result<(), Error> {
         // Extra `...` between documents are allowed.
         let mut bare = bare;
-        while self.peek()?.kind == TokenKind::DocumentEnd {
+        while matches!(self.peek()?.kind, TokenKind::DocumentEnd) {
             self.next()?;
             bare = true;
         }
@@ -299,7 +299,7 @@ impl<'a> Parser<'a> {
             TokenKind::VersionDirective(..)
             | TokenKind::TagDirective(..)
             | TokenKind::DocumentStart => {
-                if !bare && token.kind != TokenKind::DocumentStart {
+                if !bare && !matches!(token.kind, TokenKind::DocumentStart) {
                     return Err(self.scanner.error(
                         ErrorKind::InvalidDirective("a directive needs `...` before it"),
                         start,
@@ -307,7 +307,7 @@ impl<'a> Parser<'a> {
                 }
                 let version = self.directives()?;
                 let token = self.peek()?;
-                if token.kind != TokenKind::DocumentStart {
+                if !matches!(token.kind, TokenKind::DocumentStart) {
                     let token = token.clone();
                     return Err(self.unexpected("`---` after directives", &token));
                 }
@@ -375,8 +375,8 @@ impl<'a> Parser<'a> {
                     }
                     version = Some((major, minor));
                 }
-                TokenKind::TagDirective(handle, prefix) => {
-                    let (handle, prefix) = (*handle, prefix.clone());
+                TokenKind::TagDirective(directive) => {
+                    let (handle, prefix) = (directive.0, directive.1.clone());
                     if self.tag_directives.iter().any(|(h, _)| *h == handle) {
                         return Err(self.scanner.error(
                             ErrorKind::InvalidDirective("a second `%TAG` for one handle"),
@@ -506,6 +506,21 @@ impl<'a> Parser<'a> {
     ) -> Result<(), Error> {
         let token = self.peek()?;
         let start = token.start;
+        if matches!(token.kind, TokenKind::Scalar(..)) {
+            // The common case first: a scalar without properties.
+            let token = self.next()?;
+            self.state = self.pop_state();
+            let TokenKind::Scalar(value, style) = token.kind else {
+                unreachable!("peeked a scalar")
+            };
+            return self.scalar(
+                b,
+                value,
+                style,
+                Props::default(),
+                Span::new(start, token.end),
+            );
+        }
         if let TokenKind::Alias(name) = token.kind {
             let end = token.end;
             self.next()?;
@@ -538,13 +553,13 @@ impl<'a> Parser<'a> {
                     }
                     props.anchor = Some(*name);
                 }
-                TokenKind::Tag(handle, suffix) => {
+                TokenKind::Tag(tag) => {
                     if props.tag.is_some() {
                         let token = token.clone();
                         return Err(self.unexpected("node content after the tag", &token));
                     }
-                    let (handle, suffix, at) = (*handle, suffix.clone(), token.start);
-                    props.tag = Some(self.resolve_tag(handle, suffix, at)?);
+                    let (handle, suffix, at) = (tag.0, tag.1.clone(), token.start);
+                    props.tag = Some(Box::new(self.resolve_tag(handle, suffix, at)?));
                 }
                 _ => break,
             }
@@ -634,7 +649,7 @@ impl<'a> Parser<'a> {
 
     fn indentless_sequence_entry<B: YamlBuilder<'a>>(&mut self, b: &mut B) -> Result<(), Error> {
         let token = self.peek()?;
-        if token.kind != TokenKind::BlockEntry {
+        if !matches!(token.kind, TokenKind::BlockEntry) {
             self.state = self.pop_state();
             let end = self.last_end;
             return self.end_collection(b, true, end);
@@ -690,7 +705,7 @@ impl<'a> Parser<'a> {
 
     fn block_mapping_value<B: YamlBuilder<'a>>(&mut self, b: &mut B) -> Result<(), Error> {
         let token = self.peek()?;
-        if token.kind == TokenKind::Value {
+        if matches!(token.kind, TokenKind::Value) {
             let end = self.next()?.end;
             let token = self.peek()?;
             if matches!(
@@ -716,9 +731,9 @@ impl<'a> Parser<'a> {
         first: bool,
     ) -> Result<(), Error> {
         let mut token = self.peek()?;
-        if token.kind != TokenKind::FlowSequenceEnd {
+        if !matches!(token.kind, TokenKind::FlowSequenceEnd) {
             if !first {
-                if token.kind == TokenKind::FlowEntry {
+                if matches!(token.kind, TokenKind::FlowEntry) {
                     self.next()?;
                     token = self.peek()?;
                 } else {
@@ -768,9 +783,9 @@ impl<'a> Parser<'a> {
         first: bool,
     ) -> Result<(), Error> {
         let mut token = self.peek()?;
-        if token.kind != TokenKind::FlowMappingEnd {
+        if !matches!(token.kind, TokenKind::FlowMappingEnd) {
             if !first {
-                if token.kind == TokenKind::FlowEntry {
+                if matches!(token.kind, TokenKind::FlowEntry) {
                     self.next()?;
                     token = self.peek()?;
                 } else {
@@ -820,7 +835,7 @@ impl<'a> Parser<'a> {
             self.state = State::FlowMappingKey;
             return self.empty_scalar(b, Props::default(), at);
         }
-        if token.kind == TokenKind::Value {
+        if matches!(token.kind, TokenKind::Value) {
             let end = self.next()?.end;
             let token = self.peek()?;
             if !matches!(token.kind, TokenKind::FlowEntry | TokenKind::FlowMappingEnd) {

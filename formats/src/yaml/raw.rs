@@ -116,7 +116,7 @@ impl<'a> YamlBuilder<'a> for RawValueBuilder<'a> {
     ) -> Result<(), ErrorKind> {
         if self.in_key_position() {
             if let Some(anchor) = props.anchor {
-                let typed = resolve_scalar(value.clone(), style, props.tag.as_ref())?;
+                let typed = resolve_scalar(value.clone(), style, props.tag.as_deref())?;
                 self.anchors.insert(anchor, typed);
             }
             if self.merge_keys
@@ -132,7 +132,7 @@ impl<'a> YamlBuilder<'a> for RawValueBuilder<'a> {
             self.items.push(RawValue::String(value));
             return Ok(());
         }
-        let value = resolve_scalar(value, style, props.tag.as_ref())?;
+        let value = resolve_scalar(value, style, props.tag.as_deref())?;
         if let Some(anchor) = props.anchor {
             self.anchors.insert(anchor, value.clone());
         }

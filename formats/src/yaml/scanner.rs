@@ -21,7 +21,7 @@ pub(crate) enum TokenKind<'a> {
     StreamStart,
     StreamEnd,
     VersionDirective(u32, u32),
-    TagDirective(&'a str, Cow<'a, str>),
+    TagDirective(Box<(&'a str, Cow<'a, str>)>),
     DocumentStart,
     DocumentEnd,
     BlockSequenceStart,
@@ -38,7 +38,7 @@ pub(crate) enum TokenKind<'a> {
     Alias(&'a str),
     Anchor(&'a str),
     /// Handle (`""` for verbatim and non-specific tags) and suffix.
-    Tag(&'a str, Cow<'a, str>),
+    Tag(Box<(&'a str, Cow<'a, str>)>),
     Scalar(Cow<'a, str>, ScalarStyle),
 }
 
@@ -186,6 +186,8 @@ pub(crate) struct Scanner<'a> {
     line_start: usize,
     tokens: VecDeque<Token<'a>>,
     tokens_parsed: usize,
+    /// The token at the front of the queue is final (no key will be inserted before it).
+    token_available: bool,
     stream_start_produced: bool,
     stream_end_produced: bool,
     indent: isize,
@@ -230,6 +232,7 @@ impl<'a> Scanner<'a> {
             line_start: offset,
             tokens: VecDeque::with_capacity(16),
             tokens_parsed: 0,
+            token_available: false,
             stream_start_produced: false,
             stream_end_produced: false,
             indent: -1,
@@ -321,8 +324,11 @@ impl<'a> Scanner<'a> {
     /// The next token, without consuming it.
     #[inline]
     pub(crate) fn peek_token(&mut self) -> Result<&Token<'a>> {
-        if self.need_more_tokens() {
-            self.fetch_more_tokens()?;
+        if !self.token_available {
+            if self.need_more_tokens() {
+                self.fetch_more_tokens()?;
+            }
+            self.token_available = true;
         }
         match self.tokens.front() {
             Some(t) => Ok(t),
@@ -334,6 +340,7 @@ impl<'a> Scanner<'a> {
     #[inline]
     pub(crate) fn next_token(&mut self) -> Result<Token<'a>> {
         self.peek_token()?;
+        self.token_available = false;
         self.tokens_parsed += 1;
         Ok(self.tokens.pop_front().expect("peeked"))
     }
@@ -351,6 +358,9 @@ impl<'a> Scanner<'a> {
     fn fetch_more_tokens(&mut self) -> Result<()> {
         loop {
             if !self.tokens.is_empty() {
+                if !self.simple_keys.iter().any(|k| k.possible) {
+                    return Ok(());
+                }
                 self.stale_simple_keys()?;
                 if !self
                     .simple_keys
@@ -446,6 +456,11 @@ impl<'a> Scanner<'a> {
             self.tab_in_indentation = false;
         }
         self.tab_before = false;
+        let c = self.ch();
+        if c > b' ' && c != b'#' && c != 0xEF {
+            // Already at a token (the common case after a key or an indicator).
+            return Ok(());
+        }
         let mut crossed_line = false;
         loop {
             if self.col() == 0 && self.b[self.pos..].starts_with("\u{feff}".as_bytes()) {
@@ -454,14 +469,18 @@ impl<'a> Scanner<'a> {
                 self.line_start = self.pos;
             }
             let before = self.pos;
-            while is_blank(self.ch()) {
-                if self.ch() == b'\t' {
-                    self.tab_before = true;
-                    if at_line_start {
-                        self.tab_in_indentation = true;
+            loop {
+                match self.ch() {
+                    b' ' => self.pos += 1,
+                    b'\t' => {
+                        self.tab_before = true;
+                        if at_line_start {
+                            self.tab_in_indentation = true;
+                        }
+                        self.pos += 1;
                     }
+                    _ => break,
                 }
-                self.pos += 1;
             }
             let c = self.ch();
             if c == b'#' {
@@ -518,6 +537,9 @@ impl<'a> Scanner<'a> {
     }
 
     fn stale_simple_keys(&mut self) -> Result<()> {
+        if self.simple_keys.len() == 1 && !self.simple_keys[0].possible {
+            return Ok(());
+        }
         for i in 0..self.simple_keys.len() {
             let key = self.simple_keys[i];
             // Keys in flow mappings may span lines; implicit keys elsewhere may not.
@@ -533,17 +555,25 @@ impl<'a> Scanner<'a> {
     }
 
     fn save_simple_key(&mut self) -> Result<()> {
-        let required = self.flow_level == 0 && self.indent == self.col() as isize;
+        self.save_simple_key_at((self.pos, self.line, self.col(), self.tab_before))
+    }
+
+    /// Records a possible implicit key starting at `(pos, line, col, tab_before)`.
+    fn save_simple_key_at(
+        &mut self,
+        (pos, line, col, tab_before): (usize, usize, usize, bool),
+    ) -> Result<()> {
+        let required = self.flow_level == 0 && self.indent == col as isize;
         if self.simple_key_allowed {
             self.remove_simple_key()?;
             let key = SimpleKey {
                 possible: true,
                 required,
                 token_number: self.tokens_parsed + self.tokens.len(),
-                pos: self.pos,
-                line: self.line,
-                col: self.col(),
-                tab_before: self.tab_before,
+                pos,
+                line,
+                col,
+                tab_before,
             };
             *self.simple_keys.last_mut().expect("one key per level") = key;
         }
@@ -602,6 +632,7 @@ impl<'a> Scanner<'a> {
                 end: at,
             };
             match number {
+                Some(n) if n == self.tokens_parsed => self.tokens.push_front(token),
                 Some(n) => self.tokens.insert(n - self.tokens_parsed, token),
                 None => self.tokens.push_back(token),
             }
@@ -759,8 +790,12 @@ impl<'a> Scanner<'a> {
                 start: key.pos,
                 end: key.pos,
             };
-            self.tokens
-                .insert(key.token_number - self.tokens_parsed, token);
+            if key.token_number == self.tokens_parsed {
+                self.tokens.push_front(token);
+            } else {
+                self.tokens
+                    .insert(key.token_number - self.tokens_parsed, token);
+            }
             self.roll_indent(
                 key.col,
                 Some(key.token_number),
@@ -864,7 +899,7 @@ impl<'a> Scanner<'a> {
         if !(self.blankz_at(0) || (self.flow_level > 0 && is_flow_indicator(self.ch()))) {
             return Err(self.unexpected("white space after a tag", self.pos));
         }
-        self.push(TokenKind::Tag(handle, suffix), start, self.pos);
+        self.push(TokenKind::Tag(Box::new((handle, suffix))), start, self.pos);
         Ok(())
     }
 
@@ -931,7 +966,7 @@ impl<'a> Scanner<'a> {
                 }
                 let prefix = decode_uri(&self.src[p..self.pos])
                     .ok_or_else(|| self.error(ErrorKind::InvalidTag, p))?;
-                TokenKind::TagDirective(handle, prefix)
+                TokenKind::TagDirective(Box::new((handle, prefix)))
             }
             _ => {
                 // A reserved directive: ignored, as the spec allows.
@@ -1191,13 +1226,36 @@ impl<'a> Scanner<'a> {
     }
 
     fn fetch_flow_scalar(&mut self, double: bool) -> Result<()> {
-        self.save_simple_key()?;
+        let at = (self.pos, self.line, self.col(), self.tab_before);
+        let eager = self.flow_level == 0 && self.simple_key_allowed;
+        if !eager {
+            self.save_simple_key()?;
+        }
         self.simple_key_allowed = false;
         let token = if double {
             self.scan_double_quoted()?
         } else {
             self.scan_single_quoted()?
         };
+        if eager {
+            let mut p = self.pos;
+            while p < self.b.len() && is_blank(self.b[p]) {
+                p += 1;
+            }
+            if self.line == at.1
+                && self.b.get(p) == Some(&b':')
+                && self
+                    .b
+                    .get(p + 1)
+                    .map_or(true, |&c| is_blank(c) || is_break(c))
+            {
+                self.pos = p;
+                return self.fetch_key_and_value(token, at);
+            }
+            self.simple_key_allowed = true;
+            self.save_simple_key_at(at)?;
+            self.simple_key_allowed = false;
+        }
         self.tokens.push_back(token);
         self.json_token_number = self.tokens_parsed + self.tokens.len();
         self.check_after_flow_node()
@@ -1387,10 +1445,50 @@ impl<'a> Scanner<'a> {
     }
 
     fn fetch_plain_scalar(&mut self) -> Result<()> {
+        if self.flow_level == 0 && self.simple_key_allowed {
+            // The common `key: value` line: when the scalar is followed by `:` on its
+            // line, it is a key, and no lookahead through the token queue is needed.
+            let at = (self.pos, self.line, self.col(), self.tab_before);
+            self.simple_key_allowed = false;
+            let token = self.scan_plain_scalar()?;
+            if self.line == at.1 && self.ch() == b':' && self.blankz_at(1) {
+                return self.fetch_key_and_value(token, at);
+            }
+            let allowed_after = self.simple_key_allowed;
+            self.simple_key_allowed = true;
+            self.save_simple_key_at(at)?;
+            self.simple_key_allowed = allowed_after;
+            self.tokens.push_back(token);
+            return Ok(());
+        }
         self.save_simple_key()?;
         self.simple_key_allowed = false;
         let token = self.scan_plain_scalar()?;
         self.tokens.push_back(token);
+        Ok(())
+    }
+
+    /// A block mapping key known to be one (its `:` follows on its line): pushes
+    /// `KEY`, the key's token and `VALUE` in order, opening a mapping if needed.
+    fn fetch_key_and_value(
+        &mut self,
+        token: Token<'a>,
+        (pos, line, col, tab_before): (usize, usize, usize, bool),
+    ) -> Result<()> {
+        self.remove_simple_key()?;
+        if line == self.document_start_line {
+            return Err(self.error(ErrorKind::MappingValuesNotAllowed, self.pos));
+        }
+        if tab_before && self.indent < col as isize {
+            return Err(self.error(ErrorKind::TabIndentation, pos));
+        }
+        self.roll_indent(col, None, TokenKind::BlockMappingStart, pos)?;
+        self.push(TokenKind::Key, pos, pos);
+        self.tokens.push_back(token);
+        let start = self.pos;
+        self.pos += 1;
+        self.push(TokenKind::Value, start, self.pos);
+        self.simple_key_allowed = false;
         Ok(())
     }
 
@@ -1406,15 +1504,18 @@ impl<'a> Scanner<'a> {
         let mut end = self.pos;
         let mut pending_breaks = 0usize;
         let mut pending_ws = self.pos;
+        let mut tab_on_line = false;
         loop {
-            if self.at_document_marker() || self.ch() == b'#' {
+            if self.ch() == b'#' || (self.pos == self.line_start && self.at_document_marker()) {
                 break;
             }
             let run = self.pos;
             loop {
-                while !table[self.ch() as usize] {
-                    self.pos += 1;
-                }
+                let rest = &self.b[self.pos..];
+                self.pos += rest
+                    .iter()
+                    .position(|&c| table[c as usize])
+                    .unwrap_or(rest.len());
                 let c = self.ch();
                 if c == b':' {
                     let n = self.peek(1);
@@ -1454,12 +1555,19 @@ impl<'a> Scanner<'a> {
             if !is_blank(self.ch()) && !is_break(self.ch()) {
                 break;
             }
-            while is_blank(self.ch()) || is_break(self.ch()) {
-                if is_blank(self.ch()) {
-                    self.pos += 1;
-                } else {
-                    self.skip_break();
-                    pending_breaks += 1;
+            loop {
+                match self.ch() {
+                    b' ' => self.pos += 1,
+                    b'\t' => {
+                        tab_on_line = true;
+                        self.pos += 1;
+                    }
+                    b'\n' | b'\r' => {
+                        self.skip_break();
+                        pending_breaks += 1;
+                        tab_on_line = false;
+                    }
+                    _ => break,
                 }
             }
             if pending_breaks > 0 {
@@ -1469,9 +1577,9 @@ impl<'a> Scanner<'a> {
                 // Tabs may separate but not indent a continuation line.
                 let line = &self.b[self.line_start..self.pos];
                 let spaces = line.iter().take_while(|&&c| c == b' ').count();
-                if self.flow_level == 0
+                if tab_on_line
+                    && self.flow_level == 0
                     && (spaces as isize) < indent
-                    && line.contains(&b'\t')
                     && !self.at_end()
                     && !is_break(self.ch())
                 {
@@ -1492,8 +1600,7 @@ impl<'a> Scanner<'a> {
             self.simple_key_allowed = true;
             if self.flow_level == 0 {
                 // The white space before the next token started on a fresh line.
-                let line = &self.b[self.line_start..self.pos];
-                self.tab_in_indentation = line.contains(&b'\t');
+                self.tab_in_indentation = tab_on_line;
             }
         }
         let value = match owned {

@@ -568,3 +568,10 @@ fn nan_round_trips_as_nan() {
         matches!(&parse(&out).unwrap(), RawValue::Seq(v) if matches!(v[0], RawValue::Float(f) if f.is_nan()))
     );
 }
+
+#[test]
+fn tokens_and_props_stay_small() {
+    // They move through the queue and every builder call: keep them a few words.
+    assert!(std::mem::size_of::<scanner::Token<'_>>() <= 48);
+    assert!(std::mem::size_of::<Props<'_>>() <= 24);
+}

@@ -542,7 +542,7 @@ impl<'s, 'a> Node<'s, 'a> {
             let node = &nodes[id];
             let props = Props {
                 anchor: node.anchor,
-                tag: node.tag.as_deref().cloned(),
+                tag: node.tag.clone(),
             };
             let at = node.span.start;
             match &node.data {
@@ -645,7 +645,7 @@ impl<'a> TreeBuilder<'a> {
         let id = self.nodes.len();
         self.nodes.push(NodeData {
             data,
-            tag: props.tag.map(Box::new),
+            tag: props.tag,
             anchor: props.anchor,
             span,
             end: id + 1,
