@@ -1244,10 +1244,7 @@ impl<'a> Scanner<'a> {
             }
             if self.line == at.1
                 && self.b.get(p) == Some(&b':')
-                && self
-                    .b
-                    .get(p + 1)
-                    .map_or(true, |&c| is_blank(c) || is_break(c))
+                && !matches!(self.b.get(p + 1), Some(&c) if !is_blank(c) && !is_break(c))
             {
                 self.pos = p;
                 return self.fetch_key_and_value(token, at);
