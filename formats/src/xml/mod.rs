@@ -125,12 +125,12 @@ pub fn parse_tree(input: &[u8]) -> Result<Document<'_>, Error> {
 pub fn parse_tree_with_limits(input: &[u8], limits: Limits) -> Result<Document<'_>, Error> {
     match decode_input(input, limits)? {
         Input::Borrowed(src) => {
-            let mut builder = TreeBuilder::with_capacity(src.len() / 32 + 4);
+            let mut builder = TreeBuilder::for_source(src);
             Parser::new(src, parser::Encoding::Utf8, limits).document(&mut builder)?;
             Ok(builder.finish(Cow::Borrowed(src)))
         }
         Input::Transcoded(text, encoding) => {
-            let mut builder = TreeBuilder::with_capacity(text.len() / 32 + 4);
+            let mut builder = TreeBuilder::for_source(&text);
             Parser::new(&text, encoding, limits).document(&mut builder)?;
             Ok(builder.finish(Cow::Borrowed(&text)).into_owned())
         }

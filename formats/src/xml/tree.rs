@@ -43,10 +43,9 @@ struct NodeData<'a> {
     kind: Kind<'a>,
     parent: u32,
     prev_sibling: u32,
-    next_sibling: u32,
-    first_child: u32,
+    /// The last child; the first, if any, is the next node in document order.
     last_child: u32,
-    /// One past the last node of this subtree.
+    /// One past the last node of this subtree: the next sibling, if its parent is ours.
     end: u32,
     span: Span,
 }
@@ -56,22 +55,20 @@ enum Kind<'a> {
     Root,
     Element {
         name: Cow<'a, str>,
-        prefix_len: usize,
+        prefix_len: u32,
         ns: u32,
         attrs: (u32, u32),
     },
     Text(Cow<'a, str>),
     Comment(Cow<'a, str>),
-    Pi {
-        target: Cow<'a, str>,
-        data: Cow<'a, str>,
-    },
+    /// Target and data, boxed: PIs are rare and would make every node larger.
+    Pi(Box<(Cow<'a, str>, Cow<'a, str>)>),
 }
 
 #[derive(Debug, Clone)]
 struct AttrData<'a> {
     name: Cow<'a, str>,
-    prefix_len: usize,
+    prefix_len: u32,
     ns: u32,
     value: Cow<'a, str>,
     span: Span,
@@ -108,6 +105,20 @@ impl NodeKind {
 
 fn opt(i: u32) -> Option<usize> {
     (i != NONE).then_some(i as usize)
+}
+
+/// The first child of node `id`: the next node in document order, if it has children.
+#[inline]
+fn first_child_of(doc: &Document<'_>, id: usize) -> Option<usize> {
+    (doc.nodes[id].last_child != NONE).then_some(id + 1)
+}
+
+/// The next sibling of node `id`: the node after its subtree, if it has the same parent.
+#[inline]
+fn next_sibling_of(doc: &Document<'_>, id: usize) -> Option<usize> {
+    let node = &doc.nodes[id];
+    let next = node.end as usize;
+    (node.parent != NONE && doc.nodes.get(next)?.parent == node.parent).then_some(next)
 }
 
 impl<'a> Document<'a> {
@@ -197,15 +208,13 @@ impl<'a> Document<'a> {
                         },
                         Kind::Text(t) => Kind::Text(own(t)),
                         Kind::Comment(t) => Kind::Comment(own(t)),
-                        Kind::Pi { target, data } => Kind::Pi {
-                            target: own(target),
-                            data: own(data),
-                        },
+                        Kind::Pi(pi) => {
+                            let (target, data) = *pi;
+                            Kind::Pi(Box::new((own(target), own(data))))
+                        }
                     },
                     parent: n.parent,
                     prev_sibling: n.prev_sibling,
-                    next_sibling: n.next_sibling,
-                    first_child: n.first_child,
                     last_child: n.last_child,
                     end: n.end,
                     span: n.span,
@@ -283,7 +292,7 @@ impl<'d, 'a> Node<'d, 'a> {
             Kind::Element { .. } => NodeKind::Element,
             Kind::Text(_) => NodeKind::Text,
             Kind::Comment(_) => NodeKind::Comment,
-            Kind::Pi { .. } => NodeKind::ProcessingInstruction,
+            Kind::Pi(_) => NodeKind::ProcessingInstruction,
         }
     }
 
@@ -320,7 +329,7 @@ impl<'d, 'a> Node<'d, 'a> {
         match &self.data().kind {
             Kind::Element {
                 name, prefix_len, ..
-            } if *prefix_len > 0 => &name[prefix_len + 1..],
+            } if *prefix_len > 0 => &name[*prefix_len as usize + 1..],
             _ => self.tag_name(),
         }
     }
@@ -330,7 +339,7 @@ impl<'d, 'a> Node<'d, 'a> {
         match &self.data().kind {
             Kind::Element {
                 name, prefix_len, ..
-            } if *prefix_len > 0 => Some(&name[..*prefix_len]),
+            } if *prefix_len > 0 => Some(&name[..*prefix_len as usize]),
             _ => None,
         }
     }
@@ -379,7 +388,7 @@ impl<'d, 'a> Node<'d, 'a> {
                 _ => None,
             }),
             Kind::Text(t) | Kind::Comment(t) => Some(t),
-            Kind::Pi { data, .. } => Some(data),
+            Kind::Pi(pi) => Some(&pi.1),
             Kind::Root => None,
         }
     }
@@ -387,7 +396,7 @@ impl<'d, 'a> Node<'d, 'a> {
     /// A processing instruction's target and data.
     pub fn pi(&self) -> Option<(&'d str, &'d str)> {
         match &self.data().kind {
-            Kind::Pi { target, data } => Some((target, data)),
+            Kind::Pi(pi) => Some((&pi.0, &pi.1)),
             _ => None,
         }
     }
@@ -404,7 +413,7 @@ impl<'d, 'a> Node<'d, 'a> {
 
     /// The first child.
     pub fn first_child(&self) -> Option<Node<'d, 'a>> {
-        self.at(opt(self.data().first_child))
+        self.at(first_child_of(self.doc, self.id))
     }
 
     /// The last child.
@@ -414,7 +423,7 @@ impl<'d, 'a> Node<'d, 'a> {
 
     /// The next sibling.
     pub fn next_sibling(&self) -> Option<Node<'d, 'a>> {
-        self.at(opt(self.data().next_sibling))
+        self.at(next_sibling_of(self.doc, self.id))
     }
 
     /// The previous sibling.
@@ -424,14 +433,14 @@ impl<'d, 'a> Node<'d, 'a> {
 
     /// True when the node has children.
     pub fn has_children(&self) -> bool {
-        self.data().first_child != NONE
+        self.data().last_child != NONE
     }
 
     /// The children, in order.
     pub fn children(&self) -> Children<'d, 'a> {
         Children {
             doc: self.doc,
-            next: self.data().first_child,
+            next: first_child_of(self.doc, self.id),
         }
     }
 
@@ -516,7 +525,7 @@ impl<'d, 'a> Node<'d, 'a> {
             Kind::Element { .. } => {}
             Kind::Root => return self.doc.to_raw_value(),
             Kind::Text(t) | Kind::Comment(t) => return RawValue::Text(Cow::Borrowed(t)),
-            Kind::Pi { data, .. } => return RawValue::Text(Cow::Borrowed(data)),
+            Kind::Pi(pi) => return RawValue::Text(Cow::Borrowed(&pi.1)),
         }
         let mut entries: Vec<(Cow<'d, str>, RawValue<'d>)> = self
             .attributes()
@@ -621,7 +630,7 @@ impl<'d> Attr<'d, '_> {
     pub fn local_name(&self) -> &'d str {
         let d = self.data();
         if d.prefix_len > 0 {
-            &d.name[d.prefix_len + 1..]
+            &d.name[d.prefix_len as usize + 1..]
         } else {
             &d.name
         }
@@ -630,7 +639,7 @@ impl<'d> Attr<'d, '_> {
     /// The prefix, if any.
     pub fn prefix(&self) -> Option<&'d str> {
         let d = self.data();
-        (d.prefix_len > 0).then(|| &d.name[..d.prefix_len])
+        (d.prefix_len > 0).then(|| &d.name[..d.prefix_len as usize])
     }
 
     /// The resolved namespace URI (none for unprefixed attributes).
@@ -694,15 +703,15 @@ impl ExactSizeIterator for Attributes<'_, '_> {}
 #[derive(Debug, Clone)]
 pub struct Children<'d, 'a> {
     doc: &'d Document<'a>,
-    next: u32,
+    next: Option<usize>,
 }
 
 impl<'d, 'a> Iterator for Children<'d, 'a> {
     type Item = Node<'d, 'a>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let id = opt(self.next)?;
-        self.next = self.doc.nodes[id].next_sibling;
+        let id = self.next?;
+        self.next = next_sibling_of(self.doc, id);
         Some(Node { doc: self.doc, id })
     }
 }
@@ -730,8 +739,6 @@ impl<'a> TreeBuilder<'a> {
             kind: Kind::Root,
             parent: NONE,
             prev_sibling: NONE,
-            next_sibling: NONE,
-            first_child: NONE,
             last_child: NONE,
             end: 1,
             span: Span::default(),
@@ -742,6 +749,16 @@ impl<'a> TreeBuilder<'a> {
             namespaces: Vec::new(),
             current: 0,
         }
+    }
+
+    /// A builder sized for `src`: room for two nodes per `<` and one attribute per `=`,
+    /// counted with `memchr`, so the vectors never grow while parsing.
+    pub fn for_source(src: &str) -> Self {
+        let lt = memchr::memchr_iter(b'<', src.as_bytes()).count();
+        let eq = memchr::memchr_iter(b'=', src.as_bytes()).count();
+        let mut builder = TreeBuilder::with_capacity(2 * lt + 2);
+        builder.attrs.reserve(eq);
+        builder
     }
 
     /// The document, once the parser has finished with this builder.
@@ -766,17 +783,10 @@ impl<'a> TreeBuilder<'a> {
             kind,
             parent,
             prev_sibling: prev,
-            next_sibling: NONE,
-            first_child: NONE,
             last_child: NONE,
             end: id + 1,
             span,
         });
-        if prev == NONE {
-            self.nodes[parent as usize].first_child = id;
-        } else {
-            self.nodes[prev as usize].next_sibling = id;
-        }
         self.nodes[parent as usize].last_child = id;
         id
     }
@@ -812,7 +822,7 @@ impl<'a> XmlBuilder<'a> for TreeBuilder<'a> {
             let ns = self.intern(tag.attribute_namespace(attr));
             self.attrs.push(AttrData {
                 name: attr.name.clone(),
-                prefix_len: attr.prefix_len,
+                prefix_len: attr.prefix_len as u32,
                 ns,
                 value: attr.value.clone(),
                 span: attr.span,
@@ -823,7 +833,7 @@ impl<'a> XmlBuilder<'a> for TreeBuilder<'a> {
         let id = self.push(
             Kind::Element {
                 name: tag.name().clone(),
-                prefix_len: tag.prefix_len,
+                prefix_len: tag.prefix_len as u32,
                 ns,
                 attrs: (start, self.attrs.len() as u32),
             },
@@ -856,10 +866,7 @@ impl<'a> XmlBuilder<'a> for TreeBuilder<'a> {
     #[inline]
     fn processing_instruction(&mut self, target: Text<'a, '_>, data: Text<'a, '_>, span: Span) {
         self.push(
-            Kind::Pi {
-                target: target.into_cow(),
-                data: data.into_cow(),
-            },
+            Kind::Pi(Box::new((target.into_cow(), data.into_cow()))),
             span,
         );
     }
