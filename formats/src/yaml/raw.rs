@@ -34,9 +34,12 @@ use super::{ErrorKind, Options};
 pub struct RawValueBuilder<'a> {
     merge_keys: bool,
     single: bool,
+    /// Items of open sequences, in one stack.
     items: Vec<RawValue<'a>>,
+    /// Entries of open mappings, in one stack.
+    members: Vec<(Cow<'a, str>, RawValue<'a>)>,
     frames: Vec<Frame<'a>>,
-    /// Item indices of keys that are merge keys `<<`.
+    /// Member indices (on `members`) of merge keys `<<`.
     merge_positions: Vec<usize>,
     anchors: HashMap<&'a str, RawValue<'a>>,
     documents: Vec<RawValue<'a>>,
@@ -46,8 +49,13 @@ pub struct RawValueBuilder<'a> {
 #[derive(Debug)]
 struct Frame<'a> {
     map: bool,
+    /// Where this collection's items (or members) start on their stack.
     start: usize,
     anchor: Option<&'a str>,
+    /// A mapping's key whose value is being built.
+    key: Option<Cow<'a, str>>,
+    /// The pending key is a merge key.
+    merge_key: bool,
     merges: bool,
 }
 
@@ -77,18 +85,52 @@ impl<'a> RawValueBuilder<'a> {
     #[inline]
     fn in_key_position(&self) -> bool {
         match self.frames.last() {
-            Some(frame) => frame.map && (self.items.len() - frame.start) & 1 == 0,
+            Some(frame) => frame.map && frame.key.is_none(),
             None => false,
         }
     }
 
     #[inline]
     fn push(&mut self, value: RawValue<'a>) {
-        if self.frames.is_empty() {
-            self.root = Some(value);
-        } else {
-            self.items.push(value);
+        match self.frames.last_mut() {
+            None => self.root = Some(value),
+            Some(frame) if frame.map => {
+                let key = frame.key.take().unwrap_or_default();
+                if frame.merge_key {
+                    frame.merge_key = false;
+                    self.merge_positions.push(self.members.len());
+                }
+                self.members.push((key, value));
+            }
+            Some(_) => self.items.push(value),
         }
+    }
+
+    #[inline]
+    fn set_key(&mut self, key: Cow<'a, str>) {
+        if let Some(frame) = self.frames.last_mut() {
+            frame.key = Some(key);
+        }
+    }
+
+    fn open(&mut self, map: bool, anchor: Option<&'a str>) -> Result<(), ErrorKind> {
+        if self.in_key_position() {
+            return Err(ErrorKind::ComplexKey);
+        }
+        let start = if map {
+            self.members.len()
+        } else {
+            self.items.len()
+        };
+        self.frames.push(Frame {
+            map,
+            start,
+            anchor,
+            key: None,
+            merge_key: false,
+            merges: false,
+        });
+        Ok(())
     }
 }
 
@@ -124,12 +166,12 @@ impl<'a> YamlBuilder<'a> for RawValueBuilder<'a> {
                 && props.tag.is_none()
                 && value == "<<"
             {
-                self.merge_positions.push(self.items.len());
                 if let Some(frame) = self.frames.last_mut() {
+                    frame.merge_key = true;
                     frame.merges = true;
                 }
             }
-            self.items.push(RawValue::String(value));
+            self.set_key(value);
             return Ok(());
         }
         let value = resolve_scalar(value, style, props.tag.as_deref())?;
@@ -146,16 +188,7 @@ impl<'a> YamlBuilder<'a> for RawValueBuilder<'a> {
         props: Props<'a>,
         _: usize,
     ) -> Result<(), ErrorKind> {
-        if self.in_key_position() {
-            return Err(ErrorKind::ComplexKey);
-        }
-        self.frames.push(Frame {
-            map: false,
-            start: self.items.len(),
-            anchor: props.anchor,
-            merges: false,
-        });
-        Ok(())
+        self.open(false, props.anchor)
     }
 
     fn sequence_end(&mut self, _: Span) -> Result<(), ErrorKind> {
@@ -174,40 +207,21 @@ impl<'a> YamlBuilder<'a> for RawValueBuilder<'a> {
         props: Props<'a>,
         _: usize,
     ) -> Result<(), ErrorKind> {
-        if self.in_key_position() {
-            return Err(ErrorKind::ComplexKey);
-        }
-        self.frames.push(Frame {
-            map: true,
-            start: self.items.len(),
-            anchor: props.anchor,
-            merges: false,
-        });
-        Ok(())
+        self.open(true, props.anchor)
     }
 
     fn mapping_end(&mut self, _: Span) -> Result<(), ErrorKind> {
         let frame = self.frames.pop().expect("balanced events");
-        let mut entries = Vec::with_capacity((self.items.len() - frame.start) / 2);
-        let mut merge_at = Vec::new();
+        let mut entries = self.members.split_off(frame.start);
         if frame.merges {
+            let mut merge_at = Vec::new();
             while let Some(&p) = self.merge_positions.last() {
                 if p < frame.start {
                     break;
                 }
-                merge_at.push((p - frame.start) / 2);
+                merge_at.push(p - frame.start);
                 self.merge_positions.pop();
             }
-        }
-        let mut drain = self.items.drain(frame.start..);
-        while let (Some(key), Some(value)) = (drain.next(), drain.next()) {
-            let RawValue::String(key) = key else {
-                unreachable!("keys are pushed as strings")
-            };
-            entries.push((key, value));
-        }
-        drop(drain);
-        if !merge_at.is_empty() {
             entries = merge(entries, &merge_at)?;
         }
         let value = RawValue::Map(entries);
@@ -233,7 +247,7 @@ impl<'a> YamlBuilder<'a> for RawValueBuilder<'a> {
                 RawValue::BigNumber(s) => s,
                 _ => return Err(ErrorKind::ComplexKey),
             };
-            self.items.push(RawValue::String(key));
+            self.set_key(key);
             return Ok(());
         }
         self.push(value);
