@@ -36,35 +36,10 @@ const POW10: [f64; 23] = [
 ];
 
 /// The offset of the first byte at or after `i` that is `"`, `\` or a control character
-/// (below 0x20), or `bytes.len()`. Eight bytes at a time; the writer uses it too.
+/// (below 0x20), or `bytes.len()`. The writer uses it too.
 #[inline]
-pub(crate) fn find_string_special(bytes: &[u8], mut i: usize) -> usize {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    while let Some(chunk) = bytes.get(i..i + 8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let w = u64::from_le_bytes(word);
-        let quote = w ^ (LO * u64::from(b'"'));
-        let backslash = w ^ (LO * u64::from(b'\\'));
-        // A byte is flagged when it is zero after the xor, or below 0x20; the lowest
-        // flagged byte is always exact (later ones may be false positives from borrows).
-        let flagged = (quote.wrapping_sub(LO) & !quote)
-            | (backslash.wrapping_sub(LO) & !backslash)
-            | (w.wrapping_sub(LO * 0x20) & !w);
-        let flagged = flagged & HI;
-        if flagged != 0 {
-            return i + (flagged.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    while let Some(&b) = bytes.get(i) {
-        if b == b'"' || b == b'\\' || b < 0x20 {
-            return i;
-        }
-        i += 1;
-    }
-    i
+pub(crate) fn find_string_special(bytes: &[u8], i: usize) -> usize {
+    crate::common::find_string_special::<b'"', false>(bytes, i)
 }
 
 impl<'a> Lexer<'a> {
@@ -586,13 +561,6 @@ mod tests {
         #[test]
         fn all_digits_matches_naive(chunk: [u8; 8]) {
             proptest::prop_assert_eq!(all_digits(chunk), chunk.iter().all(u8::is_ascii_digit));
-        }
-
-        #[test]
-        fn special_byte_search_matches_naive(bytes: Vec<u8>, start in 0usize..64) {
-            let start = start.min(bytes.len());
-            let naive = bytes[start..].iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20).map_or(bytes.len(), |p| start + p);
-            proptest::prop_assert_eq!(find_string_special(&bytes, start), naive);
         }
     }
 

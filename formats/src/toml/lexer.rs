@@ -26,20 +26,24 @@ pub enum Scalar<'a> {
     Datetime(Datetime),
 }
 
-/// Bytes that end a run of plain characters in a single-line basic string: the quote,
-/// the backslash and the control characters other than tab.
-static BASIC_SPECIAL: [bool; 256] = {
+/// The bytes of a bare key: `A-Z a-z 0-9 _ -`.
+static BARE_KEY: [bool; 256] = {
     let mut table = [false; 256];
     let mut b = 0;
-    while b < 0x20 {
-        table[b] = b != b'\t' as usize;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric() || c == b'_' || c == b'-';
         b += 1;
     }
-    table[0x7F] = true;
-    table[b'"' as usize] = true;
-    table[b'\\' as usize] = true;
     table
 };
+
+/// The next byte at or after `i` that may end a run of string content: `quote`, `\`,
+/// a control character or DEL.
+#[inline]
+fn find_special<const QUOTE: u8>(bytes: &[u8], i: usize) -> usize {
+    crate::common::find_string_special::<QUOTE, true>(bytes, i)
+}
 
 /// A control character TOML forbids in strings and comments (all but tab).
 #[inline]
@@ -49,7 +53,7 @@ fn is_forbidden_control(b: u8) -> bool {
 
 #[inline]
 fn is_bare_key_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+    BARE_KEY[b as usize]
 }
 
 /// Reads TOML's tokens from a UTF-8 source at a byte position.
@@ -221,10 +225,9 @@ impl<'a> Lexer<'a> {
         let mut owned: Option<String> = None;
         let mut run = begin;
         loop {
-            while self.pos < self.bytes.len() && !BASIC_SPECIAL[self.bytes[self.pos] as usize] {
-                self.pos += 1;
-            }
+            self.pos = find_special::<b'"'>(self.bytes, self.pos);
             match self.peek() {
+                Some(b'\t') => self.pos += 1,
                 Some(b'"') => {
                     let end = self.pos;
                     self.pos += 1;
@@ -291,6 +294,7 @@ impl<'a> Lexer<'a> {
         self.pos += 1;
         let begin = self.pos;
         loop {
+            self.pos = find_special::<b'\''>(self.bytes, self.pos);
             match self.peek() {
                 Some(b'\'') => {
                     self.pos += 1;
@@ -335,6 +339,7 @@ impl<'a> Lexer<'a> {
         let mut owned: Option<String> = None;
         let mut run = begin;
         loop {
+            self.pos = find_special::<b'"'>(self.bytes, self.pos);
             match self.peek() {
                 None => return Err(self.error_at(ErrorKind::UnterminatedString, open)),
                 Some(b'"') => {
@@ -400,6 +405,7 @@ impl<'a> Lexer<'a> {
         let mut owned: Option<String> = None;
         let mut run = begin;
         loop {
+            self.pos = find_special::<b'\''>(self.bytes, self.pos);
             match self.peek() {
                 None => return Err(self.error_at(ErrorKind::UnterminatedString, open)),
                 Some(b'\'') => {

@@ -42,19 +42,37 @@ enum State {
 }
 
 /// Tables with more keys than this get a hash index.
-const INDEX_FROM: usize = 12;
+const INDEX_FROM: u32 = 12;
+
+/// No key: the end of a table's key list.
+const NONE: u32 = u32::MAX;
 
 #[derive(Debug)]
 struct TableShape<'a> {
     state: State,
     depth: usize,
-    keys: Vec<(Cow<'a, str>, Child)>,
-    index: Option<HashMap<Cow<'a, str>, usize>>,
+    /// The table's first and last key in [`Shape::keys`] (a linked list, so no table
+    /// needs a `Vec` of its own).
+    head: u32,
+    tail: u32,
+    len: u32,
+    index: Option<HashMap<Cow<'a, str>, Child>>,
 }
 
+#[derive(Debug)]
+struct KeyShape<'a> {
+    name: Cow<'a, str>,
+    child: Child,
+    /// The table's next key, or [`NONE`].
+    next: u32,
+}
+
+/// Which keys each table holds and how each table was made: all the parser needs to
+/// enforce TOML's redefinition rules. Keys of all tables share one list.
 #[derive(Debug, Default)]
 struct Shape<'a> {
     tables: Vec<TableShape<'a>>,
+    keys: Vec<KeyShape<'a>>,
 }
 
 impl<'a> Shape<'a> {
@@ -62,7 +80,9 @@ impl<'a> Shape<'a> {
         self.tables.push(TableShape {
             state,
             depth,
-            keys: Vec::new(),
+            head: NONE,
+            tail: NONE,
+            len: 0,
             index: None,
         });
         (self.tables.len() - 1) as TableId
@@ -74,31 +94,50 @@ impl<'a> Shape<'a> {
 
     fn lookup(&self, id: TableId, name: &str) -> Option<Child> {
         let table = &self.tables[id as usize];
-        match &table.index {
-            Some(index) => index.get(name).map(|&i| table.keys[i].1),
-            None => table
-                .keys
-                .iter()
-                .find(|(key, _)| key == name)
-                .map(|&(_, child)| child),
+        if let Some(index) = &table.index {
+            return index.get(name).copied();
         }
+        let mut at = table.head;
+        while at != NONE {
+            let key = &self.keys[at as usize];
+            if key.name == name {
+                return Some(key.child);
+            }
+            at = key.next;
+        }
+        None
     }
 
     fn insert(&mut self, id: TableId, name: Cow<'a, str>, child: Child) {
+        let at = self.keys.len() as u32;
         let table = &mut self.tables[id as usize];
-        table.keys.push((name, child));
-        let len = table.keys.len();
         if let Some(index) = &mut table.index {
-            index.insert(table.keys[len - 1].0.clone(), len - 1);
-        } else if len > INDEX_FROM {
-            table.index = Some(
-                table
-                    .keys
-                    .iter()
-                    .enumerate()
-                    .map(|(i, (key, _))| (key.clone(), i))
-                    .collect(),
-            );
+            index.insert(name.clone(), child);
+        }
+        table.len += 1;
+        let previous = std::mem::replace(&mut table.tail, at);
+        if previous == NONE {
+            table.head = at;
+        }
+        let build_index = table.len > INDEX_FROM && table.index.is_none();
+        let head = table.head;
+        self.keys.push(KeyShape {
+            name,
+            child,
+            next: NONE,
+        });
+        if previous != NONE {
+            self.keys[previous as usize].next = at;
+        }
+        if build_index {
+            let mut index = HashMap::with_capacity(2 * INDEX_FROM as usize);
+            let mut at = head;
+            while at != NONE {
+                let key = &self.keys[at as usize];
+                index.insert(key.name.clone(), key.child);
+                at = key.next;
+            }
+            self.tables[id as usize].index = Some(index);
         }
     }
 }
@@ -166,6 +205,8 @@ impl<'a> Parser<'a> {
     /// Parses the whole document into `builder`.
     pub fn parse<B: TomlBuilder<'a>>(&mut self, builder: &mut B) -> Result<(), Error> {
         let mut section = ROOT;
+        // The stack of open arrays and inline tables, reused by every value.
+        let mut frames = Vec::new();
         loop {
             self.lexer.skip_ws();
             match self.lexer.peek() {
@@ -176,7 +217,7 @@ impl<'a> Parser<'a> {
                 }
                 Some(b'#') => {}
                 Some(b'[') => section = self.header(builder)?,
-                Some(_) => self.key_value(section, builder)?,
+                Some(_) => self.key_value(section, builder, &mut frames)?,
             }
             self.end_of_line(builder)?;
         }
@@ -356,11 +397,18 @@ impl<'a> Parser<'a> {
         &mut self,
         section: TableId,
         builder: &mut B,
+        frames: &mut Vec<Frame<'a, B::Array>>,
     ) -> Result<(), Error> {
         let keys = self.key_path()?;
         let (parent, key) = self.resolve_dotted(section, keys, builder)?;
         let depth = self.shape.table(parent).depth;
-        let (value, child) = self.value(builder, depth)?;
+        let (value, child) = match self.lexer.peek() {
+            Some(b'[' | b'{') => {
+                frames.clear();
+                self.nested_value(builder, depth, frames)?
+            }
+            _ => (self.scalar(builder)?, Child::Value),
+        };
         self.shape.insert(parent, key.name.clone(), child);
         builder.entry(parent, key, value);
         Ok(())
@@ -420,19 +468,6 @@ impl<'a> Parser<'a> {
         Ok((current, last))
     }
 
-    /// Reads one value (nested arrays and inline tables included) for a key in a table
-    /// at `depth`.
-    fn value<B: TomlBuilder<'a>>(
-        &mut self,
-        builder: &mut B,
-        depth: usize,
-    ) -> Result<(B::Value, Child), Error> {
-        match self.lexer.peek() {
-            Some(b'[' | b'{') => self.nested_value(builder, depth),
-            _ => Ok((self.scalar(builder)?, Child::Value)),
-        }
-    }
-
     #[inline]
     fn scalar<B: TomlBuilder<'a>>(&mut self, builder: &mut B) -> Result<B::Value, Error> {
         let (scalar, span) = self.lexer.scalar()?;
@@ -472,14 +507,14 @@ impl<'a> Parser<'a> {
         self.resolve_dotted(id, keys, builder)
     }
 
-    /// An array or inline table, iteratively: frames of open containers live on a heap
-    /// stack.
+    /// An array or inline table for a key in a table at `depth`, iteratively: open
+    /// containers wait on `frames`, a heap stack.
     fn nested_value<B: TomlBuilder<'a>>(
         &mut self,
         builder: &mut B,
         depth: usize,
+        frames: &mut Vec<Frame<'a, B::Array>>,
     ) -> Result<(B::Value, Child), Error> {
-        let mut frames: Vec<Frame<'a, B::Array>> = Vec::new();
         loop {
             // At the start of a value.
             let start = self.lexer.pos();

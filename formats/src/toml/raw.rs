@@ -8,38 +8,40 @@ use crate::common::Span;
 
 use super::builder::{Key, StringKind, TableId, TableKind, TomlBuilder};
 
-/// What a table holds until the document ends: its entries in the order their keys
-/// first appeared, sub-tables by id (headers may still add to them).
+/// What the builder knows of each table id.
 #[derive(Debug)]
-enum Table<'a> {
-    Entries(Vec<(Cow<'a, str>, Entry<'a>)>),
+enum Table {
+    /// A table; an inline one records where its entries start in the entry list.
+    Map { inline_start: Option<usize> },
     /// An array of tables: its element tables' ids.
     Elements(Vec<TableId>),
-    /// Moved into a finished inline table.
-    Taken,
-}
-
-#[derive(Debug)]
-enum Entry<'a> {
-    Value(RawValue<'a>),
-    Table(TableId),
 }
 
 /// Builds a [`RawValue`]: tables as maps in document order, datetimes as
 /// [`RawValue::Datetime`], strings borrowed when nothing was unescaped.
 ///
-/// Headers may add to a table long after it began (`[a.b]` after `[c]`), so tables wait
-/// by id and become maps when the document ends; inline tables are closed at their
-/// `}` and become maps at once.
+/// Headers may add to a table long after it began (`[a.b]` after `[c]`), so every entry
+/// waits in one list in document order, tagged with its table, and a sub-table stands in
+/// its parent as a placeholder (`RawValue::UInt(id)`: TOML integers are `i64`, so no
+/// real value looks like one). When the document ends, the entries are counted per
+/// table, moved into one exactly sized `Vec` per table, and tables are finished from
+/// the last id to the first (a child always has a larger id than its parent). So each
+/// table costs one allocation, as does each array. An inline table is finished at its
+/// `}`: its entries are the tail of the list.
 #[derive(Debug)]
 pub struct RawValueBuilder<'a> {
-    tables: Vec<Table<'a>>,
+    entries: Vec<(TableId, Cow<'a, str>, RawValue<'a>)>,
+    tables: Vec<Table>,
+    /// Items of open arrays.
+    items: Vec<RawValue<'a>>,
 }
 
 impl Default for RawValueBuilder<'_> {
     fn default() -> Self {
         RawValueBuilder {
-            tables: vec![Table::Entries(Vec::new())],
+            entries: Vec::new(),
+            tables: vec![Table::Map { inline_start: None }],
+            items: Vec::new(),
         }
     }
 }
@@ -47,92 +49,61 @@ impl Default for RawValueBuilder<'_> {
 impl<'a> RawValueBuilder<'a> {
     /// The document as a map, once the parser is done.
     pub fn finish(mut self) -> RawValue<'a> {
-        self.assemble(0)
+        self.assemble(0, 0)
     }
 
-    fn new_table(&mut self, id: TableId, table: Table<'a>) {
+    fn new_table(&mut self, id: TableId, table: Table) {
         debug_assert_eq!(id as usize, self.tables.len());
         self.tables.push(table);
     }
 
-    fn push(&mut self, parent: TableId, key: Cow<'a, str>, entry: Entry<'a>) {
-        if let Table::Entries(entries) = &mut self.tables[parent as usize] {
-            entries.push((key, entry));
+    /// Finishes table `root`, whose entries (and its descendants') are
+    /// `self.entries[from..]`; every table with an id above `root` is its descendant.
+    fn assemble(&mut self, root: TableId, from: usize) -> RawValue<'a> {
+        let base = root as usize;
+        let count = self.tables.len() - base;
+        if count == 1 {
+            // No sub-tables (an inline table without dotted keys, or a flat document).
+            let map = self.entries.drain(from..).map(|(_, k, v)| (k, v)).collect();
+            return RawValue::Map(map);
         }
-    }
-
-    /// Turns table `id` and everything below it into a map, without recursion.
-    fn assemble(&mut self, id: TableId) -> RawValue<'a> {
-        enum Work<'a> {
-            Table {
-                entries: std::vec::IntoIter<(Cow<'a, str>, Entry<'a>)>,
-                out: Vec<(Cow<'a, str>, RawValue<'a>)>,
-                key: Option<Cow<'a, str>>,
-            },
-            Elements {
-                ids: std::vec::IntoIter<TableId>,
-                out: Vec<RawValue<'a>>,
-                key: Option<Cow<'a, str>>,
-            },
+        let mut sizes = vec![0usize; count];
+        for (table, _, _) in &self.entries[from..] {
+            sizes[*table as usize - base] += 1;
         }
-        let open = |tables: &mut Vec<Table<'a>>, id: TableId, key| match std::mem::replace(
-            &mut tables[id as usize],
-            Table::Taken,
-        ) {
-            Table::Entries(entries) => Work::Table {
-                out: Vec::with_capacity(entries.len()),
-                entries: entries.into_iter(),
-                key,
-            },
-            Table::Elements(ids) => Work::Elements {
-                out: Vec::with_capacity(ids.len()),
-                ids: ids.into_iter(),
-                key,
-            },
-            Table::Taken => Work::Table {
-                entries: Vec::new().into_iter(),
-                out: Vec::new(),
-                key,
-            },
-        };
-        let mut stack = vec![open(&mut self.tables, id, None)];
-        loop {
-            let top = stack
-                .last_mut()
-                .expect("the stack holds the table being built");
-            let next = match top {
-                Work::Table { entries, out, .. } => match entries.next() {
-                    Some((key, Entry::Value(value))) => {
-                        out.push((key, value));
-                        continue;
+        let mut maps: Vec<Vec<(Cow<'a, str>, RawValue<'a>)>> =
+            sizes.into_iter().map(Vec::with_capacity).collect();
+        for (table, key, value) in self.entries.drain(from..) {
+            maps[table as usize - base].push((key, value));
+        }
+        let mut finished: Vec<RawValue<'a>> = Vec::with_capacity(count);
+        finished.resize_with(count, || RawValue::Null);
+        for t in (0..count).rev() {
+            finished[t] = match &self.tables[base + t] {
+                Table::Map { .. } => {
+                    let mut map = std::mem::take(&mut maps[t]);
+                    for (_, value) in &mut map {
+                        if let RawValue::UInt(child) = *value {
+                            *value = std::mem::take(&mut finished[child as usize - base]);
+                        }
                     }
-                    Some((key, Entry::Table(id))) => Some((id, Some(key))),
-                    None => None,
-                },
-                Work::Elements { ids, .. } => ids.next().map(|id| (id, None)),
+                    RawValue::Map(map)
+                }
+                Table::Elements(ids) => RawValue::Seq(
+                    ids.iter()
+                        .map(|&id| std::mem::take(&mut finished[id as usize - base]))
+                        .collect(),
+                ),
             };
-            if let Some((id, key)) = next {
-                let work = open(&mut self.tables, id, key);
-                stack.push(work);
-                continue;
-            }
-            let (value, key) = match stack.pop() {
-                Some(Work::Table { out, key, .. }) => (RawValue::Map(out), key),
-                Some(Work::Elements { out, key, .. }) => (RawValue::Seq(out), key),
-                None => unreachable!("the stack is not empty"),
-            };
-            match stack.last_mut() {
-                None => return value,
-                Some(Work::Table { out, .. }) => out.push((key.unwrap_or_default(), value)),
-                Some(Work::Elements { out, .. }) => out.push(value),
-            }
         }
+        std::mem::take(&mut finished[0])
     }
 }
 
 impl<'a> TomlBuilder<'a> for RawValueBuilder<'a> {
     type Value = RawValue<'a>;
-    type Array = Vec<RawValue<'a>>;
+    /// Where the array's items start on the item stack.
+    type Array = usize;
 
     #[inline]
     fn string(&mut self, value: Cow<'a, str>, _: StringKind, _: Span) -> RawValue<'a> {
@@ -155,40 +126,53 @@ impl<'a> TomlBuilder<'a> for RawValueBuilder<'a> {
         RawValue::Datetime(value)
     }
     #[inline]
-    fn begin_array(&mut self, _: usize) -> Vec<RawValue<'a>> {
-        Vec::new()
+    fn begin_array(&mut self, _: usize) -> usize {
+        self.items.len()
     }
     #[inline]
-    fn array_item(&mut self, array: &mut Vec<RawValue<'a>>, item: RawValue<'a>) {
-        array.push(item);
+    fn array_item(&mut self, _: &mut usize, item: RawValue<'a>) {
+        self.items.push(item);
     }
     #[inline]
-    fn end_array(&mut self, array: Vec<RawValue<'a>>, _: Span) -> RawValue<'a> {
-        RawValue::Seq(array)
+    fn end_array(&mut self, start: usize, _: Span) -> RawValue<'a> {
+        RawValue::Seq(self.items.drain(start..).collect())
     }
     fn begin_inline_table(&mut self, id: TableId, _: usize) {
-        self.new_table(id, Table::Entries(Vec::new()));
+        let start = self.entries.len();
+        self.new_table(
+            id,
+            Table::Map {
+                inline_start: Some(start),
+            },
+        );
     }
     fn end_inline_table(&mut self, id: TableId, _: Span) -> RawValue<'a> {
-        self.assemble(id)
+        match self.tables[id as usize] {
+            Table::Map {
+                inline_start: Some(start),
+            } => self.assemble(id, start),
+            _ => RawValue::Map(Vec::new()),
+        }
     }
     fn table(&mut self, parent: TableId, key: Key<'a>, id: TableId, _: TableKind, _: Span) {
-        self.new_table(id, Table::Entries(Vec::new()));
-        self.push(parent, key.name, Entry::Table(id));
+        self.new_table(id, Table::Map { inline_start: None });
+        self.entries
+            .push((parent, key.name, RawValue::UInt(u64::from(id))));
     }
     fn define_table(&mut self, _: TableId, _: Span) {}
     fn array_of_tables(&mut self, parent: TableId, key: Key<'a>, id: TableId) {
         self.new_table(id, Table::Elements(Vec::new()));
-        self.push(parent, key.name, Entry::Table(id));
+        self.entries
+            .push((parent, key.name, RawValue::UInt(u64::from(id))));
     }
     fn array_element(&mut self, array: TableId, id: TableId, _: Span) {
-        self.new_table(id, Table::Entries(Vec::new()));
+        self.new_table(id, Table::Map { inline_start: None });
         if let Table::Elements(ids) = &mut self.tables[array as usize] {
             ids.push(id);
         }
     }
     #[inline]
     fn entry(&mut self, parent: TableId, key: Key<'a>, value: RawValue<'a>) {
-        self.push(parent, key.name, Entry::Value(value));
+        self.entries.push((parent, key.name, value));
     }
 }

@@ -1,0 +1,43 @@
+//! Runs one TOML arm in a loop, for a profiler: `profile_toml ARM FILE [ITERATIONS]` with
+//! ARM one of raw, tree, check, lock (struct decode of a Cargo.lock), lock-encode, people
+//! (struct decode of a person batch), people-encode.
+
+use quarry::Format;
+use quarry_benches::shapes::cargo_lock::CargoLock;
+use quarry_corpus_gen::shapes::{Person, Records};
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let arm = args.next().expect("ARM");
+    let file = args.next().expect("FILE");
+    let iterations: usize = args.next().map_or(200, |n| n.parse().expect("ITERATIONS"));
+    let bytes = std::fs::read(&file).expect("readable FILE");
+    let mut sink = 0usize;
+    for _ in 0..iterations {
+        sink += match arm.as_str() {
+            "raw" => matches!(quarry::toml::parse(&bytes), Ok(quarry::RawValue::Map(_))) as usize,
+            "tree" => quarry::toml::parse_tree(&bytes).map_or(0, |d| d.node_count()),
+            "check" => quarry::toml::check(&bytes).is_ok() as usize,
+            "lock" => {
+                quarry::from_slice::<CargoLock>(&bytes, Format::Toml).map_or(0, |l| l.package.len())
+            }
+            "lock-encode" => {
+                let lock: CargoLock = quarry::from_slice(&bytes, Format::Toml).expect("lock");
+                (0..10)
+                    .map(|_| quarry::toml::to_vec(&lock).map_or(0, |v| v.len()))
+                    .sum()
+            }
+            "people" => quarry::from_slice::<Records<Person>>(&bytes, Format::Toml)
+                .map_or(0, |p| p.records.len()),
+            "people-encode" => {
+                let people: Records<Person> =
+                    quarry::from_slice(&bytes, Format::Toml).expect("people");
+                (0..10)
+                    .map(|_| quarry::toml::to_vec(&people).map_or(0, |v| v.len()))
+                    .sum()
+            }
+            other => panic!("unknown arm {other}"),
+        };
+    }
+    println!("{sink}");
+}
