@@ -180,6 +180,30 @@ pub fn to_vec_with_root<T: Encode + ?Sized>(value: &T, root: &str) -> Result<Vec
     to_string_with_root(value, root).map(String::into_bytes)
 }
 
+/// Encodes `value` as XML indented by two spaces (see [`to_string`]). Indentation goes
+/// only between child elements of elements without text, where reading drops it, so
+/// the pretty and the compact output parse to the same value.
+pub fn to_string_pretty<T: Encode + ?Sized>(value: &T) -> Result<String, EncodeError> {
+    let mut out = String::with_capacity(128);
+    writer::write_pretty(&mut out, &value.to_raw_value()?, None)?;
+    Ok(out)
+}
+
+/// Encodes `value` as indented XML bytes (see [`to_string_pretty`]).
+pub fn to_vec_pretty<T: Encode + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeError> {
+    to_string_pretty(value).map(String::into_bytes)
+}
+
+/// Encodes `value` as the indented root element named `root`.
+pub fn to_string_pretty_with_root<T: Encode + ?Sized>(
+    value: &T,
+    root: &str,
+) -> Result<String, EncodeError> {
+    let mut out = String::with_capacity(128);
+    writer::write_pretty(&mut out, &value.to_raw_value()?, Some(root))?;
+    Ok(out)
+}
+
 /// Encodes `value` as XML into `writer` (see [`to_string`]).
 pub fn to_writer<W: std::io::Write, T: Encode + ?Sized>(
     mut writer: W,

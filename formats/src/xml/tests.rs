@@ -451,6 +451,15 @@ fn writers_round_trip() {
         to_string_with_root(&fields, "config").unwrap(),
         r#"<config id="7"><name>a&lt;b</name><ports>80</ports><ports>443</ports><ok>true</ok><ratio>0.5</ratio></config>"#
     );
+    assert_eq!(
+        to_string_pretty_with_root(&fields, "config").unwrap(),
+        "<config id=\"7\">\n  <name>a&lt;b</name>\n  <ports>80</ports>\n  <ports>443</ports>\n  <ok>true</ok>\n  <ratio>0.5</ratio>\n</config>"
+    );
+    let mixed = map(vec![(
+        "p",
+        map(vec![("b", text("x")), ("$text", text("y"))]),
+    )]);
+    assert_eq!(to_string_pretty(&mixed).unwrap(), "<p><b>x</b>y</p>");
     // What XML cannot hold is an error, not silent loss.
     assert!(to_string(&RawValue::Int(1)).is_err());
     assert!(to_string(&map(vec![("a", text("1")), ("b", text("2"))])).is_err());
@@ -645,5 +654,7 @@ proptest! {
         prop_assert_eq!(&parsed, &doc, "written as {}", written);
         let tree = parse_tree(written.as_bytes()).unwrap();
         prop_assert_eq!(tree.to_string(), written);
+        let pretty = to_string_pretty(&doc).unwrap();
+        prop_assert_eq!(&parse(pretty.as_bytes()).unwrap(), &doc, "written as {}", pretty);
     }
 }

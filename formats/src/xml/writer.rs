@@ -2,7 +2,7 @@
 //! [`Encode`](quarry_raw_value::Encode) type by the [`RawValue`](quarry_raw_value::RawValue)
 //! mapping in reverse.
 
-use quarry_raw_value::{base64, Datetime, EncodeError, Encoder};
+use quarry_raw_value::{base64, Datetime, EncodeError, Encoder, RawValue};
 
 use super::parser::{is_name, is_xml_char};
 use super::raw::TEXT_KEY;
@@ -442,4 +442,163 @@ impl Encoder for XmlWriter<'_> {
             _ => Err(err("end_map without begin_map")),
         }
     }
+}
+
+/// Writes `value` (a document's RawValue, or with `root`, the root element's value) as
+/// XML indented by two spaces. Indentation goes only where white space is dropped on
+/// reading: between the child elements of an element without `"$text"`, so
+/// `parse(pretty(v)) == parse(compact(v))`.
+pub(crate) fn write_pretty(
+    out: &mut String,
+    value: &RawValue<'_>,
+    root: Option<&str>,
+) -> Result<(), EncodeError> {
+    match root {
+        Some(_) if matches!(value, RawValue::Null | RawValue::Seq(_)) => Err(
+            EncodeError::unsupported("a null or a sequence as the root element", "XML"),
+        ),
+        Some(name) => {
+            check_name(name)?;
+            pretty_element(out, name, value, 0)
+        }
+        None => match value {
+            RawValue::Map(entries) if entries.len() == 1 => {
+                let (name, value) = &entries[0];
+                check_name(name)?;
+                if matches!(value, RawValue::Null | RawValue::Seq(_)) {
+                    return Err(EncodeError::unsupported(
+                        "a null or a sequence as the root element",
+                        "XML",
+                    ));
+                }
+                pretty_element(out, name, value, 0)
+            }
+            _ => Err(err(
+                "XML needs a map with one entry, the root element, at the top",
+            )),
+        },
+    }
+}
+
+fn indent(out: &mut String, depth: usize) {
+    out.push('\n');
+    for _ in 0..depth {
+        out.push_str("  ");
+    }
+}
+
+/// The text a scalar writes as (none for null); containers are an error.
+fn scalar_string(value: &RawValue<'_>) -> Result<Option<String>, EncodeError> {
+    let text = match value {
+        RawValue::Null => return Ok(None),
+        RawValue::Bool(b) => b.to_string(),
+        RawValue::Int(i) => itoa::Buffer::new().format(*i).to_owned(),
+        RawValue::UInt(u) => itoa::Buffer::new().format(*u).to_owned(),
+        RawValue::Float(f) if f.is_nan() => "NaN".to_owned(),
+        RawValue::Float(f) if f.is_infinite() => (if *f > 0.0 { "inf" } else { "-inf" }).to_owned(),
+        RawValue::Float(f) => zmij::Buffer::new().format_finite(*f).to_owned(),
+        RawValue::BigNumber(s) | RawValue::String(s) | RawValue::Text(s) => s.to_string(),
+        RawValue::Bytes(b) => base64::encode(b),
+        RawValue::Datetime(d) => d.to_string(),
+        RawValue::Seq(_) | RawValue::Map(_) => {
+            return Err(EncodeError::unsupported("a container as text", "XML"))
+        }
+    };
+    check_chars(&text)?;
+    Ok(Some(text))
+}
+
+fn pretty_element(
+    out: &mut String,
+    name: &str,
+    value: &RawValue<'_>,
+    depth: usize,
+) -> Result<(), EncodeError> {
+    let RawValue::Map(entries) = value else {
+        let text = scalar_string(value)
+            .map_err(|e| e.at_key(name))?
+            .unwrap_or_default();
+        out.push('<');
+        out.push_str(name);
+        if text.is_empty() {
+            out.push_str("/>");
+        } else {
+            out.push('>');
+            escape_text(out, &text);
+            out.push_str("</");
+            out.push_str(name);
+            out.push('>');
+        }
+        return Ok(());
+    };
+    out.push('<');
+    out.push_str(name);
+    let mixed = entries.iter().any(|(k, _)| k == TEXT_KEY);
+    let mut open = true;
+    let mut children = false;
+    for (key, item) in entries {
+        if let Some(attr) = key.strip_prefix('@') {
+            if !open {
+                return Err(err(format!(
+                    "attribute `@{attr}` after the element's content"
+                )));
+            }
+            check_name(attr)?;
+            let Some(text) = scalar_string(item).map_err(|e| e.at_key(key))? else {
+                continue;
+            };
+            out.push(' ');
+            out.push_str(attr);
+            out.push_str("=\"");
+            escape_attribute(out, &text);
+            out.push('"');
+            continue;
+        }
+        if open {
+            out.push('>');
+            open = false;
+        }
+        if key == TEXT_KEY {
+            if let Some(text) = scalar_string(item).map_err(|e| e.at_key(key))? {
+                escape_text(out, &text);
+            }
+            continue;
+        }
+        check_name(key)?;
+        let item_container = item;
+        let items: &[RawValue<'_>] = match item {
+            RawValue::Seq(items) => items,
+            one => std::slice::from_ref(one),
+        };
+        for (i, item) in items.iter().enumerate() {
+            if matches!(item, RawValue::Seq(_)) {
+                return Err(
+                    EncodeError::unsupported("a sequence inside a sequence", "XML")
+                        .at_index(i)
+                        .at_key(key),
+                );
+            }
+            // A null omits its element, as in the compact writer; in a sequence it
+            // keeps its place as an empty element.
+            if matches!(item, RawValue::Null) && !matches!(item_container, RawValue::Seq(_)) {
+                continue;
+            }
+            if !mixed {
+                indent(out, depth + 1);
+            }
+            children = true;
+            pretty_element(out, key, item, depth + 1).map_err(|e| e.at_key(key))?;
+        }
+    }
+    if open {
+        out.push_str("/>");
+        return Ok(());
+    }
+    if children && !mixed {
+        indent(out, depth);
+    }
+    out.push_str("</");
+    out.push_str(name);
+    out.push('>');
+    Ok(())
 }
