@@ -23,6 +23,8 @@ pub const TEXT_KEY: &str = "$text";
 pub struct RawValueBuilder<'a> {
     frames: Vec<Frame<'a>>,
     members: Vec<(Cow<'a, str>, RawValue<'a>)>,
+    /// Name-to-member indexes of elements with many children (see [`Frame::index`]).
+    indexes: Vec<HashMap<Cow<'a, str>, usize>>,
     root: Option<RawValue<'a>>,
 }
 
@@ -33,11 +35,15 @@ struct Frame<'a> {
     start: usize,
     /// Has attributes or child elements: a map, not text.
     map: bool,
+    /// A text run is open (text and CDATA since the last child, comment or PI).
+    in_run: bool,
+    /// Where the open run starts in `text`.
+    run_start: usize,
+    /// The element's text so far: the runs kept, plus the open one.
     text: Option<Cow<'a, str>>,
-    /// The text run being read (text and CDATA up to the next child, comment or PI).
-    run: Option<Cow<'a, str>>,
-    /// Child names to member positions, once an element has many members.
-    index: Option<HashMap<Cow<'a, str>, usize>>,
+    /// Position (plus one) in `indexes` of this element's name index, once it has
+    /// many members; 0 for none.
+    index: usize,
 }
 
 /// Members beyond which a child's name is looked up in a hash map.
@@ -50,21 +56,30 @@ impl<'a> RawValueBuilder<'a> {
         self.root.unwrap_or_default()
     }
 
-    /// Ends the innermost element's current text run: kept unless white space only.
+    /// Ends the innermost element's open text run: dropped if white space only.
     #[inline]
     fn end_run(&mut self) {
         let Some(frame) = self.frames.last_mut() else {
             return;
         };
-        let Some(run) = frame.run.take() else {
-            return;
-        };
-        if super::builder::is_xml_whitespace(&run) {
+        if !frame.in_run {
             return;
         }
-        match &mut frame.text {
-            None => frame.text = Some(run),
-            Some(existing) => existing.to_mut().push_str(&run),
+        frame.in_run = false;
+        let start = frame.run_start;
+        let Some(text) = &mut frame.text else {
+            return;
+        };
+        if !super::builder::is_xml_whitespace(&text[start..]) {
+            return;
+        }
+        if start == 0 {
+            frame.text = None;
+            return;
+        }
+        match text {
+            Cow::Borrowed(s) => *s = &s[..start],
+            Cow::Owned(s) => s.truncate(start),
         }
     }
 
@@ -76,12 +91,12 @@ impl<'a> RawValueBuilder<'a> {
         parent.map = true;
         let members = &mut self.members;
         let count = members.len() - parent.start;
-        let found = match &mut parent.index {
-            Some(index) => index.get(&name).copied(),
-            None => members[parent.start..]
+        let found = match parent.index {
+            0 => members[parent.start..]
                 .iter()
                 .position(|(k, _)| *k == name)
                 .map(|i| parent.start + i),
+            i => self.indexes[i - 1].get(&name).copied(),
         };
         match found {
             Some(at) => match &mut members[at].1 {
@@ -92,15 +107,16 @@ impl<'a> RawValueBuilder<'a> {
                 }
             },
             None => {
-                if count >= INDEX_AFTER && parent.index.is_none() {
+                if count >= INDEX_AFTER && parent.index == 0 {
                     let mut index = HashMap::with_capacity(count * 2);
                     for (i, (k, _)) in members[parent.start..].iter().enumerate() {
                         index.entry(k.clone()).or_insert(parent.start + i);
                     }
-                    parent.index = Some(index);
+                    self.indexes.push(index);
+                    parent.index = self.indexes.len();
                 }
-                if let Some(index) = &mut parent.index {
-                    index.insert(name.clone(), members.len());
+                if parent.index > 0 {
+                    self.indexes[parent.index - 1].insert(name.clone(), members.len());
                 }
                 members.push((name, value));
             }
@@ -125,9 +141,10 @@ impl<'a> XmlBuilder<'a> for RawValueBuilder<'a> {
             name: tag.name().clone(),
             start,
             map: !attributes.is_empty(),
+            in_run: false,
+            run_start: 0,
             text: None,
-            run: None,
-            index: None,
+            index: 0,
         });
     }
 
@@ -137,6 +154,10 @@ impl<'a> XmlBuilder<'a> for RawValueBuilder<'a> {
         let Some(frame) = self.frames.pop() else {
             return;
         };
+        if frame.index > 0 {
+            // Indexes are made and dropped innermost first: this one is the last.
+            self.indexes.pop();
+        }
         let value = if frame.map {
             let mut entries = self.members.split_off(frame.start);
             if let Some(text) = frame.text {
@@ -154,10 +175,19 @@ impl<'a> XmlBuilder<'a> for RawValueBuilder<'a> {
         let Some(frame) = self.frames.last_mut() else {
             return;
         };
-        match &mut frame.run {
-            None => frame.run = Some(text.into_cow()),
-            Some(run) => run.to_mut().push_str(text.as_str()),
+        match &mut frame.text {
+            None => {
+                frame.run_start = 0;
+                frame.text = Some(text.into_cow());
+            }
+            Some(existing) => {
+                if !frame.in_run {
+                    frame.run_start = existing.len();
+                }
+                existing.to_mut().push_str(text.as_str());
+            }
         }
+        frame.in_run = true;
     }
 
     #[inline]
