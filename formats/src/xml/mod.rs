@@ -81,7 +81,7 @@ pub use builder::{
     XmlBuilder, XMLNS_NAMESPACE, XML_NAMESPACE,
 };
 pub use error::{Error, ErrorKind};
-pub use parser::parse_with;
+pub use parser::{parse_with, parse_with_options, Options};
 pub use raw::{RawValueBuilder, TEXT_KEY};
 pub use tree::{Attr, Attributes, Children, Document, Node, NodeKind, Target, TreeBuilder};
 pub use writer::{escape_attribute, escape_text, write_tree, XmlWriter};
@@ -123,15 +123,20 @@ pub fn parse_tree(input: &[u8]) -> Result<Document<'_>, Error> {
 
 /// Parses an XML document into a [`Document`] tree under `limits`.
 pub fn parse_tree_with_limits(input: &[u8], limits: Limits) -> Result<Document<'_>, Error> {
-    match decode_input(input, limits)? {
+    parse_tree_with_options(input, Options::default().with_limits(limits))
+}
+
+/// Parses an XML document into a [`Document`] tree under `options`.
+pub fn parse_tree_with_options(input: &[u8], options: Options) -> Result<Document<'_>, Error> {
+    match decode_input(input, options.limits)? {
         Input::Borrowed(src) => {
             let mut builder = TreeBuilder::for_source(src);
-            Parser::new(src, parser::Encoding::Utf8, limits).document(&mut builder)?;
+            Parser::new(src, parser::Encoding::Utf8, options).document(&mut builder)?;
             Ok(builder.finish(Cow::Borrowed(src)))
         }
         Input::Transcoded(text, encoding) => {
             let mut builder = TreeBuilder::for_source(&text);
-            Parser::new(&text, encoding, limits).document(&mut builder)?;
+            Parser::new(&text, encoding, options).document(&mut builder)?;
             Ok(builder.finish(Cow::Borrowed(&text)).into_owned())
         }
     }

@@ -48,12 +48,56 @@ pub fn parse_with<'a, B: XmlBuilder<'a>>(
     builder: &mut B,
     limits: Limits,
 ) -> Result<()> {
-    match decode_input(input, limits)? {
-        Input::Borrowed(src) => Parser::new(src, Encoding::Utf8, limits).document(builder),
+    parse_with_options(input, builder, Options::default().with_limits(limits))
+}
+
+/// [`parse_with`] under `options`: limits, and whether to process namespaces.
+pub fn parse_with_options<'a, B: XmlBuilder<'a>>(
+    input: &'a [u8],
+    builder: &mut B,
+    options: Options,
+) -> Result<()> {
+    match decode_input(input, options.limits)? {
+        Input::Borrowed(src) => Parser::new(src, Encoding::Utf8, options).document(builder),
         Input::Transcoded(text, encoding) => {
             let mut owning = Owning { inner: builder };
-            Parser::new(&text, encoding, limits).document(&mut owning)
+            Parser::new(&text, encoding, options).document(&mut owning)
         }
+    }
+}
+
+/// How the parser reads a document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Options {
+    /// Depth, size, entity expansion and attribute limits.
+    pub limits: Limits,
+    /// Namespaces in XML 1.0 (on by default): names must be QNames, prefixes must be
+    /// bound, attributes unique by namespace too. Off, names are plain XML 1.0 names
+    /// (colons anywhere) and nothing has a namespace.
+    pub namespaces: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            limits: Limits::default(),
+            namespaces: true,
+        }
+    }
+}
+
+impl Options {
+    /// These options with `limits`.
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// These options with namespace processing on or off.
+    pub fn with_namespaces(mut self, namespaces: bool) -> Self {
+        self.namespaces = namespaces;
+        self
     }
 }
 
@@ -413,6 +457,8 @@ pub(crate) struct Parser<'a> {
     src: &'a str,
     encoding: Encoding,
     limits: Limits,
+    /// Namespace processing is on.
+    namespaces: bool,
     general: HashMap<Box<str>, Entity>,
     params: HashMap<Box<str>, Entity>,
     /// An external subset or a parameter-entity reference was seen (and not read), so
@@ -444,11 +490,12 @@ pub(crate) struct Parser<'a> {
 }
 
 impl<'a> Parser<'a> {
-    pub(crate) fn new(src: &'a str, encoding: Encoding, limits: Limits) -> Self {
+    pub(crate) fn new(src: &'a str, encoding: Encoding, options: Options) -> Self {
         Parser {
             src,
             encoding,
-            limits,
+            limits: options.limits,
+            namespaces: options.namespaces,
             general: HashMap::new(),
             params: HashMap::new(),
             lenient_entities: false,
@@ -607,10 +654,27 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// A name that must not contain a colon (entity names, PI targets, notations).
+    /// True when `name` may name an element or attribute: with namespaces, a QName.
+    #[inline]
+    fn qname_ok(&self, name: &NameInfo) -> bool {
+        !self.namespaces || name.is_qname()
+    }
+
+    /// The prefix length of an element or attribute name (0 without namespaces).
+    #[inline]
+    fn prefix_len(&self, name: &NameInfo) -> usize {
+        if self.namespaces {
+            name.prefix_len()
+        } else {
+            0
+        }
+    }
+
+    /// A name that must not contain a colon with namespaces (entity names, PI
+    /// targets, notations).
     fn ncname(&self, c: &mut Cur<'_>) -> Result<NameInfo> {
         let name = self.name(c)?;
-        if name.colon.is_some() {
+        if self.namespaces && name.colon.is_some() {
             return Err(self.error(c, name.start, ErrorKind::InvalidName));
         }
         Ok(name)
@@ -705,7 +769,7 @@ impl<'a> Parser<'a> {
     fn pi(&mut self, c: &mut Cur<'_>) -> Result<(NameInfo, Run)> {
         c.pos += 2;
         let target = self.name(c)?;
-        if target.colon.is_some() {
+        if self.namespaces && target.colon.is_some() {
             return Err(self.error(c, target.start, ErrorKind::InvalidName));
         }
         if target.end - target.start == 3
@@ -901,7 +965,7 @@ impl<'a> Parser<'a> {
         }
         c.pos += 1;
         let name = self.name(c)?;
-        if !name.is_qname() {
+        if !self.qname_ok(&name) {
             return Err(self.error(c, name.start, ErrorKind::InvalidName));
         }
         self.attrs.clear();
@@ -934,7 +998,7 @@ impl<'a> Parser<'a> {
         let qname = self.cow(c, name.start, name.end);
         let tag = StartTag {
             name: qname,
-            prefix_len: name.prefix_len(),
+            prefix_len: self.prefix_len(&name),
             ns,
             attributes: &self.attrs,
             bindings: &self.bindings,
@@ -983,7 +1047,7 @@ impl<'a> Parser<'a> {
     /// One attribute, pushed on `self.attrs`.
     fn attribute(&mut self, c: &mut Cur<'_>) -> Result<()> {
         let name = self.name(c)?;
-        if !name.is_qname() {
+        if !self.qname_ok(&name) {
             return Err(self.error(c, name.start, ErrorKind::InvalidName));
         }
         c.skip_ws();
@@ -1000,7 +1064,7 @@ impl<'a> Parser<'a> {
         }
         let attr = Attribute {
             name: self.cow(c, name.start, name.end),
-            prefix_len: name.prefix_len(),
+            prefix_len: self.prefix_len(&name),
             value,
             span: self.span(c, name.start, c.pos),
             value_span: self.span(c, value_start, c.pos - 1),
@@ -1013,6 +1077,10 @@ impl<'a> Parser<'a> {
     /// Namespace declarations, prefix resolution and attribute uniqueness for the
     /// start tag just read; returns the element's namespace.
     fn namespaces(&mut self, c: &Cur<'_>, name: &NameInfo) -> Result<u32> {
+        if !self.namespaces {
+            self.check_unique(c, 0)?;
+            return Ok(0);
+        }
         let at = |p: &Self, kind| p.error(c, name.start, kind);
         // Declarations first: they apply to the tag they sit on.
         for attr in &self.attrs {
@@ -1681,7 +1749,7 @@ impl<'a> Parser<'a> {
         c.pos += 9;
         self.require_ws(c)?;
         let name = self.name(c)?;
-        if !name.is_qname() {
+        if !self.qname_ok(&name) {
             return Err(self.error(c, name.start, ErrorKind::InvalidName));
         }
         let mut ws = c.skip_ws();
@@ -1899,7 +1967,7 @@ impl<'a> Parser<'a> {
         c.pos += 9;
         self.decl_require_ws(c)?;
         let name = self.name(c)?;
-        if !name.is_qname() {
+        if !self.qname_ok(&name) {
             return Err(self.error(c, name.start, ErrorKind::InvalidName));
         }
         self.decl_require_ws(c)?;
@@ -1933,7 +2001,7 @@ impl<'a> Parser<'a> {
                 self.expect(c, b'|', "`|` or `)`")?;
                 self.decl_ws(c)?;
                 let name = self.name(c)?;
-                if !name.is_qname() {
+                if !self.qname_ok(&name) {
                     return Err(self.error(c, name.start, ErrorKind::InvalidName));
                 }
                 self.decl_ws(c)?;
@@ -1964,7 +2032,7 @@ impl<'a> Parser<'a> {
                 continue 'cp;
             }
             let name = self.name(c)?;
-            if !name.is_qname() {
+            if !self.qname_ok(&name) {
                 return Err(self.error(c, name.start, ErrorKind::InvalidName));
             }
             if matches!(c.peek(), Some(b'?' | b'*' | b'+')) {
@@ -2003,7 +2071,7 @@ impl<'a> Parser<'a> {
         c.pos += 9;
         self.decl_require_ws(c)?;
         let name = self.name(c)?;
-        if !name.is_qname() {
+        if !self.qname_ok(&name) {
             return Err(self.error(c, name.start, ErrorKind::InvalidName));
         }
         loop {
@@ -2016,7 +2084,7 @@ impl<'a> Parser<'a> {
                 return Err(self.unexpected(c, "white space or `>`"));
             }
             let attr = self.name(c)?;
-            if !attr.is_qname() {
+            if !self.qname_ok(&attr) {
                 return Err(self.error(c, attr.start, ErrorKind::InvalidName));
             }
             self.decl_require_ws(c)?;

@@ -658,3 +658,18 @@ proptest! {
         prop_assert_eq!(&parse(pretty.as_bytes()).unwrap(), &doc, "written as {}", pretty);
     }
 }
+
+#[test]
+fn namespace_processing_can_be_turned_off() {
+    let input = b"<a:b:c xmlns:a='' :x='1'><?p:i?></a:b:c>";
+    assert_eq!(kind(input), ErrorKind::InvalidName);
+    let options = Options::default().with_namespaces(false);
+    let doc = parse_tree_with_options(input, options).unwrap();
+    let root = doc.root_element();
+    assert_eq!(
+        (root.tag_name(), root.prefix(), root.namespace()),
+        ("a:b:c", None, None)
+    );
+    assert_eq!(root.attribute(":x"), Some("1"));
+    parse_with_options(input, &mut (), options).unwrap();
+}
