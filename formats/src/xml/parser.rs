@@ -480,7 +480,7 @@ pub(crate) struct Parser<'a> {
     /// are stale.
     epoch: u32,
     /// Recent prefix lookups: (key, binding, epoch), direct-mapped by key.
-    prefix_cache: std::cell::Cell<[(u64, u32, u32); 8]>,
+    prefix_cache: [std::cell::Cell<(u64, u32, u32)>; 8],
     attrs: Vec<Attribute<'a>>,
     /// Character data waiting to be reported.
     pending: Pending,
@@ -508,7 +508,7 @@ impl<'a> Parser<'a> {
             bindings: Vec::new(),
             binding_keys: Vec::new(),
             epoch: 1,
-            prefix_cache: std::cell::Cell::new([(0, 0, 0); 8]),
+            prefix_cache: Default::default(),
             attrs: Vec::new(),
             pending: Pending::None,
             text_span: Span::default(),
@@ -573,7 +573,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `start..end` of the cursor's text, borrowed from the document when possible.
-    #[inline]
+    #[inline(always)]
     fn cow(&self, c: &Cur<'_>, start: usize, end: usize) -> Cow<'a, str> {
         if c.main {
             Cow::Borrowed(self.src.get(start..end).unwrap_or(""))
@@ -1168,7 +1168,7 @@ impl<'a> Parser<'a> {
     }
 
     /// The binding (index plus one) of `prefix`, innermost first.
-    #[inline]
+    #[inline(always)]
     fn lookup_prefix(&self, prefix: &str) -> Option<u32> {
         if self.bindings.is_empty() {
             return None;
@@ -1176,9 +1176,8 @@ impl<'a> Parser<'a> {
         let key = prefix_key(prefix);
         let exact = prefix.len() <= 7;
         let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 61) as usize;
-        let mut cache = self.prefix_cache.get();
         if exact {
-            let (k, found, epoch) = cache[slot];
+            let (k, found, epoch) = self.prefix_cache[slot].get();
             if k == key && epoch == self.epoch {
                 return Some(found);
             }
@@ -1191,8 +1190,7 @@ impl<'a> Parser<'a> {
             .find(|&(i, &k)| k == key && (exact || self.bindings[i].prefix == prefix))
             .map(|(i, _)| i as u32 + 1)?;
         if exact {
-            cache[slot] = (key, found, self.epoch);
-            self.prefix_cache.set(cache);
+            self.prefix_cache[slot].set((key, found, self.epoch));
         }
         Some(found)
     }
@@ -1230,13 +1228,20 @@ impl<'a> Parser<'a> {
                 ErrorKind::DuplicatedAttribute(a.name.to_string()),
             )
         };
-        if n <= 16 {
-            for i in 1..n {
-                for j in 0..i {
-                    if may_equal(&attrs[i].name, &attrs[j].name) && attrs[i].name == attrs[j].name {
-                        return Err(dup(i));
-                    }
+        if n <= 64 {
+            // A 64-bit filter on (length, first byte, last byte): only a name whose bit
+            // is already set is compared with the names before it.
+            let mut filter = 0u64;
+            for i in 0..n {
+                let bit = 1u64 << name_bit(&attrs[i].name);
+                if filter & bit != 0
+                    && attrs[..i]
+                        .iter()
+                        .any(|b| may_equal(&attrs[i].name, &b.name) && attrs[i].name == b.name)
+                {
+                    return Err(dup(i));
                 }
+                filter |= bit;
             }
         } else {
             let mut seen = std::collections::HashSet::with_capacity(n);
@@ -1246,21 +1251,26 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        if prefixed >= 2 && n <= 16 {
-            for i in 1..n {
+        if prefixed >= 2 && n <= 64 {
+            let mut filter = 0u64;
+            for i in 0..n {
                 let a = &attrs[i];
                 if a.prefix_len == 0 {
                     continue;
                 }
-                for b in &attrs[..i] {
-                    if b.prefix_len > 0
-                        && may_equal(a.local_name(), b.local_name())
-                        && a.local_name() == b.local_name()
-                        && (a.ns == b.ns || self.ns_uri(a.ns) == self.ns_uri(b.ns))
-                    {
-                        return Err(dup(i));
+                let bit = 1u64 << name_bit(a.local_name());
+                if filter & bit != 0 {
+                    for b in &attrs[..i] {
+                        if b.prefix_len > 0
+                            && may_equal(a.local_name(), b.local_name())
+                            && a.local_name() == b.local_name()
+                            && (a.ns == b.ns || self.ns_uri(a.ns) == self.ns_uri(b.ns))
+                        {
+                            return Err(dup(i));
+                        }
                     }
                 }
+                filter |= bit;
             }
         } else if prefixed >= 2 {
             let mut seen = std::collections::HashSet::with_capacity(prefixed);
@@ -2281,6 +2291,16 @@ fn prefix_key(prefix: &str) -> u64 {
     word[..n].copy_from_slice(&b[..n]);
     word[7] = b.len().min(255) as u8;
     u64::from_le_bytes(word)
+}
+
+/// A bit (0..64) for a name, from its length, first and last byte.
+#[inline]
+fn name_bit(name: &str) -> u32 {
+    let b = name.as_bytes();
+    let h = b.len() as u32 * 7
+        + u32::from(*b.first().unwrap_or(&0)) * 3
+        + u32::from(*b.last().unwrap_or(&0));
+    h & 63
 }
 
 /// A cheap test that two names may be equal (length, first and last byte) before
