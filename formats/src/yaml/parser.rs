@@ -240,8 +240,7 @@ impl<'a> Parser<'a> {
                     self.state = State::FlowSequenceEntryMappingValue;
                     self.empty_scalar(b, Props::default(), at)
                 } else {
-                    self.states.push(State::FlowSequenceEntryMappingValue);
-                    self.node(b, false, false)
+                    self.node_then(b, State::FlowSequenceEntryMappingValue, false, false)
                 }
             }
             State::FlowSequenceEntryMappingValue => {
@@ -253,8 +252,7 @@ impl<'a> Parser<'a> {
                         token.kind,
                         TokenKind::FlowEntry | TokenKind::FlowSequenceEnd
                     ) {
-                        self.states.push(State::FlowSequenceEntryMappingEnd);
-                        return self.node(b, false, false);
+                        return self.node_then(b, State::FlowSequenceEntryMappingEnd, false, false);
                     }
                 }
                 let at = self.peek()?.start;
@@ -497,6 +495,29 @@ impl<'a> Parser<'a> {
         self.emit(result, end)
     }
 
+    /// Parses one node, then goes on in state `next`. A plain node without properties
+    /// (most of them) takes the short way, without the state stack.
+    #[inline]
+    fn node_then<B: YamlBuilder<'a>>(
+        &mut self,
+        b: &mut B,
+        next: State,
+        block: bool,
+        indentless: bool,
+    ) -> Result<(), Error> {
+        if matches!(self.peek()?.kind, TokenKind::Scalar(..)) {
+            let token = self.next()?;
+            let TokenKind::Scalar(value, style) = token.kind else {
+                unreachable!("peeked a scalar")
+            };
+            self.state = next;
+            let span = Span::new(token.start, token.end);
+            return self.scalar(b, value, style, Props::default(), span);
+        }
+        self.states.push(next);
+        self.node(b, block, indentless)
+    }
+
     /// Parses one node (its properties, then its content) at the current token.
     fn node<B: YamlBuilder<'a>>(
         &mut self,
@@ -630,8 +651,7 @@ impl<'a> Parser<'a> {
                     self.state = State::BlockSequenceEntry;
                     self.empty_scalar(b, Props::default(), end)
                 } else {
-                    self.states.push(State::BlockSequenceEntry);
-                    self.node(b, true, false)
+                    self.node_then(b, State::BlockSequenceEntry, true, false)
                 }
             }
             TokenKind::BlockEnd => {
@@ -663,8 +683,7 @@ impl<'a> Parser<'a> {
             self.state = State::IndentlessSequenceEntry;
             self.empty_scalar(b, Props::default(), end)
         } else {
-            self.states.push(State::IndentlessSequenceEntry);
-            self.node(b, true, false)
+            self.node_then(b, State::IndentlessSequenceEntry, true, false)
         }
     }
 
@@ -681,8 +700,7 @@ impl<'a> Parser<'a> {
                     self.state = State::BlockMappingValue;
                     self.empty_scalar(b, Props::default(), end)
                 } else {
-                    self.states.push(State::BlockMappingValue);
-                    self.node(b, true, true)
+                    self.node_then(b, State::BlockMappingValue, true, true)
                 }
             }
             TokenKind::Value => {
@@ -715,8 +733,7 @@ impl<'a> Parser<'a> {
                 self.state = State::BlockMappingKey;
                 self.empty_scalar(b, Props::default(), end)
             } else {
-                self.states.push(State::BlockMappingKey);
-                self.node(b, true, true)
+                self.node_then(b, State::BlockMappingKey, true, true)
             }
         } else {
             let at = token.start;
@@ -767,8 +784,7 @@ impl<'a> Parser<'a> {
                 }
                 TokenKind::FlowSequenceEnd => {}
                 _ => {
-                    self.states.push(State::FlowSequenceEntry);
-                    return self.node(b, false, false);
+                    return self.node_then(b, State::FlowSequenceEntry, false, false);
                 }
             }
         }
@@ -804,8 +820,7 @@ impl<'a> Parser<'a> {
                         self.state = State::FlowMappingValue;
                         return self.empty_scalar(b, Props::default(), end);
                     }
-                    self.states.push(State::FlowMappingValue);
-                    return self.node(b, false, false);
+                    return self.node_then(b, State::FlowMappingValue, false, false);
                 }
                 TokenKind::Value => {
                     let at = token.start;
@@ -814,8 +829,7 @@ impl<'a> Parser<'a> {
                 }
                 TokenKind::FlowMappingEnd => {}
                 _ => {
-                    self.states.push(State::FlowMappingEmptyValue);
-                    return self.node(b, false, false);
+                    return self.node_then(b, State::FlowMappingEmptyValue, false, false);
                 }
             }
         }
@@ -839,8 +853,7 @@ impl<'a> Parser<'a> {
             let end = self.next()?.end;
             let token = self.peek()?;
             if !matches!(token.kind, TokenKind::FlowEntry | TokenKind::FlowMappingEnd) {
-                self.states.push(State::FlowMappingKey);
-                return self.node(b, false, false);
+                return self.node_then(b, State::FlowMappingKey, false, false);
             }
             self.state = State::FlowMappingKey;
             return self.empty_scalar(b, Props::default(), end);

@@ -393,7 +393,22 @@ fn resolve_number(s: &str) -> Option<Number> {
     if d.is_empty() {
         return None;
     }
-    // Integers.
+    // Integers: up to 18 digits cannot overflow, so accumulate them directly.
+    if d.len() <= 18 {
+        let mut v: i64 = 0;
+        let mut all_digits = true;
+        for &c in d {
+            let digit = c.wrapping_sub(b'0');
+            if digit > 9 {
+                all_digits = false;
+                break;
+            }
+            v = v * 10 + i64::from(digit);
+        }
+        if all_digits {
+            return Some(Number::Int(if sign == b'-' { -v } else { v }));
+        }
+    }
     if d.iter().all(u8::is_ascii_digit) {
         if let Ok(i) = s.parse::<i64>() {
             return Some(Number::Int(i));

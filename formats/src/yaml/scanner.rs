@@ -1249,9 +1249,7 @@ impl<'a> Scanner<'a> {
                 self.pos = p;
                 return self.fetch_key_and_value(token, at);
             }
-            self.simple_key_allowed = true;
-            self.save_simple_key_at(at)?;
-            self.simple_key_allowed = false;
+            self.not_a_key(at)?;
         }
         self.tokens.push_back(token);
         self.json_token_number = self.tokens_parsed + self.tokens.len();
@@ -1451,10 +1449,7 @@ impl<'a> Scanner<'a> {
             if self.line == at.1 && self.ch() == b':' && self.blankz_at(1) {
                 return self.fetch_key_and_value(token, at);
             }
-            let allowed_after = self.simple_key_allowed;
-            self.simple_key_allowed = true;
-            self.save_simple_key_at(at)?;
-            self.simple_key_allowed = allowed_after;
+            self.not_a_key(at)?;
             self.tokens.push_back(token);
             return Ok(());
         }
@@ -1462,6 +1457,16 @@ impl<'a> Scanner<'a> {
         self.simple_key_allowed = false;
         let token = self.scan_plain_scalar()?;
         self.tokens.push_back(token);
+        Ok(())
+    }
+
+    /// In block context, a scalar whose `:` does not follow on its line is no implicit
+    /// key; at the indentation of a block mapping it had to be one.
+    fn not_a_key(&mut self, (pos, _, col, _): (usize, usize, usize, bool)) -> Result<()> {
+        self.remove_simple_key()?;
+        if self.indent == col as isize {
+            return Err(self.error(ErrorKind::SimpleKeyWithoutValue, pos));
+        }
         Ok(())
     }
 
