@@ -3,24 +3,52 @@
 //! [`parse`] builds a [`RawValue`] (the struct door) under the YAML 1.2 core schema,
 //! with aliases resolved and merge keys applied; [`parse_tree`] builds a [`Stream`]
 //! of [`Document`]s whose nodes keep their tag, anchor, style and span, with aliases
-//! kept as aliases and comments kept; [`check`] validates with the `()` builder.
+//! kept as aliases and comments kept; [`check`] validates with the `()` builder. A
+//! builder of your own implements [`YamlBuilder`] and runs through [`parse_with`].
+//! [`to_vec`] and friends write block style, [`to_vec_flow`] flow style, and
+//! [`to_vec_stream`] a stream of documents separated by `---`.
 //!
 //! ```
 //! use quarry_formats::yaml;
 //!
-//! let value = yaml::parse(b"name: quarry\nports: [80, 443]\n").unwrap();
-//! assert_eq!(value.get("name").and_then(|v| v.as_str()), Some("quarry"));
+//! let src = b"defaults: &defaults {retries: 3}\nweb:\n  <<: *defaults\n  ports: [80, 443] # public\n";
+//! let value = yaml::parse(src).unwrap();
+//! assert_eq!(value.get("web").and_then(|w| w.get("retries")), Some(&quarry_formats::RawValue::Int(3)));
+//! assert_eq!(
+//!     yaml::to_string(&value).unwrap(),
+//!     "defaults:\n  retries: 3\nweb:\n  retries: 3\n  ports:\n    - 80\n    - 443\n"
+//! );
+//!
+//! let stream = yaml::parse_tree(src).unwrap();
+//! let ports = stream.document(0).unwrap().root().lookup_str("web.ports").unwrap();
+//! assert_eq!(ports.collection_style(), Some(yaml::CollectionStyle::Flow));
+//! assert_eq!(ports.span().slice(stream.source()), "[80, 443]");
+//! assert_eq!(stream.comments().next().map(|(text, _)| text), Some(" public"));
 //!
 //! let err = yaml::parse(b"a: b: c").unwrap_err();
 //! assert_eq!(err.to_string(), "mapping values are not allowed here at line 1, column 5");
 //! ```
 //!
-//! What is preserved and what is not: mapping order and duplicate keys are kept (the
-//! decoder decides); map keys are strings in the RawValue door (a scalar key keeps its
-//! source text, a collection key is an error there); comments, styles, tags and
-//! anchors exist only in the tree. A stream holds several documents: [`parse`] takes
-//! the only one (an empty stream is null, several are an error), [`parse_stream`]
-//! returns them all.
+//! What is preserved, dropped or normalised:
+//!
+//! - Both doors: mapping order and duplicate keys are kept (the decoder decides);
+//!   scalars are borrowed from the input unless folding or escapes changed them; a
+//!   byte order mark is skipped.
+//! - The RawValue door: plain scalars are typed by the core schema (see
+//!   [`RawValueBuilder`]); map keys are strings (a scalar key keeps its source text, a
+//!   collection key is [`ErrorKind::ComplexKey`]); aliases are resolved by cloning the
+//!   anchored value, within [`Limits::max_alias_expansion`](crate::Limits) nodes;
+//!   merge keys are applied unless [`Options::merge_keys`] is off; comments, styles,
+//!   tags other than the core ones, anchors and directives are dropped.
+//! - The tree door keeps all of that: every node's tag, anchor, style and span, aliases
+//!   as alias nodes ([`Node::resolve`] finds their anchor), comments with their spans,
+//!   each document's `%YAML` version and explicit `---`/`...` markers.
+//! - Streams: [`parse`] takes the only document (an empty stream is null, several are
+//!   [`ErrorKind::MultipleDocuments`]); [`parse_stream`] and the tree return them all.
+//! - Limits ([`Limits`]): nesting depth (flow and block), alias
+//!   expansion (checked by the parser, so every door rejects a billion laughs) and
+//!   document size are named errors. The parser keeps its state on heap stacks: no
+//!   input can overflow the thread's stack.
 
 mod builder;
 mod error;

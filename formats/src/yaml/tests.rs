@@ -575,3 +575,32 @@ fn tokens_and_props_stay_small() {
     assert!(std::mem::size_of::<scanner::Token<'_>>() <= 48);
     assert!(std::mem::size_of::<Props<'_>>() <= 24);
 }
+
+#[test]
+fn tree_subtrees_convert_with_outside_anchors() {
+    let src =
+        b"defaults: &d {retries: 3}\nservices:\n  web:\n    <<: *d\n    port: 80\n  db: [*d]\n";
+    let tree = parse_tree(src).unwrap();
+    let root = tree.document(0).unwrap().root();
+    let web = root.lookup_str("services.web").unwrap();
+    assert_eq!(
+        web.to_raw_value().unwrap(),
+        map(vec![
+            ("retries", RawValue::Int(3)),
+            ("port", RawValue::Int(80))
+        ])
+    );
+    let db = root.lookup_str("services.db").unwrap();
+    assert_eq!(
+        db.to_raw_value().unwrap(),
+        RawValue::Seq(vec![map(vec![("retries", RawValue::Int(3))])])
+    );
+    assert_eq!(
+        root.lookup_str("services.web.port")
+            .unwrap()
+            .to_raw_value()
+            .unwrap(),
+        RawValue::Int(80)
+    );
+    assert_eq!(root.to_raw_value().unwrap(), parse(src).unwrap());
+}

@@ -515,6 +515,46 @@ impl<'s, 'a> Node<'s, 'a> {
         (node, path.segments.len())
     }
 
+    /// This subtree as a [`RawValue`], as the struct door would build it (aliases to
+    /// anchors outside the subtree resolved, merge keys applied).
+    pub fn to_raw_value(&self) -> Result<RawValue<'a>, Error> {
+        self.to_raw_value_with_options(&Options::default())
+    }
+
+    /// [`Node::to_raw_value`] under `options`.
+    pub fn to_raw_value_with_options(&self, options: &Options) -> Result<RawValue<'a>, Error> {
+        let mut builder = RawValueBuilder::new(options);
+        let src = self.stream.src.as_bytes();
+        let at = |(e, offset): (ErrorKind, usize)| Error::new(e, src, offset);
+        builder
+            .document_start(DocumentStart {
+                explicit: false,
+                version: None,
+                offset: self.span().start,
+            })
+            .map_err(|e| at((e, self.span().start)))?;
+        // Anchors defined before this node (outside it) first, so its aliases resolve.
+        let first = self.stream.docs[self.doc].root;
+        let mut id = first;
+        while id < self.id {
+            let node = &self.stream.nodes[id];
+            if node.end <= self.id {
+                if (id..node.end).any(|i| self.stream.nodes[i].anchor.is_some()) {
+                    self.at_id(id).replay(&mut builder).map_err(at)?;
+                }
+                id = node.end;
+            } else {
+                // An ancestor of this node: look inside it.
+                id += 1;
+            }
+        }
+        self.replay(&mut builder).map_err(at)?;
+        builder
+            .document_end(false, self.span())
+            .map_err(|e| at((e, self.span().end)))?;
+        Ok(builder.into_documents().pop().unwrap_or_default())
+    }
+
     /// Sends this subtree's events to `builder` (iteratively, however deep).
     fn replay<B: YamlBuilder<'a>>(&self, builder: &mut B) -> Result<(), (ErrorKind, usize)> {
         let nodes = &self.stream.nodes;
