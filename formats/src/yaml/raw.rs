@@ -21,7 +21,8 @@ use super::{ErrorKind, Options};
 /// - Explicit core tags are honoured: `!!str 123` is a string, `!!int "7"` an
 ///   integer, `!!binary` base64 text becomes bytes; a scalar that does not fit its
 ///   tag is an error. The non-specific tag `!` makes a scalar a string; other tags
-///   are ignored.
+///   (`!local`, `!!python/name:x`, `!!timestamp`, ...) are ignored: the scalar
+///   resolves as if untagged.
 /// - Aliases are resolved: `RawValue` owns its children in `Vec`s, so an alias is a
 ///   clone of its anchored value (the parser caps the total at
 ///   [`Limits::max_alias_expansion`](crate::Limits::max_alias_expansion)).
@@ -306,7 +307,8 @@ pub(crate) fn resolve_scalar<'a>(
     tag: Option<&Tag<'_>>,
 ) -> Result<RawValue<'a>, ErrorKind> {
     if let Some(tag) = tag {
-        if let Some(name) = tag.core_name() {
+        if let Some(name @ ("str" | "null" | "bool" | "int" | "float" | "binary")) = tag.core_name()
+        {
             return resolve_core_tag(value, name);
         }
         if tag.is_non_specific() {
