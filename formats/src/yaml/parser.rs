@@ -133,6 +133,16 @@ impl<'a> Parser<'a> {
         Ok(token)
     }
 
+    /// Consumes the (already peeked) next token, returning where it ends.
+    #[inline]
+    fn skip(&mut self) -> Result<usize, Error> {
+        let end = self.scanner.skip_token()?;
+        if end > self.last_end {
+            self.last_end = end;
+        }
+        Ok(end)
+    }
+
     #[cold]
     fn unexpected(&self, expected: &'static str, token: &Token<'a>) -> Error {
         self.scanner.error(
@@ -214,19 +224,19 @@ impl<'a> Parser<'a> {
             }
             State::BlockNode => self.node(b, true, false),
             State::BlockSequenceFirstEntry => {
-                self.next()?; // BLOCK-SEQUENCE-START
+                self.skip()?; // BLOCK-SEQUENCE-START
                 self.block_sequence_entry(b)
             }
             State::BlockSequenceEntry => self.block_sequence_entry(b),
             State::IndentlessSequenceEntry => self.indentless_sequence_entry(b),
             State::BlockMappingFirstKey => {
-                self.next()?; // BLOCK-MAPPING-START
+                self.skip()?; // BLOCK-MAPPING-START
                 self.block_mapping_key(b)
             }
             State::BlockMappingKey => self.block_mapping_key(b),
             State::BlockMappingValue => self.block_mapping_value(b),
             State::FlowSequenceFirstEntry => {
-                self.next()?; // `[`
+                self.skip()?; // `[`
                 self.flow_sequence_entry(b, true)
             }
             State::FlowSequenceEntry => self.flow_sequence_entry(b, false),
@@ -246,7 +256,7 @@ impl<'a> Parser<'a> {
             State::FlowSequenceEntryMappingValue => {
                 let token = self.peek()?;
                 if matches!(token.kind, TokenKind::Value) {
-                    self.next()?;
+                    self.skip()?;
                     let token = self.peek()?;
                     if !matches!(
                         token.kind,
@@ -265,7 +275,7 @@ impl<'a> Parser<'a> {
                 self.end_collection(b, false, end)
             }
             State::FlowMappingFirstKey => {
-                self.next()?; // `{`
+                self.skip()?; // `{`
                 self.flow_mapping_key(b, true)
             }
             State::FlowMappingKey => self.flow_mapping_key(b, false),
@@ -283,14 +293,14 @@ impl<'a> Parser<'a> {
         // Extra `...` between documents are allowed.
         let mut bare = bare;
         while matches!(self.peek()?.kind, TokenKind::DocumentEnd) {
-            self.next()?;
+            self.skip()?;
             bare = true;
         }
         let token = self.peek()?;
         let start = token.start;
         match token.kind {
             TokenKind::StreamEnd => {
-                self.next()?;
+                self.skip()?;
                 self.state = State::End;
                 self.emit(b.stream_end(), start)
             }
@@ -309,7 +319,7 @@ impl<'a> Parser<'a> {
                     let token = token.clone();
                     return Err(self.unexpected("`---` after directives", &token));
                 }
-                self.next()?;
+                self.skip()?;
                 self.begin_document();
                 self.states.push(State::DocumentEnd);
                 self.state = State::DocumentContent;
@@ -385,7 +395,7 @@ impl<'a> Parser<'a> {
                 }
                 _ => return Ok(version),
             }
-            self.next()?;
+            self.skip()?;
         }
     }
 
@@ -544,7 +554,7 @@ impl<'a> Parser<'a> {
         }
         if let TokenKind::Alias(name) = token.kind {
             let end = token.end;
-            self.next()?;
+            self.skip()?;
             self.state = self.pop_state();
             let Some(&size) = self.anchors.get(name) else {
                 return Err(self
@@ -645,7 +655,7 @@ impl<'a> Parser<'a> {
         let token = self.peek()?;
         match token.kind {
             TokenKind::BlockEntry => {
-                let end = self.next()?.end;
+                let end = self.skip()?;
                 let token = self.peek()?;
                 if matches!(token.kind, TokenKind::BlockEntry | TokenKind::BlockEnd) {
                     self.state = State::BlockSequenceEntry;
@@ -655,7 +665,7 @@ impl<'a> Parser<'a> {
                 }
             }
             TokenKind::BlockEnd => {
-                self.next()?;
+                self.skip()?;
                 self.state = self.pop_state();
                 let end = self.last_end;
                 self.end_collection(b, true, end)
@@ -674,7 +684,7 @@ impl<'a> Parser<'a> {
             let end = self.last_end;
             return self.end_collection(b, true, end);
         }
-        let end = self.next()?.end;
+        let end = self.skip()?;
         let token = self.peek()?;
         if matches!(
             token.kind,
@@ -691,7 +701,7 @@ impl<'a> Parser<'a> {
         let token = self.peek()?;
         match token.kind {
             TokenKind::Key => {
-                let end = self.next()?.end;
+                let end = self.skip()?;
                 let token = self.peek()?;
                 if matches!(
                     token.kind,
@@ -709,7 +719,7 @@ impl<'a> Parser<'a> {
                 self.empty_scalar(b, Props::default(), at)
             }
             TokenKind::BlockEnd => {
-                self.next()?;
+                self.skip()?;
                 self.state = self.pop_state();
                 let end = self.last_end;
                 self.end_collection(b, false, end)
@@ -724,7 +734,7 @@ impl<'a> Parser<'a> {
     fn block_mapping_value<B: YamlBuilder<'a>>(&mut self, b: &mut B) -> Result<(), Error> {
         let token = self.peek()?;
         if matches!(token.kind, TokenKind::Value) {
-            let end = self.next()?.end;
+            let end = self.skip()?;
             let token = self.peek()?;
             if matches!(
                 token.kind,
@@ -751,7 +761,7 @@ impl<'a> Parser<'a> {
         if !matches!(token.kind, TokenKind::FlowSequenceEnd) {
             if !first {
                 if matches!(token.kind, TokenKind::FlowEntry) {
-                    self.next()?;
+                    self.skip()?;
                     token = self.peek()?;
                 } else {
                     let token = token.clone();
@@ -761,7 +771,7 @@ impl<'a> Parser<'a> {
             match token.kind {
                 TokenKind::Key => {
                     let start = token.start;
-                    self.next()?;
+                    self.skip()?;
                     self.state = State::FlowSequenceEntryMappingKey;
                     return self.start_collection(
                         b,
@@ -788,7 +798,7 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        let end = self.next()?.end;
+        let end = self.skip()?;
         self.state = self.pop_state();
         self.end_collection(b, true, end)
     }
@@ -802,7 +812,7 @@ impl<'a> Parser<'a> {
         if !matches!(token.kind, TokenKind::FlowMappingEnd) {
             if !first {
                 if matches!(token.kind, TokenKind::FlowEntry) {
-                    self.next()?;
+                    self.skip()?;
                     token = self.peek()?;
                 } else {
                     let token = token.clone();
@@ -811,7 +821,7 @@ impl<'a> Parser<'a> {
             }
             match token.kind {
                 TokenKind::Key => {
-                    let end = self.next()?.end;
+                    let end = self.skip()?;
                     let token = self.peek()?;
                     if matches!(
                         token.kind,
@@ -833,7 +843,7 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        let end = self.next()?.end;
+        let end = self.skip()?;
         self.state = self.pop_state();
         self.end_collection(b, false, end)
     }
@@ -850,7 +860,7 @@ impl<'a> Parser<'a> {
             return self.empty_scalar(b, Props::default(), at);
         }
         if matches!(token.kind, TokenKind::Value) {
-            let end = self.next()?.end;
+            let end = self.skip()?;
             let token = self.peek()?;
             if !matches!(token.kind, TokenKind::FlowEntry | TokenKind::FlowMappingEnd) {
                 return self.node_then(b, State::FlowMappingKey, false, false);

@@ -345,6 +345,16 @@ impl<'a> Scanner<'a> {
         Ok(self.tokens.pop_front().expect("peeked"))
     }
 
+    /// Consumes the next token without moving it out; returns where it ended.
+    #[inline]
+    pub(crate) fn skip_token(&mut self) -> Result<usize> {
+        let end = self.peek_token()?.end;
+        self.token_available = false;
+        self.tokens_parsed += 1;
+        self.tokens.pop_front();
+        Ok(end)
+    }
+
     #[inline]
     fn need_more_tokens(&self) -> bool {
         if self.tokens.is_empty() {
@@ -1491,6 +1501,10 @@ impl<'a> Scanner<'a> {
         self.pos += 1;
         self.push(TokenKind::Value, start, self.pos);
         self.simple_key_allowed = false;
+        // The usual single space before the value: skip it here.
+        if self.ch() == b' ' && self.peek(1) > b' ' && self.peek(1) != b'#' {
+            self.pos += 1;
+        }
         Ok(())
     }
 
