@@ -31,6 +31,8 @@ enum State {
     BlockMappingFirstKey,
     BlockMappingKey,
     BlockMappingValue,
+    /// After a `KeyScalar` token: the value, its `:` already read.
+    BlockMappingValueAfterKey,
     FlowSequenceFirstEntry,
     FlowSequenceEntry,
     FlowSequenceEntryMappingKey,
@@ -66,6 +68,8 @@ pub struct Parser<'a> {
     nodes: u64,
     expanded: u64,
     last_end: usize,
+    /// Where the `:` of the last `KeyScalar` ended.
+    colon_end: usize,
 }
 
 impl std::fmt::Debug for Parser<'_> {
@@ -102,6 +106,7 @@ impl<'a> Parser<'a> {
             nodes: 0,
             expanded: 0,
             last_end: offset,
+            colon_end: offset,
         })
     }
 
@@ -235,6 +240,9 @@ impl<'a> Parser<'a> {
             }
             State::BlockMappingKey => self.block_mapping_key(b),
             State::BlockMappingValue => self.block_mapping_value(b),
+            State::BlockMappingValueAfterKey => {
+                self.block_mapping_value_after_colon(b, self.colon_end)
+            }
             State::FlowSequenceFirstEntry => {
                 self.skip()?; // `[`
                 self.flow_sequence_entry(b, true)
@@ -688,7 +696,11 @@ impl<'a> Parser<'a> {
         let token = self.peek()?;
         if matches!(
             token.kind,
-            TokenKind::BlockEntry | TokenKind::Key | TokenKind::Value | TokenKind::BlockEnd
+            TokenKind::BlockEntry
+                | TokenKind::Key
+                | TokenKind::KeyScalar(..)
+                | TokenKind::Value
+                | TokenKind::BlockEnd
         ) {
             self.state = State::IndentlessSequenceEntry;
             self.empty_scalar(b, Props::default(), end)
@@ -705,13 +717,34 @@ impl<'a> Parser<'a> {
                 let token = self.peek()?;
                 if matches!(
                     token.kind,
-                    TokenKind::Key | TokenKind::Value | TokenKind::BlockEnd
+                    TokenKind::Key
+                        | TokenKind::KeyScalar(..)
+                        | TokenKind::Value
+                        | TokenKind::BlockEnd
                 ) {
                     self.state = State::BlockMappingValue;
                     self.empty_scalar(b, Props::default(), end)
                 } else {
                     self.node_then(b, State::BlockMappingValue, true, true)
                 }
+            }
+            TokenKind::KeyScalar(..) => {
+                let token = self.next()?;
+                let TokenKind::KeyScalar(value, style) = token.kind else {
+                    unreachable!("peeked a key")
+                };
+                // The `:` follows the key after optional blanks.
+                let src = self.scanner.src().as_bytes();
+                let colon = token.end
+                    + src[token.end..]
+                        .iter()
+                        .position(|&c| c == b':')
+                        .unwrap_or(0);
+                self.colon_end = colon + 1;
+                self.last_end = self.last_end.max(colon + 1);
+                self.state = State::BlockMappingValueAfterKey;
+                let span = Span::new(token.start, token.end);
+                self.scalar(b, value, style, Props::default(), span)
             }
             TokenKind::Value => {
                 let at = token.start;
@@ -735,20 +768,29 @@ impl<'a> Parser<'a> {
         let token = self.peek()?;
         if matches!(token.kind, TokenKind::Value) {
             let end = self.skip()?;
-            let token = self.peek()?;
-            if matches!(
-                token.kind,
-                TokenKind::Key | TokenKind::Value | TokenKind::BlockEnd
-            ) {
-                self.state = State::BlockMappingKey;
-                self.empty_scalar(b, Props::default(), end)
-            } else {
-                self.node_then(b, State::BlockMappingKey, true, true)
-            }
+            self.block_mapping_value_after_colon(b, end)
         } else {
             let at = token.start;
             self.state = State::BlockMappingKey;
             self.empty_scalar(b, Props::default(), at)
+        }
+    }
+
+    /// A block mapping's value, its `:` (ending at `colon_end`) read.
+    fn block_mapping_value_after_colon<B: YamlBuilder<'a>>(
+        &mut self,
+        b: &mut B,
+        colon_end: usize,
+    ) -> Result<(), Error> {
+        let token = self.peek()?;
+        if matches!(
+            token.kind,
+            TokenKind::Key | TokenKind::KeyScalar(..) | TokenKind::Value | TokenKind::BlockEnd
+        ) {
+            self.state = State::BlockMappingKey;
+            self.empty_scalar(b, Props::default(), colon_end)
+        } else {
+            self.node_then(b, State::BlockMappingKey, true, true)
         }
     }
 

@@ -40,6 +40,9 @@ pub(crate) enum TokenKind<'a> {
     /// Handle (`""` for verbatim and non-specific tags) and suffix.
     Tag(Box<(&'a str, Cow<'a, str>)>),
     Scalar(Cow<'a, str>, ScalarStyle),
+    /// A block mapping's implicit key followed by its `:` on the same line: what would
+    /// be `KEY`, `SCALAR`, `VALUE`, in one token (the common `key: value` line).
+    KeyScalar(Cow<'a, str>, ScalarStyle),
 }
 
 impl TokenKind<'_> {
@@ -67,6 +70,7 @@ impl TokenKind<'_> {
             TokenKind::Anchor(_) => "an anchor",
             TokenKind::Tag(..) => "a tag",
             TokenKind::Scalar(..) => "a scalar",
+            TokenKind::KeyScalar(..) => "a mapping key",
         }
     }
 }
@@ -1495,11 +1499,13 @@ impl<'a> Scanner<'a> {
             return Err(self.error(ErrorKind::TabIndentation, pos));
         }
         self.roll_indent(col, None, TokenKind::BlockMappingStart, pos)?;
-        self.push(TokenKind::Key, pos, pos);
-        self.tokens.push_back(token);
-        let start = self.pos;
+        let kind = match token.kind {
+            TokenKind::Scalar(value, style) => TokenKind::KeyScalar(value, style),
+            other => other,
+        };
+        self.push(kind, token.start, token.end);
+        // The `:`.
         self.pos += 1;
-        self.push(TokenKind::Value, start, self.pos);
         self.simple_key_allowed = false;
         // The usual single space before the value: skip it here.
         if self.ch() == b' ' && self.peek(1) > b' ' && self.peek(1) != b'#' {
