@@ -167,7 +167,8 @@ pub(crate) fn decode_input(input: &[u8], limits: Limits) -> Result<Input<'_>> {
 
 /// The `encoding` of an XML declaration at the start of `body`, read as ASCII.
 fn declared_encoding(body: &[u8]) -> Option<&str> {
-    if !body.starts_with(b"<?xml") {
+    // `<?xml` and white space: `<?xml-stylesheet ...?>` is a PI, not the declaration.
+    if !body.starts_with(b"<?xml") || !body.get(5).is_some_and(|&b| is_ws(b)) {
         return None;
     }
     let head = &body[..body.len().min(256)];

@@ -673,3 +673,18 @@ fn namespace_processing_can_be_turned_off() {
     assert_eq!(root.attribute(":x"), Some("1"));
     parse_with_options(input, &mut (), options).unwrap();
 }
+
+/// Fuzzing found it: a PI whose target starts with `xml` (here `xmlN`) was sniffed as
+/// the XML declaration, and its `encoding` pseudo-attribute refused.
+#[test]
+fn regression_a_pi_named_xml_something_is_not_the_declaration() {
+    let input = "<?xmlN version='1.0' encoding='UTF-\u{1031}6'?>\n<root/>";
+    let doc = parse_tree(input.as_bytes()).unwrap();
+    assert_eq!(doc.root().first_child().unwrap().pi().unwrap().0, "xmlN");
+    let written = doc.to_string();
+    assert_eq!(
+        parse(written.as_bytes()).unwrap(),
+        map(vec![("root", text(""))])
+    );
+    assert!(parse(b"<?xml-stylesheet encoding='ebcdic'?><a/>").is_ok());
+}
