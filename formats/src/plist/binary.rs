@@ -1,0 +1,508 @@
+//! The binary property list reader (`bplist00`).
+//!
+//! Layout: the 8-byte magic, the objects, the offset table (one big-endian offset per
+//! object), and a 32-byte trailer giving the offset and reference widths, the object
+//! count, the top object and where the offset table starts. Objects are read on
+//! demand, in document order from the top object, with an explicit stack: no
+//! recursion, so depth is bounded by [`Limits::max_depth`] alone.
+//!
+//! What is validated, always before anything is allocated or read: the trailer's widths
+//! (1..=8 bytes) and counts (at least one object, a top object that exists, an offset
+//! table that fits between the header and the trailer); every offset (inside the object
+//! area, never in the header, the offset table or the trailer); every object's extent,
+//! length and count (it must fit in the object area, so no count can make the reader
+//! allocate or loop more than the file's size allows); every reference (to an existing
+//! object); integer, real and UID widths; ASCII and UTF-16 text. A container that
+//! contains itself, directly or not, is an error (the open containers are the only
+//! ones that can close a cycle, and there are at most `max_depth` of them). Objects
+//! shared by several containers (a DAG) are read once per reference; the total work
+//! (objects visited plus payload bytes) is capped at twice the file size plus
+//! [`Limits::max_alias_expansion`], so no file can expand without bound.
+
+use std::borrow::Cow;
+
+use crate::common::{Limits, Span};
+
+use super::builder::{datetime_from_apple_seconds, Integer, PlistBuilder, Text};
+use super::error::{Error, ErrorKind};
+
+const MAGIC: &[u8; 8] = b"bplist00";
+const HEADER: usize = 8;
+const TRAILER: usize = 32;
+
+type Result<T> = std::result::Result<T, Error>;
+
+/// One decoded object; containers are their reference lists.
+enum Object<'a> {
+    Bool(bool),
+    Integer(Integer),
+    Real(f64),
+    Date(f64),
+    Data(&'a [u8]),
+    Ascii(&'a str),
+    Utf16(&'a [u8]),
+    Uid(u64),
+    Array { refs: usize, count: usize },
+    Dict { refs: usize, count: usize },
+}
+
+/// The trailer's facts, validated.
+struct Reader<'a> {
+    src: &'a [u8],
+    offset_size: usize,
+    ref_size: usize,
+    num_objects: u64,
+    top: u64,
+    /// Where the offset table starts: the end of the object area.
+    table: usize,
+}
+
+#[inline]
+fn be(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0u64, |acc, &b| (acc << 8) | u64::from(b))
+}
+
+#[cold]
+fn error<T>(src: &[u8], kind: ErrorKind, offset: usize) -> Result<T> {
+    Err(Error::new(kind, src, offset))
+}
+
+impl<'a> Reader<'a> {
+    fn new(src: &'a [u8]) -> Result<Self> {
+        if !src.starts_with(MAGIC) {
+            let kind = if src.len() < HEADER && MAGIC.starts_with(src) {
+                ErrorKind::Truncated
+            } else {
+                ErrorKind::InvalidMagic
+            };
+            return error(src, kind, 0);
+        }
+        if src.len() < HEADER + 1 + 1 + TRAILER {
+            return error(src, ErrorKind::Truncated, src.len());
+        }
+        let t = src.len() - TRAILER;
+        let offset_size = usize::from(src[t + 6]);
+        let ref_size = usize::from(src[t + 7]);
+        let num_objects = be(&src[t + 8..t + 16]);
+        let top = be(&src[t + 16..t + 24]);
+        let table = be(&src[t + 24..t + 32]);
+        if !(1..=8).contains(&offset_size) {
+            return error(src, ErrorKind::InvalidTrailer("offset size"), t + 6);
+        }
+        if !(1..=8).contains(&ref_size) {
+            return error(src, ErrorKind::InvalidTrailer("reference size"), t + 7);
+        }
+        if num_objects == 0 {
+            return error(src, ErrorKind::InvalidTrailer("object count"), t + 8);
+        }
+        if top >= num_objects {
+            return error(src, ErrorKind::InvalidTrailer("top object"), t + 16);
+        }
+        if table <= HEADER as u64 || table >= t as u64 {
+            return error(
+                src,
+                ErrorKind::InvalidTrailer("offset table offset"),
+                t + 24,
+            );
+        }
+        let table = table as usize;
+        let table_len = num_objects.checked_mul(offset_size as u64);
+        if table_len.is_none_or(|len| len > (t - table) as u64) {
+            return error(src, ErrorKind::InvalidTrailer("object count"), t + 8);
+        }
+        Ok(Reader {
+            src,
+            offset_size,
+            ref_size,
+            num_objects,
+            top,
+            table,
+        })
+    }
+
+    /// Where object `index` starts.
+    #[inline]
+    fn offset(&self, index: u64, from: usize) -> Result<usize> {
+        if index >= self.num_objects {
+            return error(self.src, ErrorKind::InvalidReference(index), from);
+        }
+        let at = self.table + index as usize * self.offset_size;
+        let offset = be(&self.src[at..at + self.offset_size]);
+        if offset < HEADER as u64 || offset >= self.table as u64 {
+            return error(self.src, ErrorKind::InvalidOffset(offset), at);
+        }
+        Ok(offset as usize)
+    }
+
+    /// The object reference at byte `at` (inside an already bounds-checked list).
+    #[inline]
+    fn reference(&self, at: usize) -> u64 {
+        match self.ref_size {
+            1 => u64::from(self.src[at]),
+            2 => u64::from(u16::from_be_bytes([self.src[at], self.src[at + 1]])),
+            n => be(&self.src[at..at + n]),
+        }
+    }
+
+    /// `len` bytes from `start`, inside the object area.
+    #[inline]
+    fn bytes(&self, start: usize, len: usize, object: usize) -> Result<&'a [u8]> {
+        match start.checked_add(len) {
+            Some(end) if end <= self.table => Ok(&self.src[start..end]),
+            _ => error(self.src, ErrorKind::ObjectOutOfBounds, object),
+        }
+    }
+
+    /// The length of the object at `at` whose marker's low nibble is `low`, and where
+    /// its payload starts.
+    #[inline]
+    fn length(&self, at: usize, low: u8) -> Result<(usize, usize)> {
+        if low != 0x0F {
+            return Ok((usize::from(low), at + 1));
+        }
+        let marker = *self.bytes(at + 1, 1, at)?.first().unwrap_or(&0);
+        if marker >> 4 != 0x1 || marker & 0x0F > 3 {
+            return error(self.src, ErrorKind::InvalidLength, at + 1);
+        }
+        let width = 1usize << (marker & 0x0F);
+        let bytes = self.bytes(at + 2, width, at)?;
+        let value = be(bytes);
+        if width == 8 && value > i64::MAX as u64 {
+            return error(self.src, ErrorKind::InvalidLength, at + 1);
+        }
+        match usize::try_from(value) {
+            Ok(len) => Ok((len, at + 2 + width)),
+            Err(_) => error(self.src, ErrorKind::ObjectOutOfBounds, at),
+        }
+    }
+
+    /// Decodes object `index` (referenced from byte `from`), with its span.
+    fn object(&self, index: u64, from: usize) -> Result<(Object<'a>, Span)> {
+        let at = self.offset(index, from)?;
+        let src = self.src;
+        let marker = src[at];
+        let low = marker & 0x0F;
+        let (object, end) = match marker >> 4 {
+            0x0 => match marker {
+                0x08 => (Object::Bool(false), at + 1),
+                0x09 => (Object::Bool(true), at + 1),
+                _ => return error(src, ErrorKind::UnknownObject(marker), at),
+            },
+            0x1 => {
+                if low > 4 {
+                    return error(src, ErrorKind::InvalidWidth, at);
+                }
+                let width = 1usize << low;
+                let bytes = self.bytes(at + 1, width, at)?;
+                let value = match width {
+                    1 | 2 | 4 => Integer::Int(be(bytes) as i64),
+                    8 => Integer::Int(be(bytes) as i64),
+                    _ => {
+                        let mut wide = [0u8; 16];
+                        wide.copy_from_slice(bytes);
+                        match Integer::from_i128(i128::from_be_bytes(wide)) {
+                            Some(v) => v,
+                            None => return error(src, ErrorKind::IntegerOverflow, at),
+                        }
+                    }
+                };
+                (Object::Integer(value), at + 1 + width)
+            }
+            0x2 => match low {
+                2 => {
+                    let b = self.bytes(at + 1, 4, at)?;
+                    let v = f32::from_be_bytes([b[0], b[1], b[2], b[3]]);
+                    (Object::Real(f64::from(v)), at + 5)
+                }
+                3 => (
+                    Object::Real(f64::from_bits(be(self.bytes(at + 1, 8, at)?))),
+                    at + 9,
+                ),
+                _ => return error(src, ErrorKind::InvalidWidth, at),
+            },
+            0x3 if marker == 0x33 => (
+                Object::Date(f64::from_bits(be(self.bytes(at + 1, 8, at)?))),
+                at + 9,
+            ),
+            0x3 => return error(src, ErrorKind::InvalidWidth, at),
+            0x4 => {
+                let (len, start) = self.length(at, low)?;
+                (Object::Data(self.bytes(start, len, at)?), start + len)
+            }
+            0x5 => {
+                let (len, start) = self.length(at, low)?;
+                let bytes = self.bytes(start, len, at)?;
+                if !bytes.is_ascii() {
+                    let bad = bytes.iter().position(|b| !b.is_ascii()).unwrap_or(0);
+                    return error(src, ErrorKind::InvalidAscii, start + bad);
+                }
+                match std::str::from_utf8(bytes) {
+                    Ok(s) => (Object::Ascii(s), start + len),
+                    Err(_) => return error(src, ErrorKind::InvalidAscii, start),
+                }
+            }
+            0x6 => {
+                let (len, start) = self.length(at, low)?;
+                let Some(bytes_len) = len.checked_mul(2) else {
+                    return error(src, ErrorKind::ObjectOutOfBounds, at);
+                };
+                (
+                    Object::Utf16(self.bytes(start, bytes_len, at)?),
+                    start + bytes_len,
+                )
+            }
+            0x8 => {
+                let width = usize::from(low) + 1;
+                let bytes = self.bytes(at + 1, width, at)?;
+                let (high, low_bytes) = bytes.split_at(width.saturating_sub(8));
+                if high.iter().any(|&b| b != 0) {
+                    return error(src, ErrorKind::IntegerOverflow, at);
+                }
+                (Object::Uid(be(low_bytes)), at + 1 + width)
+            }
+            0xA | 0xD => {
+                let (count, start) = self.length(at, low)?;
+                let per = if marker >> 4 == 0xA { 1 } else { 2 };
+                let Some(len) = count
+                    .checked_mul(self.ref_size)
+                    .and_then(|n| n.checked_mul(per))
+                else {
+                    return error(src, ErrorKind::ObjectOutOfBounds, at);
+                };
+                self.bytes(start, len, at)?;
+                let object = if per == 1 {
+                    Object::Array { refs: start, count }
+                } else {
+                    Object::Dict { refs: start, count }
+                };
+                (object, start + len)
+            }
+            _ => return error(src, ErrorKind::UnknownObject(marker), at),
+        };
+        Ok((object, Span::new(at, end)))
+    }
+}
+
+/// Decodes big-endian UTF-16 into `out`, rejecting unpaired surrogates.
+fn utf16(bytes: &[u8], out: &mut String) -> bool {
+    out.clear();
+    out.reserve(bytes.len() / 2);
+    let units = bytes
+        .chunks_exact(2)
+        .map(|p| u16::from_be_bytes([p[0], p[1]]));
+    for c in char::decode_utf16(units) {
+        match c {
+            Ok(c) => out.push(c),
+            Err(_) => return false,
+        }
+    }
+    true
+}
+
+enum Frame<D, A> {
+    Array {
+        object: u64,
+        array: A,
+        refs: usize,
+        index: usize,
+        count: usize,
+        span: Span,
+    },
+    Dict {
+        object: u64,
+        dict: D,
+        refs: usize,
+        index: usize,
+        count: usize,
+        span: Span,
+    },
+}
+
+impl<D, A> Frame<D, A> {
+    fn object(&self) -> u64 {
+        match self {
+            Frame::Array { object, .. } | Frame::Dict { object, .. } => *object,
+        }
+    }
+}
+
+/// Work counter: objects visited plus payload bytes, against a cap.
+struct Budget {
+    used: usize,
+    cap: usize,
+}
+
+impl Budget {
+    #[inline]
+    fn charge(&mut self, amount: usize, src: &[u8], at: usize, limits: &Limits) -> Result<()> {
+        self.used = self.used.saturating_add(amount);
+        if self.used > self.cap {
+            return error(
+                src,
+                ErrorKind::ExpansionLimitReached(limits.max_alias_expansion),
+                at,
+            );
+        }
+        Ok(())
+    }
+}
+
+fn payload_len(object: &Object<'_>) -> usize {
+    match object {
+        Object::Data(b) | Object::Utf16(b) => b.len(),
+        Object::Ascii(s) => s.len(),
+        _ => 0,
+    }
+}
+
+/// Reads the binary plist `src` into `builder` under `limits` and returns the top value.
+pub fn parse_binary_with<'a, B: PlistBuilder<'a>>(
+    src: &'a [u8],
+    builder: &mut B,
+    limits: Limits,
+) -> Result<B::Value> {
+    if src.len() > limits.max_document_size {
+        return error(
+            b"",
+            ErrorKind::DocumentSizeLimitReached(limits.max_document_size),
+            0,
+        );
+    }
+    let r = Reader::new(src)?;
+    let b = builder;
+    let mut scratch = String::new();
+    let mut stack: Vec<Frame<B::Dict, B::Array>> = Vec::new();
+    let mut budget = Budget {
+        used: 0,
+        cap: src
+            .len()
+            .saturating_mul(2)
+            .saturating_add(limits.max_alias_expansion),
+    };
+    let mut next = r.top;
+    let mut from = src.len() - TRAILER + 16;
+    loop {
+        let (object, span) = r.object(next, from)?;
+        budget.charge(1 + payload_len(&object), src, span.start, &limits)?;
+        let mut value = match object {
+            Object::Array { refs, count } | Object::Dict { refs, count } => {
+                if stack.len() >= limits.max_depth {
+                    return error(
+                        src,
+                        ErrorKind::DepthLimitReached(limits.max_depth),
+                        span.start,
+                    );
+                }
+                if stack.iter().any(|f| f.object() == next) {
+                    return error(src, ErrorKind::Cycle, from);
+                }
+                let frame = if matches!(object, Object::Array { .. }) {
+                    Frame::Array {
+                        object: next,
+                        array: b.begin_array(span.start, Some(count)),
+                        refs,
+                        index: 0,
+                        count,
+                        span,
+                    }
+                } else {
+                    Frame::Dict {
+                        object: next,
+                        dict: b.begin_dict(span.start, Some(count)),
+                        refs,
+                        index: 0,
+                        count,
+                        span,
+                    }
+                };
+                stack.push(frame);
+                None
+            }
+            Object::Bool(v) => Some(b.bool(v, span)),
+            Object::Integer(v) => Some(b.integer(v, span)),
+            Object::Real(v) => Some(b.real(v, span)),
+            Object::Date(seconds) => match datetime_from_apple_seconds(seconds) {
+                Some(date) => Some(b.date(date, span)),
+                None => return error(src, ErrorKind::InvalidDate, span.start),
+            },
+            Object::Data(bytes) => Some(b.data(Cow::Borrowed(bytes), span)),
+            Object::Ascii(s) => Some(b.string(Text::Borrowed(s), span)),
+            Object::Utf16(bytes) => {
+                if !utf16(bytes, &mut scratch) {
+                    return error(src, ErrorKind::InvalidUtf16, span.start);
+                }
+                Some(b.string(Text::Decoded(&scratch), span))
+            }
+            Object::Uid(v) => Some(b.uid(v, span)),
+        };
+        // Hand the value to its container and find the next object to read.
+        loop {
+            let Some(frame) = stack.last_mut() else {
+                // The top object was a scalar, or the top container just closed.
+                return match value {
+                    Some(v) => Ok(v),
+                    None => error(src, ErrorKind::Truncated, 0),
+                };
+            };
+            match frame {
+                Frame::Array {
+                    array,
+                    refs,
+                    index,
+                    count,
+                    ..
+                } => {
+                    if let Some(v) = value.take() {
+                        b.array_item(array, v);
+                    }
+                    if *index < *count {
+                        from = *refs + *index * r.ref_size;
+                        next = r.reference(from);
+                        *index += 1;
+                        break;
+                    }
+                }
+                Frame::Dict {
+                    dict,
+                    refs,
+                    index,
+                    count,
+                    ..
+                } => {
+                    if let Some(v) = value.take() {
+                        b.dict_value(dict, v);
+                    }
+                    if *index < *count {
+                        let key_at = *refs + *index * r.ref_size;
+                        let (key, key_span) = r.object(r.reference(key_at), key_at)?;
+                        budget.charge(1 + payload_len(&key), src, key_span.start, &limits)?;
+                        match key {
+                            Object::Ascii(s) => b.dict_key(dict, Text::Borrowed(s), key_span),
+                            Object::Utf16(bytes) => {
+                                if !utf16(bytes, &mut scratch) {
+                                    return error(src, ErrorKind::InvalidUtf16, key_span.start);
+                                }
+                                b.dict_key(dict, Text::Decoded(&scratch), key_span);
+                            }
+                            _ => return error(src, ErrorKind::KeyNotString, key_at),
+                        }
+                        from = *refs + (*count + *index) * r.ref_size;
+                        next = r.reference(from);
+                        *index += 1;
+                        break;
+                    }
+                }
+            }
+            value = Some(match stack.pop() {
+                Some(Frame::Array { array, span, .. }) => b.end_array(array, span),
+                Some(Frame::Dict { dict, span, .. }) => b.end_dict(dict, span),
+                None => unreachable_frame(),
+            });
+        }
+    }
+}
+
+#[cold]
+fn unreachable_frame() -> ! {
+    unreachable!("the stack was checked non-empty")
+}

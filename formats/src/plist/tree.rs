@@ -1,0 +1,467 @@
+//! The tree door: a typed property list (dict, array, string, integer, real, bool, date,
+//! data, UID), each node with its span — the value's text for XML and OpenStep, the
+//! object's bytes for binary plists.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use quarry_raw_value::{Datetime, Path, RawValue, Segment};
+
+use crate::common::Span;
+
+use super::builder::{Integer, PlistBuilder, Text};
+use super::raw::{integer_value, uid_value};
+use super::PlistFormat;
+
+/// A parsed property list. Get around it from [`Document::root`].
+///
+/// ```
+/// use quarry_formats::plist::{self, NodeKind};
+///
+/// let src = b"{ name = quarry; tags = (fast, strict); }";
+/// let doc = plist::parse_tree(src).unwrap();
+/// let tags = doc.root().get("tags").unwrap();
+/// assert_eq!(tags.kind(), NodeKind::Array);
+/// assert_eq!(tags.at(1).and_then(|t| t.as_str()), Some("strict"));
+/// let span = tags.span();
+/// assert_eq!(&src[span.start..span.end], b"(fast, strict)");
+/// ```
+#[derive(Clone)]
+pub struct Document<'a> {
+    format: PlistFormat,
+    nodes: Vec<NodeData<'a>>,
+    root: u32,
+}
+
+#[derive(Debug, Clone)]
+struct NodeData<'a> {
+    data: Value<'a>,
+    span: Span,
+}
+
+#[derive(Debug, Clone)]
+enum Value<'a> {
+    String(Cow<'a, str>),
+    Integer(Integer),
+    Real(f64),
+    Bool(bool),
+    Date(Datetime),
+    Bytes(Cow<'a, [u8]>),
+    Uid(u64),
+    Array(Vec<u32>),
+    Dict(Vec<EntryData<'a>>),
+}
+
+#[derive(Debug, Clone)]
+struct EntryData<'a> {
+    key: Cow<'a, str>,
+    key_span: Span,
+    value: u32,
+}
+
+/// What kind of plist value a node is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum NodeKind {
+    /// `<dict>`, `{ ... }`.
+    Dict,
+    /// `<array>`, `( ... )`.
+    Array,
+    /// `<string>` (every OpenStep scalar but data).
+    String,
+    /// `<integer>`.
+    Integer,
+    /// `<real>`.
+    Real,
+    /// `<true/>` or `<false/>`.
+    Bool,
+    /// `<date>`.
+    Date,
+    /// `<data>`, `<hex>`.
+    Data,
+    /// A UID (binary plists only).
+    Uid,
+}
+
+impl NodeKind {
+    /// A short name (`"dict"`, `"integer"`), as in the typed JSON of the conformance suite.
+    pub fn name(self) -> &'static str {
+        match self {
+            NodeKind::Dict => "dict",
+            NodeKind::Array => "array",
+            NodeKind::String => "string",
+            NodeKind::Integer => "integer",
+            NodeKind::Real => "real",
+            NodeKind::Bool => "bool",
+            NodeKind::Date => "date",
+            NodeKind::Data => "data",
+            NodeKind::Uid => "uid",
+        }
+    }
+}
+
+impl<'a> Document<'a> {
+    /// The top value.
+    pub fn root(&self) -> Node<'_, 'a> {
+        Node {
+            doc: self,
+            id: self.root,
+        }
+    }
+
+    /// Which of the three forms the document was read from.
+    pub fn format(&self) -> PlistFormat {
+        self.format
+    }
+
+    /// How many nodes the document holds (a shared binary object counts once per
+    /// reference).
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// The whole document as a [`RawValue`] (what the struct door builds directly).
+    pub fn to_raw_value(&self) -> RawValue<'a> {
+        self.root().to_raw_value()
+    }
+}
+
+impl fmt::Debug for Document<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Document")
+            .field("format", &self.format)
+            .field("root", &self.root())
+            .finish()
+    }
+}
+
+/// A node of a [`Document`].
+#[derive(Clone, Copy)]
+pub struct Node<'d, 'a> {
+    doc: &'d Document<'a>,
+    id: u32,
+}
+
+/// A dict key: its text and where it was written (for binary plists, the key object).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EntryKey<'d> {
+    /// The key's text.
+    pub name: &'d str,
+    /// Where the key is.
+    pub span: Span,
+}
+
+impl<'d, 'a> Node<'d, 'a> {
+    fn data(&self) -> &'d NodeData<'a> {
+        &self.doc.nodes[self.id as usize]
+    }
+
+    fn node(&self, id: u32) -> Node<'d, 'a> {
+        Node { doc: self.doc, id }
+    }
+
+    /// The node's index in its document.
+    pub fn id(&self) -> usize {
+        self.id as usize
+    }
+
+    /// What kind of value this is.
+    pub fn kind(&self) -> NodeKind {
+        match &self.data().data {
+            Value::String(_) => NodeKind::String,
+            Value::Integer(_) => NodeKind::Integer,
+            Value::Real(_) => NodeKind::Real,
+            Value::Bool(_) => NodeKind::Bool,
+            Value::Date(_) => NodeKind::Date,
+            Value::Bytes(_) => NodeKind::Data,
+            Value::Uid(_) => NodeKind::Uid,
+            Value::Array(_) => NodeKind::Array,
+            Value::Dict(_) => NodeKind::Dict,
+        }
+    }
+
+    /// Where the value is: its text for XML (start tag to end tag) and OpenStep, its
+    /// object's bytes for binary plists.
+    pub fn span(&self) -> Span {
+        self.data().span
+    }
+
+    /// The string, if this is one.
+    pub fn as_str(&self) -> Option<&'d str> {
+        match &self.data().data {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The integer, if this is one.
+    pub fn as_integer(&self) -> Option<Integer> {
+        match self.data().data {
+            Value::Integer(i) => Some(i),
+            _ => None,
+        }
+    }
+
+    /// The integer, if this is one that fits an `i64`.
+    pub fn as_i64(&self) -> Option<i64> {
+        self.as_integer().and_then(Integer::as_i64)
+    }
+
+    /// The integer, if this is one that fits a `u64`.
+    pub fn as_u64(&self) -> Option<u64> {
+        self.as_integer().and_then(Integer::as_u64)
+    }
+
+    /// The real, if this is one.
+    pub fn as_f64(&self) -> Option<f64> {
+        match self.data().data {
+            Value::Real(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// The boolean, if this is one.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self.data().data {
+            Value::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// The date (UTC), if this is one.
+    pub fn as_date(&self) -> Option<Datetime> {
+        match self.data().data {
+            Value::Date(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// The bytes, if this is data.
+    pub fn as_data(&self) -> Option<&'d [u8]> {
+        match &self.data().data {
+            Value::Bytes(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// The UID, if this is one.
+    pub fn as_uid(&self) -> Option<u64> {
+        match self.data().data {
+            Value::Uid(u) => Some(u),
+            _ => None,
+        }
+    }
+
+    /// Entries of a dict or items of an array; 0 for scalars.
+    pub fn len(&self) -> usize {
+        match &self.data().data {
+            Value::Dict(entries) => entries.len(),
+            Value::Array(items) => items.len(),
+            _ => 0,
+        }
+    }
+
+    /// True when [`Node::len`] is 0.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// A dict's entries in document order.
+    pub fn entries(&self) -> impl Iterator<Item = (EntryKey<'d>, Node<'d, 'a>)> + 'd {
+        let doc = self.doc;
+        let entries: &'d [EntryData<'a>] = match &self.data().data {
+            Value::Dict(entries) => entries,
+            _ => &[],
+        };
+        entries.iter().map(move |e| {
+            let key = EntryKey {
+                name: &e.key,
+                span: e.key_span,
+            };
+            (key, Node { doc, id: e.value })
+        })
+    }
+
+    /// An array's items.
+    pub fn items(&self) -> impl Iterator<Item = Node<'d, 'a>> + 'd {
+        let doc = self.doc;
+        let items: &'d [u32] = match &self.data().data {
+            Value::Array(items) => items,
+            _ => &[],
+        };
+        items.iter().map(move |&id| Node { doc, id })
+    }
+
+    /// The value under `key` in a dict (the first, if the key is repeated).
+    pub fn get(&self, key: &str) -> Option<Node<'d, 'a>> {
+        match &self.data().data {
+            Value::Dict(entries) => entries
+                .iter()
+                .find(|e| e.key == key)
+                .map(|e| self.node(e.value)),
+            _ => None,
+        }
+    }
+
+    /// Item `index` of an array.
+    pub fn at(&self, index: usize) -> Option<Node<'d, 'a>> {
+        match &self.data().data {
+            Value::Array(items) => items.get(index).map(|&id| self.node(id)),
+            _ => None,
+        }
+    }
+
+    /// The node at `path` (like `servers[0].host`) below this one.
+    pub fn lookup(&self, path: &Path) -> Option<Node<'d, 'a>> {
+        let (node, depth) = self.lookup_prefix(path);
+        (depth == path.segments.len()).then_some(node)
+    }
+
+    /// The deepest node along `path`, with how many segments were followed.
+    pub fn lookup_prefix(&self, path: &Path) -> (Node<'d, 'a>, usize) {
+        let mut node = *self;
+        for (depth, segment) in path.segments.iter().enumerate() {
+            let next = match segment {
+                Segment::Key(k) => node.get(k),
+                Segment::Index(i) => node.at(*i),
+            };
+            match next {
+                Some(n) => node = n,
+                None => return (node, depth),
+            }
+        }
+        (node, path.segments.len())
+    }
+
+    /// This subtree as a [`RawValue`], as the struct door builds it: OpenStep strings
+    /// as [`RawValue::Text`], UIDs as `{"CF$UID": n}`.
+    pub fn to_raw_value(&self) -> RawValue<'a> {
+        match &self.data().data {
+            Value::String(s) if self.doc.format == PlistFormat::OpenStep => {
+                RawValue::Text(s.clone())
+            }
+            Value::String(s) => RawValue::String(s.clone()),
+            Value::Integer(i) => integer_value(*i),
+            Value::Real(f) => RawValue::Float(*f),
+            Value::Bool(b) => RawValue::Bool(*b),
+            Value::Date(d) => RawValue::Datetime(*d),
+            Value::Bytes(d) => RawValue::Bytes(d.clone()),
+            Value::Uid(u) => uid_value(*u),
+            Value::Array(items) => RawValue::Seq(
+                items
+                    .iter()
+                    .map(|&id| self.node(id).to_raw_value())
+                    .collect(),
+            ),
+            Value::Dict(entries) => RawValue::Map(
+                entries
+                    .iter()
+                    .map(|e| (e.key.clone(), self.node(e.value).to_raw_value()))
+                    .collect(),
+            ),
+        }
+    }
+}
+
+impl fmt::Debug for Node<'_, '_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.data().data {
+            Value::Dict(_) => {
+                let mut map = f.debug_map();
+                for (key, value) in self.entries() {
+                    map.entry(&key.name, &value);
+                }
+                map.finish()
+            }
+            Value::Array(_) => f.debug_list().entries(self.items()).finish(),
+            Value::String(s) => write!(f, "{s:?}"),
+            Value::Integer(i) => write!(f, "{i}"),
+            Value::Real(x) => write!(f, "{x:?}"),
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Date(d) => write!(f, "{d}"),
+            Value::Bytes(d) => write!(f, "<{} bytes>", d.len()),
+            Value::Uid(u) => write!(f, "UID({u})"),
+        }
+    }
+}
+
+/// The builder of the tree door.
+#[derive(Debug, Default)]
+pub struct TreeBuilder<'a> {
+    nodes: Vec<NodeData<'a>>,
+    items: Vec<u32>,
+    entries: Vec<EntryData<'a>>,
+}
+
+impl<'a> TreeBuilder<'a> {
+    /// The finished document, given the top value and the form it was read from.
+    pub fn finish(self, root: u32, format: PlistFormat) -> Document<'a> {
+        Document {
+            format,
+            nodes: self.nodes,
+            root,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, data: Value<'a>, span: Span) -> u32 {
+        self.nodes.push(NodeData { data, span });
+        (self.nodes.len() - 1) as u32
+    }
+}
+
+impl<'a> PlistBuilder<'a> for TreeBuilder<'a> {
+    type Value = u32;
+    type Dict = usize;
+    type Array = usize;
+
+    fn string(&mut self, value: Text<'a, '_>, span: Span) -> u32 {
+        self.push(Value::String(value.into_cow()), span)
+    }
+    fn integer(&mut self, value: Integer, span: Span) -> u32 {
+        self.push(Value::Integer(value), span)
+    }
+    fn real(&mut self, value: f64, span: Span) -> u32 {
+        self.push(Value::Real(value), span)
+    }
+    fn bool(&mut self, value: bool, span: Span) -> u32 {
+        self.push(Value::Bool(value), span)
+    }
+    fn date(&mut self, value: Datetime, span: Span) -> u32 {
+        self.push(Value::Date(value), span)
+    }
+    fn data(&mut self, value: Cow<'a, [u8]>, span: Span) -> u32 {
+        self.push(Value::Bytes(value), span)
+    }
+    fn uid(&mut self, value: u64, span: Span) -> u32 {
+        self.push(Value::Uid(value), span)
+    }
+    fn begin_dict(&mut self, _: usize, _: Option<usize>) -> usize {
+        self.entries.len()
+    }
+    fn dict_key(&mut self, _: &mut usize, key: Text<'a, '_>, span: Span) {
+        self.entries.push(EntryData {
+            key: key.into_cow(),
+            key_span: span,
+            value: u32::MAX,
+        });
+    }
+    fn dict_value(&mut self, _: &mut usize, value: u32) {
+        if let Some(last) = self.entries.last_mut() {
+            last.value = value;
+        }
+    }
+    fn end_dict(&mut self, start: usize, span: Span) -> u32 {
+        let entries = self.entries.drain(start..).collect();
+        self.push(Value::Dict(entries), span)
+    }
+    fn begin_array(&mut self, _: usize, _: Option<usize>) -> usize {
+        self.items.len()
+    }
+    fn array_item(&mut self, _: &mut usize, item: u32) {
+        self.items.push(item);
+    }
+    fn end_array(&mut self, start: usize, span: Span) -> u32 {
+        let items = self.items.drain(start..).collect();
+        self.push(Value::Array(items), span)
+    }
+}

@@ -1,0 +1,742 @@
+//! The three plist writers: XML and OpenStep text (streaming [`Encoder`]s) and binary
+//! `bplist00` (from a [`RawValue`], with deduplicated objects and minimal widths).
+//!
+//! Shared rules: a null cannot be written (an error naming its path); an integer must lie
+//! in -2^63 ..= 2^64-1; a date-time with an offset is written as a plist date (in UTC),
+//! while a local date-time, a date alone or a time alone is written as its RFC 3339
+//! string (a plist date is an instant). In binary plists the one-entry map
+//! `{"CF$UID": n}` (n ≥ 0) is written as a UID, as the readers return UIDs.
+
+use std::collections::HashMap;
+
+use quarry_raw_value::{base64, Datetime, EncodeError, Encoder, RawValue};
+
+use super::builder::{apple_seconds, to_utc, Integer};
+use super::openstep::UNQUOTED;
+use super::raw::UID_KEY;
+
+const FORMAT: &str = "a property list";
+
+#[cold]
+fn null_error() -> EncodeError {
+    EncodeError::unsupported("null", FORMAT)
+}
+
+fn big_integer(text: &str) -> Result<Integer, EncodeError> {
+    text.parse::<i128>()
+        .ok()
+        .and_then(Integer::from_i128)
+        .ok_or_else(|| EncodeError::unsupported("an integer outside -2^63..=2^64-1", FORMAT))
+}
+
+/// A date-time with an offset as the UTC date to write; `None` when it is to be written
+/// as text.
+fn plist_date(d: &Datetime) -> Option<Datetime> {
+    if d.offset.is_some() {
+        to_utc(d)
+    } else {
+        None
+    }
+}
+
+fn push_real(out: &mut Vec<u8>, v: f64, nan: &str, inf: &str, neg_inf: &str) {
+    if v.is_nan() {
+        out.extend_from_slice(nan.as_bytes());
+    } else if v.is_infinite() {
+        out.extend_from_slice(if v > 0.0 { inf } else { neg_inf }.as_bytes());
+    } else {
+        out.extend_from_slice(zmij::Buffer::new().format_finite(v).as_bytes());
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// XML.
+
+const XML_HEADER: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n<plist version=\"1.0\">\n";
+
+/// Bytes of text that need a look: markup, CR, control characters, and the lead byte
+/// of U+FFFE/U+FFFF.
+const fn xml_special_table() -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 0x20 {
+        t[i] = i != b'\t' as usize && i != b'\n' as usize;
+        i += 1;
+    }
+    t[b'&' as usize] = true;
+    t[b'<' as usize] = true;
+    t[b'>' as usize] = true;
+    t[0x7F] = false;
+    t[0xEF] = true;
+    t
+}
+
+const XML_SPECIAL: [bool; 256] = xml_special_table();
+
+/// Appends `s` as XML character data; characters XML 1.0 cannot carry are an error.
+fn escape_xml(out: &mut Vec<u8>, s: &str) -> Result<(), EncodeError> {
+    let bytes = s.as_bytes();
+    let mut run = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if !XML_SPECIAL[usize::from(b)] {
+            i += 1;
+            continue;
+        }
+        let rep: &[u8] = match b {
+            b'&' => b"&amp;",
+            b'<' => b"&lt;",
+            b'>' => b"&gt;",
+            b'\r' => b"&#13;",
+            0xEF => {
+                if bytes.get(i + 1) == Some(&0xBF) && matches!(bytes.get(i + 2), Some(0xBE | 0xBF))
+                {
+                    return Err(EncodeError::custom(format!(
+                        "{FORMAT} in XML cannot represent the character U+FFF{}",
+                        if bytes[i + 2] == 0xBE { 'E' } else { 'F' }
+                    )));
+                }
+                i += 1;
+                continue;
+            }
+            _ => {
+                return Err(EncodeError::custom(format!(
+                    "{FORMAT} in XML cannot represent the control character U+{:04X}",
+                    b
+                )))
+            }
+        };
+        out.extend_from_slice(&bytes[run..i]);
+        out.extend_from_slice(rep);
+        i += 1;
+        run = i;
+    }
+    out.extend_from_slice(&bytes[run..]);
+    Ok(())
+}
+
+/// Streams an XML property list (Apple's layout: declaration, DOCTYPE, tab indentation).
+#[derive(Debug)]
+pub struct XmlWriter<'w> {
+    out: &'w mut Vec<u8>,
+    /// Open containers: where each one's start tag begins, and whether it has content.
+    open: Vec<(usize, bool)>,
+    done: bool,
+}
+
+impl<'w> XmlWriter<'w> {
+    /// A writer appending to `out`; writes the XML declaration and DOCTYPE at once.
+    pub fn new(out: &'w mut Vec<u8>) -> Self {
+        out.extend_from_slice(XML_HEADER.as_bytes());
+        XmlWriter {
+            out,
+            open: Vec::new(),
+            done: false,
+        }
+    }
+
+    /// Closes the document; an error unless exactly one value was written.
+    pub fn finish(self) -> Result<(), EncodeError> {
+        if !self.done || !self.open.is_empty() {
+            return Err(EncodeError::custom(
+                "incomplete value: unbalanced begin/end events",
+            ));
+        }
+        self.out.extend_from_slice(b"</plist>\n");
+        Ok(())
+    }
+
+    fn indent(&mut self) -> Result<(), EncodeError> {
+        if self.done && self.open.is_empty() {
+            return Err(EncodeError::custom("a second top-level value"));
+        }
+        if let Some(last) = self.open.last_mut() {
+            last.1 = true;
+        }
+        for _ in 0..self.open.len() {
+            self.out.push(b'\t');
+        }
+        Ok(())
+    }
+
+    fn leaf(&mut self, tag: &str, text: &[u8]) -> Result<(), EncodeError> {
+        self.indent()?;
+        self.out.push(b'<');
+        self.out.extend_from_slice(tag.as_bytes());
+        self.out.push(b'>');
+        self.out.extend_from_slice(text);
+        self.out.extend_from_slice(b"</");
+        self.out.extend_from_slice(tag.as_bytes());
+        self.out.extend_from_slice(b">\n");
+        self.value_done();
+        Ok(())
+    }
+
+    fn value_done(&mut self) {
+        if self.open.is_empty() {
+            self.done = true;
+        }
+    }
+
+    fn begin(&mut self, tag: &[u8]) -> Result<(), EncodeError> {
+        self.indent()?;
+        let at = self.out.len();
+        self.out.extend_from_slice(tag);
+        self.out.push(b'\n');
+        self.open.push((at, false));
+        Ok(())
+    }
+
+    fn end(&mut self, close: &[u8], empty: &[u8]) -> Result<(), EncodeError> {
+        let Some((at, content)) = self.open.pop() else {
+            return Err(EncodeError::custom("an end without a begin"));
+        };
+        if content {
+            for _ in 0..self.open.len() {
+                self.out.push(b'\t');
+            }
+            self.out.extend_from_slice(close);
+        } else {
+            self.out.truncate(at);
+            self.out.extend_from_slice(empty);
+        }
+        self.out.push(b'\n');
+        self.value_done();
+        Ok(())
+    }
+
+    fn integer(&mut self, v: Integer) -> Result<(), EncodeError> {
+        let mut buffer = itoa::Buffer::new();
+        let text = match v {
+            Integer::Int(i) => buffer.format(i),
+            Integer::UInt(u) => buffer.format(u),
+        };
+        let text = text.as_bytes().to_vec();
+        self.leaf("integer", &text)
+    }
+}
+
+impl Encoder for XmlWriter<'_> {
+    fn null(&mut self) -> Result<(), EncodeError> {
+        Err(null_error())
+    }
+    fn bool(&mut self, v: bool) -> Result<(), EncodeError> {
+        self.indent()?;
+        self.out
+            .extend_from_slice(if v { b"<true/>\n" } else { b"<false/>\n" });
+        self.value_done();
+        Ok(())
+    }
+    fn i64(&mut self, v: i64) -> Result<(), EncodeError> {
+        self.integer(Integer::Int(v))
+    }
+    fn u64(&mut self, v: u64) -> Result<(), EncodeError> {
+        self.integer(Integer::from(v))
+    }
+    fn f64(&mut self, v: f64) -> Result<(), EncodeError> {
+        let mut text = Vec::with_capacity(24);
+        push_real(&mut text, v, "nan", "+infinity", "-infinity");
+        self.leaf("real", &text)
+    }
+    fn big_number(&mut self, text: &str) -> Result<(), EncodeError> {
+        self.integer(big_integer(text)?)
+    }
+    fn str(&mut self, v: &str) -> Result<(), EncodeError> {
+        self.indent()?;
+        self.out.extend_from_slice(b"<string>");
+        escape_xml(self.out, v)?;
+        self.out.extend_from_slice(b"</string>\n");
+        self.value_done();
+        Ok(())
+    }
+    fn bytes(&mut self, v: &[u8]) -> Result<(), EncodeError> {
+        let text = base64::encode(v);
+        self.leaf("data", text.as_bytes())
+    }
+    fn datetime(&mut self, v: &Datetime) -> Result<(), EncodeError> {
+        match plist_date(v) {
+            Some(utc) => self.leaf("date", utc.to_string().as_bytes()),
+            None if v.offset.is_some() => Err(EncodeError::unsupported(
+                "a date outside the years 0000..=9999 (UTC)",
+                FORMAT,
+            )),
+            None => self.str(&v.to_string()),
+        }
+    }
+    fn begin_seq(&mut self, _: Option<usize>) -> Result<(), EncodeError> {
+        self.begin(b"<array>")
+    }
+    fn end_seq(&mut self) -> Result<(), EncodeError> {
+        self.end(b"</array>", b"<array/>")
+    }
+    fn begin_map(&mut self, _: Option<usize>) -> Result<(), EncodeError> {
+        self.begin(b"<dict>")
+    }
+    fn key(&mut self, key: &str) -> Result<(), EncodeError> {
+        for _ in 0..self.open.len() {
+            self.out.push(b'\t');
+        }
+        self.out.extend_from_slice(b"<key>");
+        escape_xml(self.out, key)?;
+        self.out.extend_from_slice(b"</key>\n");
+        Ok(())
+    }
+    fn end_map(&mut self) -> Result<(), EncodeError> {
+        self.end(b"</dict>", b"<dict/>")
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// OpenStep.
+
+/// Streams an OpenStep (ASCII) property list, indented by tabs as Xcode writes them.
+///
+/// OpenStep has only strings, data, arrays and dicts: numbers and booleans are written
+/// as their text (`42`, `1.5`, `true`), dates as RFC 3339 text; the reader returns them
+/// as untyped text, which decodes back into numbers and booleans.
+#[derive(Debug)]
+pub struct OpenStepWriter<'w> {
+    out: &'w mut Vec<u8>,
+    /// Open containers: true for a dict.
+    open: Vec<(bool, bool)>,
+    done: bool,
+}
+
+impl<'w> OpenStepWriter<'w> {
+    /// A writer appending to `out`.
+    pub fn new(out: &'w mut Vec<u8>) -> Self {
+        OpenStepWriter {
+            out,
+            open: Vec::new(),
+            done: false,
+        }
+    }
+
+    /// Ends the document; an error unless exactly one value was written.
+    pub fn finish(self) -> Result<(), EncodeError> {
+        if !self.done || !self.open.is_empty() {
+            return Err(EncodeError::custom(
+                "incomplete value: unbalanced begin/end events",
+            ));
+        }
+        self.out.push(b'\n');
+        Ok(())
+    }
+
+    /// Before a value: indentation inside an array.
+    fn before(&mut self) -> Result<(), EncodeError> {
+        match self.open.last_mut() {
+            None if self.done => Err(EncodeError::custom("a second top-level value")),
+            Some((false, content)) => {
+                *content = true;
+                let depth = self.open.len();
+                for _ in 0..depth {
+                    self.out.push(b'\t');
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// After a value: the separator its container needs.
+    fn after(&mut self) {
+        match self.open.last() {
+            None => self.done = true,
+            Some((true, _)) => self.out.extend_from_slice(b";\n"),
+            Some((false, _)) => self.out.extend_from_slice(b",\n"),
+        }
+    }
+
+    fn scalar(&mut self, text: &str) -> Result<(), EncodeError> {
+        self.before()?;
+        write_openstep_string(self.out, text);
+        self.after();
+        Ok(())
+    }
+
+    fn end(&mut self, close: u8) -> Result<(), EncodeError> {
+        let Some((_, content)) = self.open.pop() else {
+            return Err(EncodeError::custom("an end without a begin"));
+        };
+        if content {
+            for _ in 0..self.open.len() {
+                self.out.push(b'\t');
+            }
+        }
+        self.out.push(close);
+        self.after();
+        Ok(())
+    }
+}
+
+/// Appends `s` as an OpenStep string: bare when it is made of unquoted characters only,
+/// quoted with escapes otherwise.
+pub fn write_openstep_string(out: &mut Vec<u8>, s: &str) {
+    let bytes = s.as_bytes();
+    if !bytes.is_empty() && bytes.iter().all(|&b| UNQUOTED[usize::from(b)]) && !s.starts_with("//")
+    {
+        out.extend_from_slice(bytes);
+        return;
+    }
+    out.push(b'"');
+    let mut run = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let rep: &[u8] = match b {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            b'\n' => b"\\n",
+            b'\t' => b"\\t",
+            b'\r' => b"\\r",
+            0..=0x1F | 0x7F => b"",
+            _ => continue,
+        };
+        out.extend_from_slice(&bytes[run..i]);
+        if rep.is_empty() {
+            out.extend_from_slice(format!("\\U{:04x}", b).as_bytes());
+        } else {
+            out.extend_from_slice(rep);
+        }
+        run = i + 1;
+    }
+    out.extend_from_slice(&bytes[run..]);
+    out.push(b'"');
+}
+
+impl Encoder for OpenStepWriter<'_> {
+    fn null(&mut self) -> Result<(), EncodeError> {
+        Err(null_error())
+    }
+    fn bool(&mut self, v: bool) -> Result<(), EncodeError> {
+        self.scalar(if v { "true" } else { "false" })
+    }
+    fn i64(&mut self, v: i64) -> Result<(), EncodeError> {
+        self.scalar(itoa::Buffer::new().format(v))
+    }
+    fn u64(&mut self, v: u64) -> Result<(), EncodeError> {
+        self.scalar(itoa::Buffer::new().format(v))
+    }
+    fn f64(&mut self, v: f64) -> Result<(), EncodeError> {
+        let mut text = Vec::with_capacity(24);
+        push_real(&mut text, v, "nan", "inf", "-inf");
+        self.scalar(std::str::from_utf8(&text).unwrap_or("nan"))
+    }
+    fn big_number(&mut self, text: &str) -> Result<(), EncodeError> {
+        let v = big_integer(text)?;
+        self.scalar(&v.to_string())
+    }
+    fn str(&mut self, v: &str) -> Result<(), EncodeError> {
+        self.scalar(v)
+    }
+    fn bytes(&mut self, v: &[u8]) -> Result<(), EncodeError> {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        self.before()?;
+        self.out.push(b'<');
+        for (i, &b) in v.iter().enumerate() {
+            if i > 0 && i % 4 == 0 {
+                self.out.push(b' ');
+            }
+            self.out.push(HEX[usize::from(b >> 4)]);
+            self.out.push(HEX[usize::from(b & 15)]);
+        }
+        self.out.push(b'>');
+        self.after();
+        Ok(())
+    }
+    fn datetime(&mut self, v: &Datetime) -> Result<(), EncodeError> {
+        let text = plist_date(v).unwrap_or(*v).to_string();
+        self.scalar(&text)
+    }
+    fn begin_seq(&mut self, _: Option<usize>) -> Result<(), EncodeError> {
+        self.before()?;
+        self.out.extend_from_slice(b"(\n");
+        self.open.push((false, false));
+        Ok(())
+    }
+    fn end_seq(&mut self) -> Result<(), EncodeError> {
+        self.end(b')')
+    }
+    fn begin_map(&mut self, _: Option<usize>) -> Result<(), EncodeError> {
+        self.before()?;
+        self.out.extend_from_slice(b"{\n");
+        self.open.push((true, false));
+        Ok(())
+    }
+    fn key(&mut self, key: &str) -> Result<(), EncodeError> {
+        if let Some(last) = self.open.last_mut() {
+            last.1 = true;
+        }
+        for _ in 0..self.open.len() {
+            self.out.push(b'\t');
+        }
+        write_openstep_string(self.out, key);
+        self.out.extend_from_slice(b" = ");
+        Ok(())
+    }
+    fn end_map(&mut self) -> Result<(), EncodeError> {
+        self.end(b'}')
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Binary.
+
+/// A scalar's identity for deduplication.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Scalar<'v> {
+    Bool(bool),
+    Integer(Integer),
+    Real(u64),
+    Date(u64),
+    Str(&'v str),
+    Data(&'v [u8]),
+    Uid(u64),
+}
+
+enum Object<'v> {
+    Scalar(Scalar<'v>),
+    Array(Vec<u32>),
+    Dict(Vec<u32>, Vec<u32>),
+}
+
+#[derive(Default)]
+struct Objects<'v> {
+    list: Vec<Object<'v>>,
+    seen: HashMap<Scalar<'v>, u32>,
+}
+
+impl<'v> Objects<'v> {
+    fn scalar(&mut self, s: Scalar<'v>) -> u32 {
+        let next = self.list.len() as u32;
+        let id = *self.seen.entry(s).or_insert(next);
+        if id == next {
+            self.list.push(Object::Scalar(s));
+        }
+        id
+    }
+
+    fn reserve(&mut self) -> u32 {
+        self.list.push(Object::Array(Vec::new()));
+        (self.list.len() - 1) as u32
+    }
+
+    fn add(&mut self, value: &'v RawValue<'_>) -> Result<u32, EncodeError> {
+        Ok(match value {
+            RawValue::Null => return Err(null_error()),
+            RawValue::Bool(b) => self.scalar(Scalar::Bool(*b)),
+            RawValue::Int(i) => self.scalar(Scalar::Integer(Integer::Int(*i))),
+            RawValue::UInt(u) => self.scalar(Scalar::Integer(Integer::from(*u))),
+            RawValue::BigNumber(text) => self.scalar(Scalar::Integer(big_integer(text)?)),
+            RawValue::Float(f) => {
+                // One NaN object for every NaN payload.
+                let bits = if f.is_nan() {
+                    f64::NAN.to_bits()
+                } else {
+                    f.to_bits()
+                };
+                self.scalar(Scalar::Real(bits))
+            }
+            RawValue::String(s) | RawValue::Text(s) => self.scalar(Scalar::Str(s)),
+            RawValue::Bytes(b) => self.scalar(Scalar::Data(b)),
+            RawValue::Datetime(d) => match plist_date(d).as_ref().and_then(apple_seconds) {
+                Some(seconds) => self.scalar(Scalar::Date(seconds.to_bits())),
+                None if d.offset.is_some() => {
+                    return Err(EncodeError::unsupported(
+                        "a date outside the years 0000..=9999 (UTC)",
+                        FORMAT,
+                    ))
+                }
+                // Local date-times were turned into text before.
+                None => return Err(EncodeError::unsupported("a local date-time", FORMAT)),
+            },
+            RawValue::Seq(items) => {
+                let id = self.reserve();
+                let mut refs = Vec::with_capacity(items.len());
+                for (i, item) in items.iter().enumerate() {
+                    refs.push(self.add(item).map_err(|e| e.at_index(i))?);
+                }
+                self.list[id as usize] = Object::Array(refs);
+                id
+            }
+            RawValue::Map(entries) => {
+                if let [(key, value)] = entries.as_slice() {
+                    if key == UID_KEY {
+                        let uid = match value {
+                            RawValue::Int(i) => u64::try_from(*i).ok(),
+                            RawValue::UInt(u) => Some(*u),
+                            _ => None,
+                        };
+                        if let Some(uid) = uid {
+                            return Ok(self.scalar(Scalar::Uid(uid)));
+                        }
+                    }
+                }
+                let id = self.reserve();
+                let mut keys = Vec::with_capacity(entries.len());
+                let mut values = Vec::with_capacity(entries.len());
+                for (key, _) in entries {
+                    keys.push(self.scalar(Scalar::Str(key)));
+                }
+                for (key, value) in entries {
+                    values.push(self.add(value).map_err(|e| e.at_key(key))?);
+                }
+                self.list[id as usize] = Object::Dict(keys, values);
+                id
+            }
+        })
+    }
+}
+
+/// Bytes needed for `n` as an unsigned width of 1, 2, 4 or 8.
+fn width_of(n: u64) -> usize {
+    if n <= 0xFF {
+        1
+    } else if n <= 0xFFFF {
+        2
+    } else if n <= 0xFFFF_FFFF {
+        4
+    } else {
+        8
+    }
+}
+
+fn push_uint(out: &mut Vec<u8>, v: u64, width: usize) {
+    out.extend_from_slice(&v.to_be_bytes()[8 - width..]);
+}
+
+fn push_int_object(out: &mut Vec<u8>, v: Integer) {
+    match v {
+        Integer::Int(i) if i < 0 => {
+            out.push(0x13);
+            push_uint(out, i as u64, 8);
+        }
+        Integer::Int(i) => {
+            let w = width_of(i as u64);
+            out.push(0x10 | w.trailing_zeros() as u8);
+            push_uint(out, i as u64, w);
+        }
+        Integer::UInt(u) => {
+            out.push(0x14);
+            out.extend_from_slice(&u128::from(u).to_be_bytes());
+        }
+    }
+}
+
+fn push_marker_len(out: &mut Vec<u8>, high: u8, len: usize) {
+    if len < 15 {
+        out.push(high | len as u8);
+    } else {
+        out.push(high | 0x0F);
+        push_int_object(out, Integer::from(len as u64));
+    }
+}
+
+/// Writes `value` as a binary plist (`bplist00`) into `out`.
+///
+/// Equal scalars (strings and keys, numbers, dates, data, UIDs) are written once and
+/// shared; containers are written once per occurrence. Reference and offset widths are
+/// the smallest that fit.
+pub fn write_binary(value: &RawValue<'_>, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+    let value = if !has_local_datetime(value) {
+        std::borrow::Cow::Borrowed(value)
+    } else {
+        std::borrow::Cow::Owned(local_datetimes_as_text(value))
+    };
+    let mut objects = Objects::default();
+    objects.add(&value)?;
+    let count = objects.list.len();
+    let ref_size = width_of(count as u64 - 1);
+    let base = out.len();
+    out.extend_from_slice(b"bplist00");
+    let mut offsets = Vec::with_capacity(count);
+    let mut utf16 = Vec::new();
+    for object in &objects.list {
+        offsets.push((out.len() - base) as u64);
+        match object {
+            Object::Scalar(Scalar::Bool(b)) => out.push(if *b { 0x09 } else { 0x08 }),
+            Object::Scalar(Scalar::Integer(v)) => push_int_object(out, *v),
+            Object::Scalar(Scalar::Real(bits)) => {
+                out.push(0x23);
+                out.extend_from_slice(&bits.to_be_bytes());
+            }
+            Object::Scalar(Scalar::Date(bits)) => {
+                out.push(0x33);
+                out.extend_from_slice(&bits.to_be_bytes());
+            }
+            Object::Scalar(Scalar::Data(b)) => {
+                push_marker_len(out, 0x40, b.len());
+                out.extend_from_slice(b);
+            }
+            Object::Scalar(Scalar::Str(s)) if s.is_ascii() => {
+                push_marker_len(out, 0x50, s.len());
+                out.extend_from_slice(s.as_bytes());
+            }
+            Object::Scalar(Scalar::Str(s)) => {
+                utf16.clear();
+                utf16.extend(s.encode_utf16());
+                push_marker_len(out, 0x60, utf16.len());
+                for unit in &utf16 {
+                    out.extend_from_slice(&unit.to_be_bytes());
+                }
+            }
+            Object::Scalar(Scalar::Uid(u)) => {
+                let w = width_of(*u);
+                out.push(0x80 | (w - 1) as u8);
+                push_uint(out, *u, w);
+            }
+            Object::Array(refs) => {
+                push_marker_len(out, 0xA0, refs.len());
+                for &r in refs {
+                    push_uint(out, u64::from(r), ref_size);
+                }
+            }
+            Object::Dict(keys, values) => {
+                push_marker_len(out, 0xD0, keys.len());
+                for &r in keys.iter().chain(values) {
+                    push_uint(out, u64::from(r), ref_size);
+                }
+            }
+        }
+    }
+    let table = (out.len() - base) as u64;
+    let offset_size = width_of(offsets.last().copied().unwrap_or(0));
+    for &offset in &offsets {
+        push_uint(out, offset, offset_size);
+    }
+    out.extend_from_slice(&[0; 6]);
+    out.push(offset_size as u8);
+    out.push(ref_size as u8);
+    out.extend_from_slice(&(count as u64).to_be_bytes());
+    out.extend_from_slice(&0u64.to_be_bytes());
+    out.extend_from_slice(&table.to_be_bytes());
+    Ok(())
+}
+
+fn is_local(d: &Datetime) -> bool {
+    d.offset.is_none()
+}
+
+fn has_local_datetime(value: &RawValue<'_>) -> bool {
+    match value {
+        RawValue::Datetime(d) => is_local(d),
+        RawValue::Seq(items) => items.iter().any(has_local_datetime),
+        RawValue::Map(entries) => entries.iter().any(|(_, v)| has_local_datetime(v)),
+        _ => false,
+    }
+}
+
+/// A copy of `value` with local date-times, dates and times as their RFC 3339 text.
+fn local_datetimes_as_text<'a>(value: &RawValue<'a>) -> RawValue<'a> {
+    match value {
+        RawValue::Datetime(d) if is_local(d) => RawValue::String(d.to_string().into()),
+        RawValue::Seq(items) => RawValue::Seq(items.iter().map(local_datetimes_as_text).collect()),
+        RawValue::Map(entries) => RawValue::Map(
+            entries
+                .iter()
+                .map(|(k, v)| (k.clone(), local_datetimes_as_text(v)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
