@@ -92,9 +92,9 @@ pub enum PlistFormat {
 }
 
 /// The form of `input`, from its first bytes: `bplist` is binary; a UTF-16 byte order
-/// mark, or (after a UTF-8 one and white space) `<?`, `<!` or `<plist` is XML; anything
-/// else is OpenStep (whose reader then rejects what it cannot read, the empty input
-/// included).
+/// mark, or (after a UTF-8 one and white space) `<?`, `<!` or a `<` that does not open
+/// OpenStep hex data (`<0fbd 77>`) is XML; anything else is OpenStep (whose reader then
+/// rejects what it cannot read, the empty input included).
 pub fn detect(input: &[u8]) -> PlistFormat {
     if input.starts_with(b"bplist") {
         return PlistFormat::Binary;
@@ -108,10 +108,19 @@ pub fn detect(input: &[u8]) -> PlistFormat {
         .position(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
         .unwrap_or(body.len());
     let body = &body[start..];
-    if body.starts_with(b"<?") || body.starts_with(b"<!") || body.starts_with(b"<plist") {
-        PlistFormat::Xml
-    } else {
-        PlistFormat::OpenStep
+    match body {
+        [b'<', b'?' | b'!', ..] => PlistFormat::Xml,
+        // `<0fbd 77>` is OpenStep data; `<plist>`, `<dict>` are XML.
+        [b'<', rest @ ..] => {
+            let end = rest
+                .iter()
+                .position(|b| !b.is_ascii_hexdigit() && !b.is_ascii_whitespace());
+            match end.map(|i| rest[i]) {
+                Some(b'>') => PlistFormat::OpenStep,
+                _ => PlistFormat::Xml,
+            }
+        }
+        _ => PlistFormat::OpenStep,
     }
 }
 

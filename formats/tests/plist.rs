@@ -1,0 +1,764 @@
+//! Behaviour of the plist readers (XML, binary, OpenStep), both doors and the writers.
+#![cfg(feature = "plist")]
+
+use std::borrow::Cow;
+
+use proptest::prelude::*;
+use quarry_formats::plist::{self, ErrorKind, Integer, NodeKind, PlistFormat};
+use quarry_formats::Limits;
+use quarry_raw_value::{Date, Datetime, Offset, Path, RawValue, Time};
+
+fn map<'a>(entries: Vec<(&'a str, RawValue<'a>)>) -> RawValue<'a> {
+    RawValue::Map(
+        entries
+            .into_iter()
+            .map(|(k, v)| (Cow::Borrowed(k), v))
+            .collect(),
+    )
+}
+
+fn s(text: &str) -> RawValue<'_> {
+    RawValue::String(Cow::Borrowed(text))
+}
+
+fn t(text: &str) -> RawValue<'_> {
+    RawValue::Text(Cow::Borrowed(text))
+}
+
+fn xml(body: &str) -> Vec<u8> {
+    format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">{body}</plist>")
+        .into_bytes()
+}
+
+fn kind_of(input: &[u8]) -> ErrorKind {
+    plist::parse(input).unwrap_err().kind().clone()
+}
+
+fn utc(year: u16, month: u8, day: u8, hour: u8, minute: u8, second: u8) -> Datetime {
+    Datetime {
+        date: Some(Date { year, month, day }),
+        time: Some(Time {
+            hour,
+            minute,
+            second,
+            nanosecond: 0,
+        }),
+        offset: Some(Offset::Z),
+    }
+}
+
+/// Assembles a binary plist: `objects` in order, offset and reference widths, the top
+/// object and the object count the trailer claims.
+fn bplist(objects: &[Vec<u8>], ref_size: u8, top: u64) -> Vec<u8> {
+    let mut out = b"bplist00".to_vec();
+    let mut offsets = Vec::new();
+    for object in objects {
+        offsets.push(out.len() as u64);
+        out.extend_from_slice(object);
+    }
+    let table = out.len() as u64;
+    for offset in &offsets {
+        out.extend_from_slice(&offset.to_be_bytes()[6..]);
+    }
+    out.extend_from_slice(&[0; 6]);
+    out.push(2);
+    out.push(ref_size);
+    out.extend_from_slice(&(objects.len() as u64).to_be_bytes());
+    out.extend_from_slice(&top.to_be_bytes());
+    out.extend_from_slice(&table.to_be_bytes());
+    out
+}
+
+/// Overwrites trailer field bytes at `at` (counted from the trailer's start).
+fn with_trailer(mut file: Vec<u8>, at: usize, bytes: &[u8]) -> Vec<u8> {
+    let t = file.len() - 32;
+    file[t + at..t + at + bytes.len()].copy_from_slice(bytes);
+    file
+}
+
+#[test]
+fn detects_the_form_from_the_bytes() {
+    assert_eq!(plist::detect(b"bplist00..."), PlistFormat::Binary);
+    assert_eq!(plist::detect(b"<?xml version"), PlistFormat::Xml);
+    assert_eq!(plist::detect(b"\xEF\xBB\xBF  <plist>"), PlistFormat::Xml);
+    assert_eq!(plist::detect(b"\n<!DOCTYPE plist"), PlistFormat::Xml);
+    assert_eq!(plist::detect(b"\xFF\xFE<\0"), PlistFormat::Xml);
+    assert_eq!(plist::detect(b"// !$*UTF8*$!\n{"), PlistFormat::OpenStep);
+    assert_eq!(plist::detect(b"<0fbd77>"), PlistFormat::OpenStep);
+    assert_eq!(plist::detect(b"< 0f bd >"), PlistFormat::OpenStep);
+    assert_eq!(plist::detect(b"<dict>"), PlistFormat::Xml);
+    assert_eq!(plist::detect(b""), PlistFormat::OpenStep);
+    assert_eq!(kind_of(b""), ErrorKind::Empty);
+    assert_eq!(kind_of(b"  // nothing\n"), ErrorKind::Empty);
+}
+
+#[test]
+fn xml_reads_every_type() {
+    let doc = xml("<dict>
+        <key>s</key><string>a &amp; b</string>
+        <key>i</key><integer>-42</integer>
+        <key>u</key><integer>18446744073709551615</integer>
+        <key>r</key><real>1.5</real>
+        <key>t</key><true/>
+        <key>f</key><false/>
+        <key>d</key><date>2024-01-02T03:04:05Z</date>
+        <key>b</key><data>AAEC\n  /w==</data>
+        <key>a</key><array><integer>1</integer><string/></array>
+        <key>e</key><dict/>
+    </dict>");
+    let value = plist::parse(&doc).unwrap();
+    assert_eq!(
+        value,
+        map(vec![
+            ("s", s("a & b")),
+            ("i", RawValue::Int(-42)),
+            ("u", RawValue::UInt(u64::MAX)),
+            ("r", RawValue::Float(1.5)),
+            ("t", RawValue::Bool(true)),
+            ("f", RawValue::Bool(false)),
+            ("d", RawValue::Datetime(utc(2024, 1, 2, 3, 4, 5))),
+            ("b", RawValue::Bytes(Cow::Owned(vec![0, 1, 2, 255]))),
+            ("a", RawValue::Seq(vec![RawValue::Int(1), s("")])),
+            ("e", RawValue::Map(vec![])),
+        ])
+    );
+    let tree = plist::parse_tree(&doc).unwrap();
+    assert_eq!(tree.format(), PlistFormat::Xml);
+    assert_eq!(tree.to_raw_value(), value);
+    let node = tree.root().get("i").unwrap();
+    assert_eq!(node.kind(), NodeKind::Integer);
+    assert_eq!(
+        &doc[node.span().start..node.span().end],
+        b"<integer>-42</integer>"
+    );
+    let path = Path::parse("a[1]").unwrap();
+    assert_eq!(tree.root().lookup(&path).unwrap().as_str(), Some(""));
+    assert_eq!(
+        tree.root().get("u").unwrap().as_integer(),
+        Some(Integer::UInt(u64::MAX))
+    );
+}
+
+#[test]
+fn xml_strings_are_borrowed_unless_decoded() {
+    let plain = xml("<string>plain</string>");
+    match plist::parse(&plain).unwrap() {
+        RawValue::String(Cow::Borrowed("plain")) => {}
+        other => panic!("not borrowed: {other:?}"),
+    }
+    let decoded = xml("<string>a&lt;b</string>");
+    assert!(matches!(
+        plist::parse(&decoded).unwrap(),
+        RawValue::String(Cow::Owned(_))
+    ));
+    // Text split by a comment is joined.
+    assert_eq!(
+        plist::parse(&xml("<string>a<!-- c -->b<![CDATA[<c>]]></string>")).unwrap(),
+        s("ab<c>")
+    );
+}
+
+#[test]
+fn xml_number_and_date_spellings() {
+    let int = |text: &str| {
+        plist::parse(&xml(&format!("<integer>{text}</integer>"))).map(RawValue::into_owned)
+    };
+    assert_eq!(int("007").unwrap(), RawValue::Int(7));
+    assert_eq!(int("-0").unwrap(), RawValue::Int(0));
+    assert_eq!(int("0x1F").unwrap(), RawValue::Int(31));
+    assert_eq!(int(" +12 ").unwrap(), RawValue::Int(12));
+    assert_eq!(
+        int("-9223372036854775808").unwrap(),
+        RawValue::Int(i64::MIN)
+    );
+    assert_eq!(
+        int("-9223372036854775809").unwrap_err().kind(),
+        &ErrorKind::IntegerOverflow
+    );
+    assert_eq!(
+        int("18446744073709551616").unwrap_err().kind(),
+        &ErrorKind::IntegerOverflow
+    );
+    assert_eq!(
+        int("99999999999999999999999999999999999999999999")
+            .unwrap_err()
+            .kind(),
+        &ErrorKind::IntegerOverflow
+    );
+    for bad in ["", "0x", "1.5", "12a", "--1"] {
+        assert_eq!(
+            int(bad).unwrap_err().kind(),
+            &ErrorKind::InvalidInteger,
+            "{bad}"
+        );
+    }
+    let real =
+        |text: &str| plist::parse(&xml(&format!("<real>{text}</real>"))).map(RawValue::into_owned);
+    assert_eq!(real(".5").unwrap(), RawValue::Float(0.5));
+    assert_eq!(real("5.").unwrap(), RawValue::Float(5.0));
+    assert_eq!(real("+infinity").unwrap(), RawValue::Float(f64::INFINITY));
+    assert_eq!(real("-inf").unwrap(), RawValue::Float(f64::NEG_INFINITY));
+    assert!(matches!(real("nan").unwrap(), RawValue::Float(f) if f.is_nan()));
+    assert_eq!(real("x").unwrap_err().kind(), &ErrorKind::InvalidReal);
+    let date =
+        |text: &str| plist::parse(&xml(&format!("<date>{text}</date>"))).map(RawValue::into_owned);
+    assert_eq!(
+        date("2024-01-02T01:04:05-02:00").unwrap(),
+        RawValue::Datetime(utc(2024, 1, 2, 3, 4, 5))
+    );
+    for bad in [
+        "2024-01-02",
+        "2024-01-02T03:04:05",
+        "2024-13-02T03:04:05Z",
+        "x",
+    ] {
+        assert_eq!(
+            date(bad).unwrap_err().kind(),
+            &ErrorKind::InvalidDate,
+            "{bad}"
+        );
+    }
+}
+
+#[test]
+fn xml_structure_errors_name_the_problem_and_its_position() {
+    let err = |body: &str| {
+        let e = plist::parse(&xml(body)).unwrap_err();
+        (e.kind().to_string(), e.line(), e.column())
+    };
+    assert_eq!(
+        err("<dict><string>x</string></dict>").0,
+        "dict value without a `key`"
+    );
+    assert_eq!(
+        err("<dict><key>a</key><key>b</key></dict>").0,
+        "dict `key` without a value"
+    );
+    assert_eq!(
+        err("<dict><key>a</key></dict>").0,
+        "dict `key` without a value"
+    );
+    assert_eq!(
+        err("<true/><false/>").0,
+        "`plist` holds more than one value"
+    );
+    assert_eq!(err("").0, "`plist` holds no value");
+    assert_eq!(err("<array><foo/></array>").0, "unexpected element `foo`");
+    assert_eq!(err("<key>a</key>").0, "unexpected element `key`");
+    assert_eq!(err("<string>a<b/></string>").0, "unexpected element `b`");
+    assert_eq!(
+        err("<array>x</array>").0,
+        "unexpected text between elements"
+    );
+    assert_eq!(err("<true>x</true>").0, "unexpected text between elements");
+    assert_eq!(err("<data>!!</data>").0, "invalid data");
+    assert_eq!(
+        err("<dict>\n <string>x</string></dict>"),
+        ("dict value without a `key`".into(), 3, 2)
+    );
+    assert_eq!(kind_of(b"<dict></dict>"), ErrorKind::InvalidRoot);
+    assert!(matches!(
+        kind_of(b"<plist><true/></plist"),
+        ErrorKind::Xml(_)
+    ));
+    assert!(matches!(
+        kind_of(b"<plist>&nope;</plist>"),
+        ErrorKind::Xml(_)
+    ));
+}
+
+#[test]
+fn xml_depth_is_limited() {
+    let deep = xml(&format!(
+        "{}{}",
+        "<array>".repeat(200),
+        "</array>".repeat(200)
+    ));
+    assert_eq!(kind_of(&deep), ErrorKind::DepthLimitReached(128));
+    let ok = xml(&format!(
+        "{}{}",
+        "<array>".repeat(128),
+        "</array>".repeat(128)
+    ));
+    assert!(plist::parse(&ok).is_ok());
+    let limits = Limits::default().with_max_depth(3);
+    let four = xml("<array><array><array><array/></array></array></array>");
+    assert_eq!(
+        plist::parse_with_limits(&four, limits).unwrap_err().kind(),
+        &ErrorKind::DepthLimitReached(3)
+    );
+}
+
+#[test]
+fn binary_reads_every_type_and_borrows_text_and_data() {
+    // dict { "a": "xyz", "b": 300, "c": data, "d": [true, 1.5, date 0, UID 7, "é"] }
+    let objects = vec![
+        vec![0xD4, 1, 2, 3, 4, 5, 6, 7, 8],       // 0: dict of 4
+        vec![0x51, b'a'],                         // 1
+        vec![0x51, b'b'],                         // 2
+        vec![0x51, b'c'],                         // 3
+        vec![0x51, b'd'],                         // 4
+        vec![0x53, b'x', b'y', b'z'],             // 5
+        vec![0x11, 0x01, 0x2C],                   // 6: 300
+        vec![0x42, 0xFF, 0x00],                   // 7: data
+        vec![0xA5, 9, 10, 11, 12, 13],            // 8: array
+        vec![0x09],                               // 9: true
+        vec![0x23, 0x3F, 0xF8, 0, 0, 0, 0, 0, 0], // 10: 1.5
+        vec![0x33, 0, 0, 0, 0, 0, 0, 0, 0],       // 11: date 2001-01-01
+        vec![0x80, 7],                            // 12: UID 7
+        vec![0x61, 0x00, 0xE9],                   // 13: "é"
+    ];
+    let file = bplist(&objects, 1, 0);
+    let value = plist::parse(&file).unwrap();
+    assert_eq!(
+        value,
+        map(vec![
+            ("a", s("xyz")),
+            ("b", RawValue::Int(300)),
+            ("c", RawValue::Bytes(Cow::Borrowed(&[0xFF, 0]))),
+            (
+                "d",
+                RawValue::Seq(vec![
+                    RawValue::Bool(true),
+                    RawValue::Float(1.5),
+                    RawValue::Datetime(utc(2001, 1, 1, 0, 0, 0)),
+                    map(vec![("CF$UID", RawValue::Int(7))]),
+                    s("é"),
+                ])
+            ),
+        ])
+    );
+    let RawValue::Map(entries) = &value else {
+        unreachable!()
+    };
+    assert!(matches!(entries[0].1, RawValue::String(Cow::Borrowed(_))));
+    assert!(matches!(entries[2].1, RawValue::Bytes(Cow::Borrowed(_))));
+    let tree = plist::parse_tree(&file).unwrap();
+    assert_eq!(tree.format(), PlistFormat::Binary);
+    let uid = tree.root().lookup(&Path::parse("d[3]").unwrap()).unwrap();
+    assert_eq!((uid.kind(), uid.as_uid()), (NodeKind::Uid, Some(7)));
+    // The span of a binary object is its bytes.
+    let b = tree.root().get("b").unwrap();
+    assert_eq!(&file[b.span().start..b.span().end], &[0x11, 0x01, 0x2C]);
+    assert_eq!(tree.to_raw_value(), value);
+}
+
+#[test]
+fn binary_cycles_are_errors() {
+    // An array containing itself.
+    let file = bplist(&[vec![0xA1, 0]], 1, 0);
+    assert_eq!(kind_of(&file), ErrorKind::Cycle);
+    // dict -> array -> the dict.
+    let file = bplist(&[vec![0xD1, 1, 2], vec![0x51, b'k'], vec![0xA1, 0]], 1, 0);
+    assert_eq!(kind_of(&file), ErrorKind::Cycle);
+    assert!(plist::check(&file).is_err());
+    assert!(plist::parse_tree(&file).is_err());
+}
+
+#[test]
+fn binary_shared_objects_are_allowed_but_their_expansion_is_bounded() {
+    // One array referenced twice (a DAG).
+    let file = bplist(&[vec![0xA2, 1, 1], vec![0xA1, 2], vec![0x10, 5]], 1, 0);
+    let inner = RawValue::Seq(vec![RawValue::Int(5)]);
+    assert_eq!(
+        plist::parse(&file).unwrap(),
+        RawValue::Seq(vec![inner.clone(), inner])
+    );
+    // 40 levels of arrays, each holding the next level twice: 2^40 nodes if expanded.
+    let levels = 40;
+    let mut objects: Vec<Vec<u8>> = (0..levels).map(|i| vec![0xA2, i + 1, i + 1]).collect();
+    objects.push(vec![0x10, 1]);
+    let bomb = bplist(&objects, 1, 0);
+    assert!(matches!(
+        kind_of(&bomb),
+        ErrorKind::ExpansionLimitReached(_)
+    ));
+    assert!(plist::check(&bomb).is_err());
+}
+
+#[test]
+fn binary_counts_offsets_and_references_are_validated() {
+    let good = bplist(&[vec![0xA1, 1], vec![0x10, 5]], 1, 0);
+    assert!(plist::parse(&good).is_ok());
+    // An array claiming 2^62 items.
+    let mut huge = vec![0xAF, 0x13];
+    huge.extend_from_slice(&(1u64 << 62).to_be_bytes());
+    let file = bplist(&[huge, vec![0x10, 5]], 1, 0);
+    assert_eq!(kind_of(&file), ErrorKind::ObjectOutOfBounds);
+    // A string claiming u64::MAX bytes.
+    let mut long = vec![0x5F, 0x13];
+    long.extend_from_slice(&u64::MAX.to_be_bytes());
+    assert_eq!(kind_of(&bplist(&[long], 1, 0)), ErrorKind::InvalidLength);
+    // A reference to an object that does not exist.
+    let file = bplist(&[vec![0xA1, 9], vec![0x10, 5]], 1, 0);
+    assert_eq!(kind_of(&file), ErrorKind::InvalidReference(9));
+    // Object count far beyond the offset table.
+    let file = with_trailer(good.clone(), 8, &u64::MAX.to_be_bytes());
+    assert_eq!(kind_of(&file), ErrorKind::InvalidTrailer("object count"));
+    // Top object beyond the count.
+    let file = with_trailer(good.clone(), 16, &2u64.to_be_bytes());
+    assert_eq!(kind_of(&file), ErrorKind::InvalidTrailer("top object"));
+    // Offset table outside the file.
+    let file = with_trailer(good.clone(), 24, &u64::MAX.to_be_bytes());
+    assert_eq!(
+        kind_of(&file),
+        ErrorKind::InvalidTrailer("offset table offset")
+    );
+    // Widths of 0 and 9.
+    for (at, field) in [(6, "offset size"), (7, "reference size")] {
+        for width in [0u8, 9] {
+            let file = with_trailer(good.clone(), at, &[width]);
+            assert_eq!(kind_of(&file), ErrorKind::InvalidTrailer(field));
+        }
+    }
+    // An offset into the header and one into the offset table.
+    let mut file = good.clone();
+    let table = file.len() - 32 - 4;
+    file[table + 3] = 3;
+    assert_eq!(kind_of(&file), ErrorKind::InvalidOffset(3));
+    file[table + 3] = table as u8;
+    assert_eq!(kind_of(&file), ErrorKind::InvalidOffset(table as u64));
+    // Truncations never panic.
+    for len in 0..good.len() {
+        let cut = &good[..len];
+        assert!(plist::parse_binary_with(cut, &mut (), Limits::default()).is_err());
+        assert!(len < 6 || plist::parse(cut).is_err(), "{len}");
+    }
+    // Unknown markers, null, bad widths.
+    for (object, kind) in [
+        (vec![0x70], ErrorKind::UnknownObject(0x70)),
+        (vec![0x00], ErrorKind::UnknownObject(0x00)),
+        (vec![0x21, 0, 0], ErrorKind::InvalidWidth),
+        (vec![0x15, 0], ErrorKind::InvalidWidth),
+        (vec![0x52, b'a', 0xE9], ErrorKind::InvalidAscii),
+        (vec![0x61, 0xD8, 0x00], ErrorKind::InvalidUtf16),
+    ] {
+        assert_eq!(kind_of(&bplist(&[object], 1, 0)), kind);
+    }
+    // A dict whose key is an integer.
+    let file = bplist(&[vec![0xD1, 1, 1], vec![0x10, 5]], 1, 0);
+    assert_eq!(kind_of(&file), ErrorKind::KeyNotString);
+}
+
+#[test]
+fn binary_integers_of_every_width() {
+    let one = |object: Vec<u8>| plist::parse(&bplist(&[object], 1, 0)).map(|v| v.into_owned());
+    assert_eq!(one(vec![0x10, 0xFF]).unwrap(), RawValue::Int(255));
+    assert_eq!(
+        one(vec![0x12, 0xFF, 0xFF, 0xFF, 0xFF]).unwrap(),
+        RawValue::Int(0xFFFF_FFFF)
+    );
+    assert_eq!(
+        one(vec![0x13, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]).unwrap(),
+        RawValue::Int(-1)
+    );
+    let mut wide = vec![0x14];
+    wide.extend_from_slice(&u128::from(u64::MAX).to_be_bytes());
+    assert_eq!(one(wide).unwrap(), RawValue::UInt(u64::MAX));
+    let mut too_wide = vec![0x14];
+    too_wide.extend_from_slice(&(u128::from(u64::MAX) + 1).to_be_bytes());
+    assert_eq!(
+        one(too_wide).unwrap_err().kind(),
+        &ErrorKind::IntegerOverflow
+    );
+    let mut negative = vec![0x14];
+    negative.extend_from_slice(&(-5i128).to_be_bytes());
+    assert_eq!(one(negative).unwrap(), RawValue::Int(-5));
+}
+
+#[test]
+fn binary_depth_is_limited_without_recursion() {
+    // 5000 arrays, each holding the next.
+    let n = 5000u16;
+    let mut objects: Vec<Vec<u8>> = (0..n)
+        .map(|i| {
+            let next = i + 1;
+            vec![0xA1, (next >> 8) as u8, next as u8]
+        })
+        .collect();
+    objects.push(vec![0x10, 1]);
+    let file = bplist(&objects, 2, 0);
+    assert_eq!(kind_of(&file), ErrorKind::DepthLimitReached(128));
+}
+
+#[test]
+fn openstep_reads_pbxproj_style_text() {
+    let text = br#"// !$*UTF8*$!
+{
+	archiveVersion = 1;
+	classes = {
+	};
+	objects = {
+/* Begin PBXBuildFile section */
+		1D60589B0D05DD56006BFB54 /* main.m in Sources */ = {isa = PBXBuildFile; fileRef = 29B97316FDCFA39411CA2CEA /* main.m */; };
+/* End PBXBuildFile section */
+	};
+	name = "Hello \"World\"\n\U00e9\101";
+	list = (a, "b c", <0fbd 77>, );
+	path = /usr/bin/env;
+}
+"#;
+    let value = plist::parse(text).unwrap();
+    assert_eq!(value.get("archiveVersion"), Some(&t("1")));
+    assert_eq!(value.get("classes"), Some(&RawValue::Map(vec![])));
+    assert_eq!(
+        value.get("name"),
+        Some(&RawValue::Text("Hello \"World\"\néA".into()))
+    );
+    assert_eq!(
+        value.get("list"),
+        Some(&RawValue::Seq(vec![
+            t("a"),
+            t("b c"),
+            RawValue::Bytes(Cow::Owned(vec![0x0f, 0xbd, 0x77]))
+        ]))
+    );
+    assert_eq!(value.get("path"), Some(&t("/usr/bin/env")));
+    let objects = value.get("objects").unwrap();
+    let file = objects.get("1D60589B0D05DD56006BFB54").unwrap();
+    assert_eq!(file.get("isa"), Some(&t("PBXBuildFile")));
+    let tree = plist::parse_tree(text).unwrap();
+    assert_eq!(tree.format(), PlistFormat::OpenStep);
+    assert_eq!(tree.to_raw_value(), value);
+    let node = tree.root().get("list").unwrap().at(1).unwrap();
+    assert_eq!(&text[node.span().start..node.span().end], b"\"b c\"");
+    // Surrogate pairs through \U escapes.
+    assert_eq!(
+        plist::parse(br#""\UD83D\UDE00""#).unwrap(),
+        RawValue::Text("\u{1F600}".into())
+    );
+}
+
+#[test]
+fn openstep_errors() {
+    let err = |text: &str| {
+        let e = plist::parse(text.as_bytes()).unwrap_err();
+        (e.kind().to_string(), e.line(), e.column())
+    };
+    assert_eq!(err("{ a = b }").0, "expected `;`, found `}`");
+    assert_eq!(err("{ a b; }").0, "expected `=`, found `b`");
+    assert_eq!(err("( a b )").0, "expected `,` or `)`, found `b`");
+    assert_eq!(err("(a,,)").0, "expected a value, found `,`");
+    assert_eq!(err("\"abc").0, "unterminated string");
+    assert_eq!(err("/* abc").0, "unterminated comment");
+    assert_eq!(err("<0fb>").0, "invalid data");
+    assert_eq!(err("a b").0, "content after the top-level value");
+    assert_eq!(err("{\n  a = (;").1, 2);
+    assert_eq!(err("\"\\UD800\"").0, "invalid escape sequence");
+    assert_eq!(err("{").0, "expected a key or `}`, found the end of input");
+    let deep = "(".repeat(100_000);
+    assert_eq!(kind_of(deep.as_bytes()), ErrorKind::DepthLimitReached(128));
+}
+
+#[test]
+fn writers_refuse_null_naming_its_path() {
+    let value = map(vec![(
+        "a",
+        RawValue::Seq(vec![RawValue::Int(1), RawValue::Null]),
+    )]);
+    for result in [
+        plist::to_vec_xml(&value),
+        plist::to_vec_binary(&value),
+        plist::to_vec_openstep(&value),
+    ] {
+        assert_eq!(
+            result.unwrap_err().to_string(),
+            "a[1]: a property list cannot represent null"
+        );
+    }
+    let control = s("a\u{1}b");
+    assert!(plist::to_vec_xml(&control).is_err());
+    assert!(plist::to_vec_binary(&control).is_ok());
+}
+
+#[test]
+fn xml_writer_writes_apple_layout() {
+    let value = map(vec![
+        ("name", s("a<b")),
+        ("n", RawValue::Int(3)),
+        ("empty", RawValue::Seq(vec![])),
+        ("when", RawValue::Datetime(utc(2024, 1, 2, 3, 4, 5))),
+    ]);
+    let text = plist::to_string_xml(&value).unwrap();
+    assert_eq!(
+        text,
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n<plist version=\"1.0\">\n<dict>\n\t<key>name</key>\n\t<string>a&lt;b</string>\n\t<key>n</key>\n\t<integer>3</integer>\n\t<key>empty</key>\n\t<array/>\n\t<key>when</key>\n\t<date>2024-01-02T03:04:05Z</date>\n</dict>\n</plist>\n"
+    );
+    assert_eq!(plist::parse(text.as_bytes()).unwrap(), value);
+}
+
+#[test]
+fn binary_writer_shares_scalars_and_uses_minimal_widths() {
+    let value = RawValue::Seq(vec![s("same"); 300]);
+    let file = plist::to_vec_binary(&value).unwrap();
+    let trailer = &file[file.len() - 32..];
+    assert_eq!(trailer[7], 1, "reference size");
+    assert_eq!(
+        u64::from_be_bytes(trailer[8..16].try_into().unwrap()),
+        2,
+        "objects"
+    );
+    assert_eq!(plist::parse(&file).unwrap(), value);
+    // A UID map writes as a UID.
+    let uid = map(vec![("CF$UID", RawValue::Int(70000))]);
+    let file = plist::to_vec_binary(&uid).unwrap();
+    let tree = plist::parse_tree(&file).unwrap();
+    assert_eq!(tree.root().as_uid(), Some(70000));
+    // 70,000 distinct integers need wider references.
+    let many = RawValue::Seq((0..70_000).map(RawValue::Int).collect());
+    let file = plist::to_vec_binary(&many).unwrap();
+    assert_eq!(file[file.len() - 32 + 7], 4);
+    assert_eq!(plist::parse(&file).unwrap(), many);
+}
+
+#[test]
+fn local_datetimes_are_written_as_text() {
+    let local = RawValue::Datetime("2024-01-02".parse().unwrap());
+    for bytes in [
+        plist::to_vec_xml(&local).unwrap(),
+        plist::to_vec_binary(&local).unwrap(),
+    ] {
+        assert_eq!(
+            plist::parse(&bytes).unwrap().into_owned(),
+            s("2024-01-02").into_owned()
+        );
+    }
+}
+
+#[test]
+fn error_is_one_pointer() {
+    assert_eq!(
+        std::mem::size_of::<plist::Error>(),
+        std::mem::size_of::<usize>()
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Round trips.
+
+fn xml_char() -> impl Strategy<Value = char> {
+    any::<char>().prop_filter("XML 1.0 Char", |&c| {
+        matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
+    })
+}
+
+fn xml_string() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[a-z]{0,8}",
+        proptest::collection::vec(xml_char(), 0..12).prop_map(String::from_iter),
+    ]
+}
+
+fn date() -> impl Strategy<Value = Datetime> {
+    // Whole seconds: binary dates are f64 seconds.
+    (-62_167_219_200i64..=253_402_300_799).prop_map(|s| plist::datetime_from_unix(s, 0).unwrap())
+}
+
+fn scalar(text: BoxedStrategy<String>) -> impl Strategy<Value = RawValue<'static>> {
+    prop_oneof![
+        any::<bool>().prop_map(RawValue::Bool),
+        any::<i64>().prop_map(RawValue::Int),
+        (i64::MAX as u64 + 1..=u64::MAX).prop_map(RawValue::UInt),
+        any::<f64>().prop_map(RawValue::Float),
+        text.prop_map(|s| RawValue::String(s.into())),
+        proptest::collection::vec(any::<u8>(), 0..40).prop_map(|b| RawValue::Bytes(b.into())),
+        date().prop_map(RawValue::Datetime),
+    ]
+}
+
+fn plist_value(text: fn() -> BoxedStrategy<String>) -> impl Strategy<Value = RawValue<'static>> {
+    scalar(text()).prop_recursive(4, 48, 6, move |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..6).prop_map(RawValue::Seq),
+            proptest::collection::vec((text(), inner), 0..6).prop_map(|entries| {
+                RawValue::Map(entries.into_iter().map(|(k, v)| (k.into(), v)).collect())
+            }),
+        ]
+    })
+}
+
+fn openstep_value() -> impl Strategy<Value = RawValue<'static>> {
+    let leaf = prop_oneof![
+        any::<String>().prop_map(|s| RawValue::Text(s.into())),
+        proptest::collection::vec(any::<u8>(), 0..20).prop_map(|b| RawValue::Bytes(b.into())),
+    ];
+    leaf.prop_recursive(4, 48, 6, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..6).prop_map(RawValue::Seq),
+            proptest::collection::vec((any::<String>(), inner), 0..6).prop_map(|entries| {
+                RawValue::Map(entries.into_iter().map(|(k, v)| (k.into(), v)).collect())
+            }),
+        ]
+    })
+}
+
+/// Equality where NaN equals NaN.
+fn same(a: &RawValue<'_>, b: &RawValue<'_>) -> bool {
+    match (a, b) {
+        (RawValue::Float(x), RawValue::Float(y)) => {
+            x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan())
+        }
+        (RawValue::Seq(x), RawValue::Seq(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b))
+        }
+        (RawValue::Map(x), RawValue::Map(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|((ka, a), (kb, b))| ka == kb && same(a, b))
+        }
+        _ => a == b,
+    }
+}
+
+fn any_string() -> BoxedStrategy<String> {
+    any::<String>().boxed()
+}
+
+fn xml_text() -> BoxedStrategy<String> {
+    xml_string().boxed()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn binary_write_then_parse_is_identity(value in plist_value(any_string)) {
+        let bytes = plist::to_vec_binary(&value).unwrap();
+        let back = plist::parse(&bytes).unwrap();
+        prop_assert!(same(&back, &value), "{:?}", back);
+        prop_assert!(same(&plist::parse_tree(&bytes).unwrap().to_raw_value(), &value));
+        prop_assert!(plist::check(&bytes).is_ok());
+    }
+
+    #[test]
+    fn xml_write_then_parse_is_identity(value in plist_value(xml_text)) {
+        let bytes = plist::to_vec_xml(&value).unwrap();
+        let back = plist::parse(&bytes).map_err(|e| TestCaseError::fail(format!("{e}\n{}", String::from_utf8_lossy(&bytes))))?;
+        prop_assert!(same(&back, &value), "{:?}\n{}", back, String::from_utf8_lossy(&bytes));
+        prop_assert!(same(&plist::parse_tree(&bytes).unwrap().to_raw_value(), &value));
+    }
+
+    #[test]
+    fn openstep_write_then_parse_is_identity(value in openstep_value()) {
+        let bytes = plist::to_vec_openstep(&value).unwrap();
+        let back = plist::parse(&bytes).map_err(|e| TestCaseError::fail(format!("{e}\n{}", String::from_utf8_lossy(&bytes))))?;
+        prop_assert_eq!(&back, &value, "{}", String::from_utf8_lossy(&bytes));
+        prop_assert_eq!(plist::parse_tree(&bytes).unwrap().to_raw_value(), value);
+    }
+
+    #[test]
+    fn arbitrary_openstep_text_never_panics(text in "[{}()<>=;,\"'a-c0-9 \n/*\\\\U]{0,40}") {
+        let raw = plist::parse(text.as_bytes()).is_ok();
+        prop_assert_eq!(raw, plist::check(text.as_bytes()).is_ok());
+        prop_assert_eq!(raw, plist::parse_tree(text.as_bytes()).is_ok());
+    }
+
+    #[test]
+    fn arbitrary_binary_bytes_never_panic(tail in proptest::collection::vec(any::<u8>(), 0..80)) {
+        let mut bytes = b"bplist00".to_vec();
+        bytes.extend_from_slice(&tail);
+        let raw = plist::parse(&bytes).is_ok();
+        prop_assert_eq!(raw, plist::check(&bytes).is_ok());
+    }
+}
