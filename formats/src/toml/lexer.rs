@@ -169,6 +169,30 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// A bare key followed by `=` (spaces allowed around it), consumed with the `=` and
+    /// the spaces after it; `None`, consuming nothing, for anything else.
+    #[inline]
+    pub fn simple_key(&mut self) -> Option<Key<'a>> {
+        let start = self.pos;
+        let mut end = start;
+        while self.bytes.get(end).is_some_and(|&b| is_bare_key_byte(b)) {
+            end += 1;
+        }
+        let mut after = end;
+        while let Some(b' ' | b'\t') = self.bytes.get(after) {
+            after += 1;
+        }
+        if end == start || self.bytes.get(after) != Some(&b'=') {
+            return None;
+        }
+        self.pos = after + 1;
+        self.skip_ws();
+        Some(Key {
+            name: Cow::Borrowed(&self.src[start..end]),
+            span: Span::new(start, end),
+        })
+    }
+
     /// Reads one key segment: bare, `"basic"` or `'literal'`.
     pub fn key(&mut self) -> Result<Key<'a>, Error> {
         let start = self.pos;

@@ -56,7 +56,25 @@ struct TableShape<'a> {
     head: u32,
     tail: u32,
     len: u32,
+    /// One bit per key, by [`key_bit`]: a clear bit proves a key absent without a walk.
+    bloom: u64,
     index: Option<HashMap<Cow<'a, str>, Child>>,
+}
+
+/// The bit a key sets in its table's [`TableShape::bloom`].
+#[inline]
+fn key_bit(name: &str) -> u64 {
+    let bytes = name.as_bytes();
+    let (first, last) = match bytes {
+        [] => (0, 0),
+        [first, .., last] => (*first, *last),
+        [only] => (*only, *only),
+    };
+    let hash = (bytes.len() as u32)
+        .wrapping_mul(0x9E37_79B9)
+        .wrapping_add(u32::from(first).wrapping_mul(31))
+        .wrapping_add(u32::from(last).wrapping_mul(131));
+    1 << ((hash ^ (hash >> 7)) & 63)
 }
 
 #[derive(Debug)]
@@ -83,6 +101,7 @@ impl<'a> Shape<'a> {
             head: NONE,
             tail: NONE,
             len: 0,
+            bloom: 0,
             index: None,
         });
         (self.tables.len() - 1) as TableId
@@ -94,6 +113,9 @@ impl<'a> Shape<'a> {
 
     fn lookup(&self, id: TableId, name: &str) -> Option<Child> {
         let table = &self.tables[id as usize];
+        if table.bloom & key_bit(name) == 0 {
+            return None;
+        }
         if let Some(index) = &table.index {
             return index.get(name).copied();
         }
@@ -114,6 +136,7 @@ impl<'a> Shape<'a> {
         if let Some(index) = &mut table.index {
             index.insert(name.clone(), child);
         }
+        table.bloom |= key_bit(&name);
         table.len += 1;
         let previous = std::mem::replace(&mut table.tail, at);
         if previous == NONE {
@@ -399,8 +422,7 @@ impl<'a> Parser<'a> {
         builder: &mut B,
         frames: &mut Vec<Frame<'a, B::Array>>,
     ) -> Result<(), Error> {
-        let keys = self.key_path()?;
-        let (parent, key) = self.resolve_dotted(section, keys, builder)?;
+        let (parent, key) = self.member_key(section, builder)?;
         let depth = self.shape.table(parent).depth;
         let (value, child) = match self.lexer.peek() {
             Some(b'[' | b'{') => {
@@ -503,8 +525,29 @@ impl<'a> Parser<'a> {
         id: TableId,
         builder: &mut B,
     ) -> Result<(TableId, Key<'a>), Error> {
+        self.member_key(id, builder)
+    }
+
+    /// The key of a `key = value` in table `table`, up to and including `=` and the
+    /// spaces after it: the table the value goes in (dotted keys walk down) and the key.
+    #[inline]
+    fn member_key<B: TomlBuilder<'a>>(
+        &mut self,
+        table: TableId,
+        builder: &mut B,
+    ) -> Result<(TableId, Key<'a>), Error> {
+        // Most keys are one bare word followed by `=`: no dotted walk, no key vector.
+        if let Some(key) = self.lexer.simple_key() {
+            if self.shape.lookup(table, &key.name).is_some() {
+                return Err(self.lexer.error_at(
+                    ErrorKind::DuplicateKey(key.name.into_owned()),
+                    key.span.start,
+                ));
+            }
+            return Ok((table, key));
+        }
         let keys = self.key_path()?;
-        self.resolve_dotted(id, keys, builder)
+        self.resolve_dotted(table, keys, builder)
     }
 
     /// An array or inline table for a key in a table at `depth`, iteratively: open

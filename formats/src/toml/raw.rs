@@ -8,40 +8,48 @@ use crate::common::Span;
 
 use super::builder::{Key, StringKind, TableId, TableKind, TomlBuilder};
 
-/// What the builder knows of each table id.
-#[derive(Debug)]
-enum Table {
-    /// A table; an inline one records where its entries start in the entry list.
-    Map { inline_start: Option<usize> },
-    /// An array of tables: its element tables' ids.
-    Elements(Vec<TableId>),
+/// Where a table lives: `slot` in its parent (an entry of a table, or an element of an
+/// array of tables), or, for a root, which root.
+#[derive(Debug, Clone, Copy)]
+struct Route {
+    /// The parent table or array of tables; [`NO_PARENT`] for a root.
+    parent: TableId,
+    /// The entry or element index in the parent; for a root, its index in
+    /// [`RawValueBuilder::roots`].
+    slot: u32,
 }
+
+const NO_PARENT: TableId = TableId::MAX;
 
 /// Builds a [`RawValue`]: tables as maps in document order, datetimes as
 /// [`RawValue::Datetime`], strings borrowed when nothing was unescaped.
 ///
-/// Headers may add to a table long after it began (`[a.b]` after `[c]`), so every entry
-/// waits in one list in document order, tagged with its table, and a sub-table stands in
-/// its parent as a placeholder (`RawValue::UInt(id)`: TOML integers are `i64`, so no
-/// real value looks like one). When the document ends, the entries are counted per
-/// table, moved into one exactly sized `Vec` per table, and tables are finished from
-/// the last id to the first (a child always has a larger id than its parent). So each
-/// table costs one allocation, as does each array. An inline table is finished at its
-/// `}`: its entries are the tail of the list.
+/// The value is built in place. Headers may add to a table long after it began
+/// (`[a.b]` after `[c]`), so each table remembers its route — its slot in its parent —
+/// and an entry walks down from the root to its table (two or three steps in real
+/// documents). Open inline tables are roots of their own until their `}`. Array items
+/// wait on one shared stack, so each array costs one allocation.
 #[derive(Debug)]
 pub struct RawValueBuilder<'a> {
-    entries: Vec<(TableId, Cow<'a, str>, RawValue<'a>)>,
-    tables: Vec<Table>,
+    /// The document root, then one root per open inline table.
+    roots: Vec<RawValue<'a>>,
+    routes: Vec<Route>,
     /// Items of open arrays.
     items: Vec<RawValue<'a>>,
+    /// Scratch: the slots from a root down to a table.
+    path: Vec<u32>,
 }
 
 impl Default for RawValueBuilder<'_> {
     fn default() -> Self {
         RawValueBuilder {
-            entries: Vec::new(),
-            tables: vec![Table::Map { inline_start: None }],
+            roots: vec![RawValue::Map(Vec::new())],
+            routes: vec![Route {
+                parent: NO_PARENT,
+                slot: 0,
+            }],
             items: Vec::new(),
+            path: Vec::new(),
         }
     }
 }
@@ -49,54 +57,44 @@ impl Default for RawValueBuilder<'_> {
 impl<'a> RawValueBuilder<'a> {
     /// The document as a map, once the parser is done.
     pub fn finish(mut self) -> RawValue<'a> {
-        self.assemble(0, 0)
+        self.roots.swap_remove(0)
     }
 
-    fn new_table(&mut self, id: TableId, table: Table) {
-        debug_assert_eq!(id as usize, self.tables.len());
-        self.tables.push(table);
-    }
-
-    /// Finishes table `root`, whose entries (and its descendants') are
-    /// `self.entries[from..]`; every table with an id above `root` is its descendant.
-    fn assemble(&mut self, root: TableId, from: usize) -> RawValue<'a> {
-        let base = root as usize;
-        let count = self.tables.len() - base;
-        if count == 1 {
-            // No sub-tables (an inline table without dotted keys, or a flat document).
-            let map = self.entries.drain(from..).map(|(_, k, v)| (k, v)).collect();
-            return RawValue::Map(map);
+    /// The value of table (or array of tables) `id`.
+    #[inline]
+    fn node(&mut self, id: TableId) -> &mut RawValue<'a> {
+        self.path.clear();
+        let mut route = self.routes[id as usize];
+        while route.parent != NO_PARENT {
+            self.path.push(route.slot);
+            route = self.routes[route.parent as usize];
         }
-        let mut sizes = vec![0usize; count];
-        for (table, _, _) in &self.entries[from..] {
-            sizes[*table as usize - base] += 1;
-        }
-        let mut maps: Vec<Vec<(Cow<'a, str>, RawValue<'a>)>> =
-            sizes.into_iter().map(Vec::with_capacity).collect();
-        for (table, key, value) in self.entries.drain(from..) {
-            maps[table as usize - base].push((key, value));
-        }
-        let mut finished: Vec<RawValue<'a>> = Vec::with_capacity(count);
-        finished.resize_with(count, || RawValue::Null);
-        for t in (0..count).rev() {
-            finished[t] = match &self.tables[base + t] {
-                Table::Map { .. } => {
-                    let mut map = std::mem::take(&mut maps[t]);
-                    for (_, value) in &mut map {
-                        if let RawValue::UInt(child) = *value {
-                            *value = std::mem::take(&mut finished[child as usize - base]);
-                        }
-                    }
-                    RawValue::Map(map)
-                }
-                Table::Elements(ids) => RawValue::Seq(
-                    ids.iter()
-                        .map(|&id| std::mem::take(&mut finished[id as usize - base]))
-                        .collect(),
-                ),
+        let mut node = &mut self.roots[route.slot as usize];
+        for &slot in self.path.iter().rev() {
+            node = match node {
+                RawValue::Map(entries) => &mut entries[slot as usize].1,
+                RawValue::Seq(items) => &mut items[slot as usize],
+                _ => unreachable!("routes lead through tables and arrays of tables"),
             };
         }
-        std::mem::take(&mut finished[0])
+        node
+    }
+
+    /// Appends `key = value` to table `parent`; returns the entry's slot.
+    #[inline]
+    fn push(&mut self, parent: TableId, key: Cow<'a, str>, value: RawValue<'a>) -> u32 {
+        match self.node(parent) {
+            RawValue::Map(entries) => {
+                entries.push((key, value));
+                (entries.len() - 1) as u32
+            }
+            _ => unreachable!("entries go into tables"),
+        }
+    }
+
+    fn add_route(&mut self, id: TableId, route: Route) {
+        debug_assert_eq!(id as usize, self.routes.len());
+        self.routes.push(route);
     }
 }
 
@@ -138,41 +136,47 @@ impl<'a> TomlBuilder<'a> for RawValueBuilder<'a> {
         RawValue::Seq(self.items.drain(start..).collect())
     }
     fn begin_inline_table(&mut self, id: TableId, _: usize) {
-        let start = self.entries.len();
-        self.new_table(
+        let slot = self.roots.len() as u32;
+        self.roots.push(RawValue::Map(Vec::new()));
+        self.add_route(
             id,
-            Table::Map {
-                inline_start: Some(start),
+            Route {
+                parent: NO_PARENT,
+                slot,
             },
         );
     }
-    fn end_inline_table(&mut self, id: TableId, _: Span) -> RawValue<'a> {
-        match self.tables[id as usize] {
-            Table::Map {
-                inline_start: Some(start),
-            } => self.assemble(id, start),
-            _ => RawValue::Map(Vec::new()),
-        }
+    fn end_inline_table(&mut self, _: TableId, _: Span) -> RawValue<'a> {
+        // Inline tables nest strictly: the one closing is the last root.
+        self.roots.pop().unwrap_or_default()
     }
     fn table(&mut self, parent: TableId, key: Key<'a>, id: TableId, _: TableKind, _: Span) {
-        self.new_table(id, Table::Map { inline_start: None });
-        self.entries
-            .push((parent, key.name, RawValue::UInt(u64::from(id))));
+        let slot = self.push(parent, key.name, RawValue::Map(Vec::new()));
+        self.add_route(id, Route { parent, slot });
     }
     fn define_table(&mut self, _: TableId, _: Span) {}
     fn array_of_tables(&mut self, parent: TableId, key: Key<'a>, id: TableId) {
-        self.new_table(id, Table::Elements(Vec::new()));
-        self.entries
-            .push((parent, key.name, RawValue::UInt(u64::from(id))));
+        let slot = self.push(parent, key.name, RawValue::Seq(Vec::new()));
+        self.add_route(id, Route { parent, slot });
     }
     fn array_element(&mut self, array: TableId, id: TableId, _: Span) {
-        self.new_table(id, Table::Map { inline_start: None });
-        if let Table::Elements(ids) = &mut self.tables[array as usize] {
-            ids.push(id);
-        }
+        let slot = match self.node(array) {
+            RawValue::Seq(elements) => {
+                // Elements of one array of tables tend to have the same keys: size each
+                // like the one before, so it is allocated once.
+                let capacity = match elements.last() {
+                    Some(RawValue::Map(previous)) => previous.len(),
+                    _ => 0,
+                };
+                elements.push(RawValue::Map(Vec::with_capacity(capacity)));
+                (elements.len() - 1) as u32
+            }
+            _ => unreachable!("elements go into arrays of tables"),
+        };
+        self.add_route(id, Route { parent: array, slot });
     }
     #[inline]
     fn entry(&mut self, parent: TableId, key: Key<'a>, value: RawValue<'a>) {
-        self.entries.push((parent, key.name, value));
+        self.push(parent, key.name, value);
     }
 }
