@@ -625,6 +625,16 @@ fn local_datetimes_are_written_as_text() {
     }
 }
 
+/// Fuzzing found: a string starting with the binary magic, written bare as the whole
+/// OpenStep document, read back as a (broken) binary plist.
+#[test]
+fn openstep_strings_that_look_like_other_things_are_quoted() {
+    for text in ["bplist00", "//x", "/*", "", "a b", "<0f>"] {
+        let written = plist::to_vec_openstep(&t(text)).unwrap();
+        assert_eq!(plist::parse(&written).unwrap(), t(text), "{text}");
+    }
+}
+
 #[test]
 fn error_is_one_pointer() {
     assert_eq!(
@@ -761,4 +771,24 @@ proptest! {
         let raw = plist::parse(&bytes).is_ok();
         prop_assert_eq!(raw, plist::check(&bytes).is_ok());
     }
+}
+
+#[test]
+fn the_real_world_corpus_parses_through_both_doors() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/plist");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return; // the shared corpus is not checked out here
+    };
+    let mut count = 0;
+    for entry in entries {
+        let path = entry.unwrap().path();
+        let bytes = std::fs::read(&path).unwrap();
+        let raw = plist::parse(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let tree = plist::parse_tree(&bytes).unwrap();
+        assert!(same(&tree.to_raw_value(), &raw), "{}", path.display());
+        let binary = plist::to_vec_binary(&raw).unwrap();
+        assert!(same(&plist::parse(&binary).unwrap(), &raw), "{}", path.display());
+        count += 1;
+    }
+    assert_eq!(count, 13);
 }

@@ -371,11 +371,15 @@ impl<'w> OpenStepWriter<'w> {
     }
 }
 
-/// Appends `s` as an OpenStep string: bare when it is made of unquoted characters only,
+/// Appends `s` as an OpenStep string: bare when it is made of unquoted characters only
+/// (and reads back as itself: not `//`, a comment, nor `bplist`, the binary magic),
 /// quoted with escapes otherwise.
 pub fn write_openstep_string(out: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
-    if !bytes.is_empty() && bytes.iter().all(|&b| UNQUOTED[usize::from(b)]) && !s.starts_with("//")
+    if !bytes.is_empty()
+        && bytes.iter().all(|&b| UNQUOTED[usize::from(b)])
+        && !s.starts_with("//")
+        && !s.starts_with("bplist")
     {
         out.extend_from_slice(bytes);
         return;
