@@ -214,6 +214,9 @@ pub(crate) struct Scanner<'a> {
     tab_in_indentation: bool,
     collect_comments: bool,
     pub(crate) comments: Vec<Span>,
+    /// Where a plain scalar's fast path started, to check it against the general one.
+    #[cfg(debug_assertions)]
+    before_fast: (usize, usize, bool, bool),
 }
 
 type Result<T> = std::result::Result<T, Error>;
@@ -252,6 +255,8 @@ impl<'a> Scanner<'a> {
             tab_in_indentation: false,
             collect_comments,
             comments: Vec::new(),
+            #[cfg(debug_assertions)]
+            before_fast: (0, 0, false, false),
         }
     }
 
@@ -1515,6 +1520,192 @@ impl<'a> Scanner<'a> {
     }
 
     fn scan_plain_scalar(&mut self) -> Result<Token<'a>> {
+        if let Some(token) = self.scan_plain_fast() {
+            #[cfg(debug_assertions)]
+            self.check_plain_fast(&token);
+            return Ok(token);
+        }
+        self.scan_plain_general()
+    }
+
+    /// In debug builds (tests, fuzzing), the fast path must agree with the general one.
+    #[cfg(debug_assertions)]
+    fn check_plain_fast(&mut self, token: &Token<'a>) {
+        let after = (
+            self.pos,
+            self.line,
+            self.line_start,
+            self.simple_key_allowed,
+            self.tab_in_indentation,
+        );
+        self.pos = token.start;
+        (
+            self.line,
+            self.line_start,
+            self.simple_key_allowed,
+            self.tab_in_indentation,
+        ) = self.before_fast;
+        let general = self
+            .scan_plain_general()
+            .expect("the fast path only takes valid scalars");
+        assert_eq!(&general, token, "fast and general plain scalars differ");
+        let now = (
+            self.pos,
+            self.line,
+            self.line_start,
+            self.simple_key_allowed,
+            self.tab_in_indentation,
+        );
+        assert_eq!(
+            now, after,
+            "fast and general plain scalars end in different places"
+        );
+    }
+
+    /// The plain scalar of one line (the common case), or `None` to take the general
+    /// path: no continuation line, no tab, nothing unusual. Leaves the scanner where the
+    /// general path would.
+    #[inline]
+    fn scan_plain_fast(&mut self) -> Option<Token<'a>> {
+        let b = self.b;
+        let flow = self.flow_level > 0;
+        let table = if flow {
+            &PLAIN_STOP_FLOW
+        } else {
+            &PLAIN_STOP_BLOCK
+        };
+        let start = self.pos;
+        if self.pos == self.line_start && self.at_document_marker() {
+            return None;
+        }
+        #[cfg(debug_assertions)]
+        {
+            self.before_fast = (
+                self.line,
+                self.line_start,
+                self.simple_key_allowed,
+                self.tab_in_indentation,
+            );
+        }
+        let mut p = start;
+        // The end of the content so far (before any white space).
+        let mut last = start;
+        loop {
+            let run = p;
+            while p < b.len() && !table[b[p] as usize] {
+                p += 1;
+            }
+            let Some(&c) = b.get(p) else {
+                // The end of the input.
+                let token = self.plain_token(start, if p == run { last } else { p });
+                self.pos = p;
+                return Some(token);
+            };
+            if c == b':' {
+                let ends = match b.get(p + 1) {
+                    None => true,
+                    Some(&n) => is_blank(n) || is_break(n) || (flow && is_flow_indicator(n)),
+                };
+                if !ends {
+                    p += 1;
+                    last = p;
+                    continue;
+                }
+                let token = self.plain_token(start, if p == run { last } else { p });
+                self.pos = p;
+                return Some(token);
+            }
+            if p > run {
+                last = p;
+            }
+            match c {
+                b' ' => {
+                    let mut q = p + 1;
+                    while b.get(q) == Some(&b' ') {
+                        q += 1;
+                    }
+                    match b.get(q) {
+                        None | Some(b'#') => {
+                            let token = self.plain_token(start, last);
+                            self.pos = q;
+                            return Some(token);
+                        }
+                        Some(b'\n' | b'\r') => {
+                            p = q;
+                            break;
+                        }
+                        Some(b'\t' | 0) => return None,
+                        Some(&n) if flow && is_flow_indicator(n) => {
+                            let token = self.plain_token(start, last);
+                            self.pos = q;
+                            return Some(token);
+                        }
+                        Some(_) => p = q,
+                    }
+                }
+                b'\n' | b'\r' => break,
+                b',' | b'[' | b']' | b'{' | b'}' => {
+                    let token = self.plain_token(start, last);
+                    self.pos = p;
+                    return Some(token);
+                }
+                _ => return None,
+            }
+        }
+        // At a line break after the content: the scalar ends unless the next line
+        // with content continues it (then the general path folds it).
+        if flow {
+            return None;
+        }
+        let (mut q, mut line) = (p, self.line);
+        let mut line_start;
+        loop {
+            q += if b[q] == b'\r' && b.get(q + 1) == Some(&b'\n') {
+                2
+            } else {
+                1
+            };
+            line += 1;
+            line_start = q;
+            while b.get(q) == Some(&b' ') {
+                q += 1;
+            }
+            match b.get(q) {
+                Some(b'\n' | b'\r') => continue,
+                Some(b'\t' | 0) => return None,
+                None => break,
+                Some(&c) => {
+                    let col = (q - line_start) as isize;
+                    let marker = col == 0
+                        && b.len() >= q + 3
+                        && (&b[q..q + 3] == b"---" || &b[q..q + 3] == b"...")
+                        && !matches!(b.get(q + 3), Some(&c) if !is_blank(c) && !is_break(c));
+                    if col <= self.indent || c == b'#' || marker {
+                        break;
+                    }
+                    return None;
+                }
+            }
+        }
+        let token = self.plain_token(start, last);
+        self.pos = q;
+        self.line = line;
+        self.line_start = line_start;
+        self.simple_key_allowed = true;
+        self.tab_in_indentation = false;
+        Some(token)
+    }
+
+    #[inline]
+    fn plain_token(&self, start: usize, end: usize) -> Token<'a> {
+        Token {
+            kind: TokenKind::Scalar(Cow::Borrowed(&self.src[start..end]), ScalarStyle::Plain),
+            start,
+            end,
+        }
+    }
+
+    fn scan_plain_general(&mut self) -> Result<Token<'a>> {
         let start = self.pos;
         let indent = self.indent + 1;
         let table = if self.flow_level > 0 {
