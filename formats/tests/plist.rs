@@ -787,8 +787,46 @@ fn the_real_world_corpus_parses_through_both_doors() {
         let tree = plist::parse_tree(&bytes).unwrap();
         assert!(same(&tree.to_raw_value(), &raw), "{}", path.display());
         let binary = plist::to_vec_binary(&raw).unwrap();
-        assert!(same(&plist::parse(&binary).unwrap(), &raw), "{}", path.display());
+        assert!(
+            same(&plist::parse(&binary).unwrap(), &raw),
+            "{}",
+            path.display()
+        );
         count += 1;
     }
     assert_eq!(count, 13);
+}
+
+#[test]
+fn null_entries_can_be_skipped() {
+    let value = map(vec![
+        ("a", RawValue::Null),
+        ("b", RawValue::Int(1)),
+        ("c", map(vec![("d", RawValue::Null)])),
+        ("e", RawValue::Null),
+    ]);
+    let expected = map(vec![("b", RawValue::Int(1)), ("c", RawValue::Map(vec![]))]);
+    let openstep_expected = map(vec![("b", t("1")), ("c", RawValue::Map(vec![]))]);
+    for format in [PlistFormat::Xml, PlistFormat::Binary, PlistFormat::OpenStep] {
+        let bytes = plist::to_vec_with(&value, format, plist::NullEntries::Skip).unwrap();
+        let back = plist::parse(&bytes).unwrap();
+        if format == PlistFormat::OpenStep {
+            assert_eq!(
+                back,
+                openstep_expected,
+                "{}",
+                String::from_utf8_lossy(&bytes)
+            );
+        } else {
+            assert_eq!(back, expected, "{}", String::from_utf8_lossy(&bytes));
+        }
+        let err = plist::to_vec_with(&value, format, plist::NullEntries::Reject).unwrap_err();
+        assert_eq!(err.to_string(), "a: a property list cannot represent null");
+        let in_array = RawValue::Seq(vec![RawValue::Null]);
+        assert!(plist::to_vec_with(&in_array, format, plist::NullEntries::Skip).is_err());
+    }
+    let xml = plist::to_vec_with(&value, PlistFormat::Xml, plist::NullEntries::Skip).unwrap();
+    assert!(String::from_utf8(xml)
+        .unwrap()
+        .contains("<key>c</key>\n\t<dict/>\n"));
 }

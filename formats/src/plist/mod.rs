@@ -75,7 +75,9 @@ pub use error::{Error, ErrorKind};
 pub use openstep::parse_openstep_with;
 pub use raw::{integer_value, uid_value, RawValueBuilder, UID_KEY};
 pub use tree::{Document, EntryKey, Node, NodeKind, TreeBuilder};
-pub use writer::{write_binary, write_openstep_string, OpenStepWriter, XmlWriter};
+pub use writer::{
+    write_binary, write_binary_with, write_openstep_string, NullEntries, OpenStepWriter, XmlWriter,
+};
 pub use xml::parse_xml_with;
 
 use crate::common::Limits;
@@ -224,17 +226,36 @@ pub fn to_string_openstep<T: Encode + ?Sized>(value: &T) -> Result<String, Encod
     to_vec_openstep(value).map(|bytes| String::from_utf8(bytes).unwrap_or_default())
 }
 
-/// Encodes `value` in `format` into `writer`.
+/// Encodes `value` in `format`, with null dict entries handled as `nulls` says
+/// ([`NullEntries::Skip`] leaves out `None` fields, as the `plist` crate does).
+pub fn to_vec_with<T: Encode + ?Sized>(
+    value: &T,
+    format: PlistFormat,
+    nulls: NullEntries,
+) -> Result<Vec<u8>, EncodeError> {
+    let mut out = Vec::with_capacity(256);
+    match format {
+        PlistFormat::Xml => {
+            let mut writer = XmlWriter::with_nulls(&mut out, nulls);
+            value.encode(&mut writer)?;
+            writer.finish()?;
+        }
+        PlistFormat::Binary => write_binary_with(&value.to_raw_value()?, nulls, &mut out)?,
+        PlistFormat::OpenStep => {
+            let mut writer = OpenStepWriter::with_nulls(&mut out, nulls);
+            value.encode(&mut writer)?;
+            writer.finish()?;
+        }
+    }
+    Ok(out)
+}
+
+/// Encodes `value` in `format` into `writer` (null dict entries are errors).
 pub fn to_writer<W: std::io::Write, T: Encode + ?Sized>(
     mut writer: W,
     value: &T,
     format: PlistFormat,
 ) -> Result<(), EncodeError> {
-    let bytes = match format {
-        PlistFormat::Xml => to_vec_xml(value)?,
-        PlistFormat::Binary => to_vec_binary(value)?,
-        PlistFormat::OpenStep => to_vec_openstep(value)?,
-    };
-    writer.write_all(&bytes)?;
+    writer.write_all(&to_vec_with(value, format, NullEntries::Reject)?)?;
     Ok(())
 }

@@ -17,6 +17,18 @@ use super::raw::UID_KEY;
 
 const FORMAT: &str = "a property list";
 
+/// What to do with a dict entry whose value is null, which a property list cannot hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum NullEntries {
+    /// Fail with an error naming the entry's path (the default: no silent loss).
+    #[default]
+    Reject,
+    /// Leave the entry out, as the `plist` crate does for `None` fields: it reads back
+    /// as absent, which an `Option` field decodes as `None`. A null inside an array or
+    /// at the top is still an error.
+    Skip,
+}
+
 #[cold]
 fn null_error() -> EncodeError {
     EncodeError::unsupported("null", FORMAT)
@@ -123,16 +135,26 @@ pub struct XmlWriter<'w> {
     /// Open containers: where each one's start tag begins, and whether it has content.
     open: Vec<(usize, bool)>,
     done: bool,
+    nulls: NullEntries,
+    /// Where the last `<key>` starts, while its value is pending.
+    key_at: Option<usize>,
 }
 
 impl<'w> XmlWriter<'w> {
     /// A writer appending to `out`; writes the XML declaration and DOCTYPE at once.
     pub fn new(out: &'w mut Vec<u8>) -> Self {
+        Self::with_nulls(out, NullEntries::Reject)
+    }
+
+    /// A writer appending to `out` that handles null dict entries as `nulls` says.
+    pub fn with_nulls(out: &'w mut Vec<u8>, nulls: NullEntries) -> Self {
         out.extend_from_slice(XML_HEADER.as_bytes());
         XmlWriter {
             out,
             open: Vec::new(),
             done: false,
+            nulls,
+            key_at: None,
         }
     }
 
@@ -148,6 +170,7 @@ impl<'w> XmlWriter<'w> {
     }
 
     fn indent(&mut self) -> Result<(), EncodeError> {
+        self.key_at = None;
         if self.done && self.open.is_empty() {
             return Err(EncodeError::custom("a second top-level value"));
         }
@@ -219,7 +242,13 @@ impl<'w> XmlWriter<'w> {
 
 impl Encoder for XmlWriter<'_> {
     fn null(&mut self) -> Result<(), EncodeError> {
-        Err(null_error())
+        match self.key_at.take() {
+            Some(at) if self.nulls == NullEntries::Skip => {
+                self.out.truncate(at);
+                Ok(())
+            }
+            _ => Err(null_error()),
+        }
     }
     fn bool(&mut self, v: bool) -> Result<(), EncodeError> {
         self.indent()?;
@@ -274,6 +303,7 @@ impl Encoder for XmlWriter<'_> {
         self.begin(b"<dict>")
     }
     fn key(&mut self, key: &str) -> Result<(), EncodeError> {
+        self.key_at = Some(self.out.len());
         for _ in 0..self.open.len() {
             self.out.push(b'\t');
         }
@@ -298,18 +328,29 @@ impl Encoder for XmlWriter<'_> {
 #[derive(Debug)]
 pub struct OpenStepWriter<'w> {
     out: &'w mut Vec<u8>,
-    /// Open containers: true for a dict.
+    /// Open containers: true for a dict, and whether it has content.
     open: Vec<(bool, bool)>,
     done: bool,
+    nulls: NullEntries,
+    /// Where the last key starts and whether its dict had content before, while the
+    /// key's value is pending.
+    key_at: Option<(usize, bool)>,
 }
 
 impl<'w> OpenStepWriter<'w> {
     /// A writer appending to `out`.
     pub fn new(out: &'w mut Vec<u8>) -> Self {
+        Self::with_nulls(out, NullEntries::Reject)
+    }
+
+    /// A writer appending to `out` that handles null dict entries as `nulls` says.
+    pub fn with_nulls(out: &'w mut Vec<u8>, nulls: NullEntries) -> Self {
         OpenStepWriter {
             out,
             open: Vec::new(),
             done: false,
+            nulls,
+            key_at: None,
         }
     }
 
@@ -326,6 +367,7 @@ impl<'w> OpenStepWriter<'w> {
 
     /// Before a value: indentation inside an array.
     fn before(&mut self) -> Result<(), EncodeError> {
+        self.key_at = None;
         match self.open.last_mut() {
             None if self.done => Err(EncodeError::custom("a second top-level value")),
             Some((false, content)) => {
@@ -410,7 +452,16 @@ pub fn write_openstep_string(out: &mut Vec<u8>, s: &str) {
 
 impl Encoder for OpenStepWriter<'_> {
     fn null(&mut self) -> Result<(), EncodeError> {
-        Err(null_error())
+        match self.key_at.take() {
+            Some((at, content)) if self.nulls == NullEntries::Skip => {
+                self.out.truncate(at);
+                if let Some(last) = self.open.last_mut() {
+                    last.1 = content;
+                }
+                Ok(())
+            }
+            _ => Err(null_error()),
+        }
     }
     fn bool(&mut self, v: bool) -> Result<(), EncodeError> {
         self.scalar(if v { "true" } else { "false" })
@@ -469,6 +520,7 @@ impl Encoder for OpenStepWriter<'_> {
     }
     fn key(&mut self, key: &str) -> Result<(), EncodeError> {
         if let Some(last) = self.open.last_mut() {
+            self.key_at = Some((self.out.len(), last.1));
             last.1 = true;
         }
         for _ in 0..self.open.len() {
@@ -508,6 +560,7 @@ enum Object<'v> {
 struct Objects<'v> {
     list: Vec<Object<'v>>,
     seen: HashMap<Scalar<'v>, u32>,
+    skip_nulls: bool,
 }
 
 impl<'v> Objects<'v> {
@@ -579,10 +632,14 @@ impl<'v> Objects<'v> {
                 let id = self.reserve();
                 let mut keys = Vec::with_capacity(entries.len());
                 let mut values = Vec::with_capacity(entries.len());
-                for (key, _) in entries {
+                let skip = self.skip_nulls;
+                let kept = entries
+                    .iter()
+                    .filter(|(_, v)| !(skip && matches!(v, RawValue::Null)));
+                for (key, _) in kept.clone() {
                     keys.push(self.scalar(Scalar::Str(key)));
                 }
-                for (key, value) in entries {
+                for (key, value) in kept {
                     values.push(self.add(value).map_err(|e| e.at_key(key))?);
                 }
                 self.list[id as usize] = Object::Dict(keys, values);
@@ -642,12 +699,24 @@ fn push_marker_len(out: &mut Vec<u8>, high: u8, len: usize) {
 /// shared; containers are written once per occurrence. Reference and offset widths are
 /// the smallest that fit.
 pub fn write_binary(value: &RawValue<'_>, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+    write_binary_with(value, NullEntries::Reject, out)
+}
+
+/// [`write_binary`], with null dict entries handled as `nulls` says.
+pub fn write_binary_with(
+    value: &RawValue<'_>,
+    nulls: NullEntries,
+    out: &mut Vec<u8>,
+) -> Result<(), EncodeError> {
     let value = if !has_local_datetime(value) {
         std::borrow::Cow::Borrowed(value)
     } else {
         std::borrow::Cow::Owned(local_datetimes_as_text(value))
     };
-    let mut objects = Objects::default();
+    let mut objects = Objects {
+        skip_nulls: nulls == NullEntries::Skip,
+        ..Objects::default()
+    };
     objects.add(&value)?;
     let count = objects.list.len();
     let ref_size = width_of(count as u64 - 1);

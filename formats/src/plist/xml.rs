@@ -18,7 +18,7 @@ use std::borrow::Cow;
 use quarry_raw_value::{base64, Datetime, Offset};
 
 use crate::common::{Limits, Span};
-use crate::xml::{self as xml_format, StartTag, XmlBuilder};
+use crate::xml::{self as xml_format, Options, StartTag, XmlBuilder};
 
 use super::builder::{to_utc, Integer, PlistBuilder, Text};
 use super::error::{Error, ErrorKind};
@@ -357,7 +357,11 @@ pub fn parse_xml_with<'a, B: PlistBuilder<'a>>(
     };
     // The XML parser counts elements: `<plist>` and a leaf on top of the containers.
     let xml_limits = limits.with_max_depth(limits.max_depth.saturating_add(2));
-    let parsed = xml_format::parse_with(input, &mut adapter, xml_limits);
+    // The plist DTD has no namespaces: names are plain XML names.
+    let options = Options::default()
+        .with_limits(xml_limits)
+        .with_namespaces(false);
+    let parsed = xml_format::parse_with_options(input, &mut adapter, options);
     match (parsed, adapter.error) {
         (Err(e), Some((_, at))) if e.offset() < at => Err(Error::new(
             ErrorKind::Xml(e.kind().clone()),
