@@ -57,8 +57,10 @@
 //! What is preserved and what is not: the tree keeps every element, attribute (in
 //! order, namespace declarations included), text run (adjacent text and CDATA merged),
 //! comment and PI with its span; the XML declaration and DOCTYPE reach the builder but
-//! are not kept in the tree. Attribute values are normalized as CDATA (XML 1.0 §3.3.3);
-//! attribute defaults from the DTD are not applied. Line ends are normalized to `\n`.
+//! are not kept in the tree. Attribute values are normalized as CDATA (XML 1.0 §3.3.3),
+//! and further (trimmed, spaces collapsed) when the internal subset declares another
+//! type; attribute defaults from the DTD are not applied. Line ends are normalized to
+//! `\n`. Namespace processing is on by default and can be turned off with [`Options`].
 //! Input is UTF-8, UTF-16 (by byte order mark) or ISO-8859-1/US-ASCII (by declaration);
 //! non-UTF-8 input is transcoded first, and spans then refer to the UTF-8 text
 //! ([`Document::source`]). Internal entities are expanded under
@@ -215,6 +217,15 @@ pub fn to_writer<W: std::io::Write, T: Encode + ?Sized>(
     value: &T,
 ) -> Result<(), EncodeError> {
     writer.write_all(to_string(value)?.as_bytes())?;
+    Ok(())
+}
+
+/// Encodes `value` as indented XML into `writer` (see [`to_string_pretty`]).
+pub fn to_writer_pretty<W: std::io::Write, T: Encode + ?Sized>(
+    mut writer: W,
+    value: &T,
+) -> Result<(), EncodeError> {
+    writer.write_all(to_string_pretty(value)?.as_bytes())?;
     Ok(())
 }
 
