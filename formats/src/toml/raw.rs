@@ -12,10 +12,10 @@ use super::builder::{Key, StringKind, TableId, TableKind, TomlBuilder};
 /// array of tables), or, for a root, which root.
 #[derive(Debug, Clone, Copy)]
 struct Route {
-    /// The parent table or array of tables; [`NO_PARENT`] for a root.
+    /// The parent table or array of tables; [`NO_PARENT`] for an inline table's root.
     parent: TableId,
-    /// The entry or element index in the parent; for a root, its index in
-    /// [`RawValueBuilder::roots`].
+    /// The entry or element index in the parent; for an inline root, its index in
+    /// [`RawValueBuilder::inline`].
     slot: u32,
 }
 
@@ -31,8 +31,12 @@ const NO_PARENT: TableId = TableId::MAX;
 /// wait on one shared stack, so each array costs one allocation.
 #[derive(Debug)]
 pub struct RawValueBuilder<'a> {
-    /// The document root, then one root per open inline table.
-    roots: Vec<RawValue<'a>>,
+    /// The document's root table.
+    root: RawValue<'a>,
+    /// One root per open inline table.
+    inline: Vec<RawValue<'a>>,
+    /// The route of each table but the root (table `id` at `id - 1`), so a document
+    /// without tables allocates none.
     routes: Vec<Route>,
     /// Items of open arrays.
     items: Vec<RawValue<'a>>,
@@ -43,11 +47,9 @@ pub struct RawValueBuilder<'a> {
 impl Default for RawValueBuilder<'_> {
     fn default() -> Self {
         RawValueBuilder {
-            roots: vec![RawValue::Map(Vec::new())],
-            routes: vec![Route {
-                parent: NO_PARENT,
-                slot: 0,
-            }],
+            root: RawValue::Map(Vec::new()),
+            inline: Vec::new(),
+            routes: Vec::new(),
             items: Vec::new(),
             path: Vec::new(),
         }
@@ -56,20 +58,30 @@ impl Default for RawValueBuilder<'_> {
 
 impl<'a> RawValueBuilder<'a> {
     /// The document as a map, once the parser is done.
-    pub fn finish(mut self) -> RawValue<'a> {
-        self.roots.swap_remove(0)
+    pub fn finish(self) -> RawValue<'a> {
+        self.root
     }
 
     /// The value of table (or array of tables) `id`.
     #[inline]
     fn node(&mut self, id: TableId) -> &mut RawValue<'a> {
+        if id == 0 {
+            return &mut self.root;
+        }
         self.path.clear();
-        let mut route = self.routes[id as usize];
+        let mut route = self.routes[id as usize - 1];
         while route.parent != NO_PARENT {
             self.path.push(route.slot);
-            route = self.routes[route.parent as usize];
+            if route.parent == 0 {
+                break;
+            }
+            route = self.routes[route.parent as usize - 1];
         }
-        let mut node = &mut self.roots[route.slot as usize];
+        let mut node = if route.parent == NO_PARENT {
+            &mut self.inline[route.slot as usize]
+        } else {
+            &mut self.root
+        };
         for &slot in self.path.iter().rev() {
             node = match node {
                 RawValue::Map(entries) => &mut entries[slot as usize].1,
@@ -93,7 +105,7 @@ impl<'a> RawValueBuilder<'a> {
     }
 
     fn add_route(&mut self, id: TableId, route: Route) {
-        debug_assert_eq!(id as usize, self.routes.len());
+        debug_assert_eq!(id as usize, self.routes.len() + 1);
         self.routes.push(route);
     }
 }
@@ -136,8 +148,8 @@ impl<'a> TomlBuilder<'a> for RawValueBuilder<'a> {
         RawValue::Seq(self.items.drain(start..).collect())
     }
     fn begin_inline_table(&mut self, id: TableId, _: usize) {
-        let slot = self.roots.len() as u32;
-        self.roots.push(RawValue::Map(Vec::new()));
+        let slot = self.inline.len() as u32;
+        self.inline.push(RawValue::Map(Vec::new()));
         self.add_route(
             id,
             Route {
@@ -148,7 +160,7 @@ impl<'a> TomlBuilder<'a> for RawValueBuilder<'a> {
     }
     fn end_inline_table(&mut self, _: TableId, _: Span) -> RawValue<'a> {
         // Inline tables nest strictly: the one closing is the last root.
-        self.roots.pop().unwrap_or_default()
+        self.inline.pop().unwrap_or_default()
     }
     fn table(&mut self, parent: TableId, key: Key<'a>, id: TableId, _: TableKind, _: Span) {
         let slot = self.push(parent, key.name, RawValue::Map(Vec::new()));
@@ -173,7 +185,13 @@ impl<'a> TomlBuilder<'a> for RawValueBuilder<'a> {
             }
             _ => unreachable!("elements go into arrays of tables"),
         };
-        self.add_route(id, Route { parent: array, slot });
+        self.add_route(
+            id,
+            Route {
+                parent: array,
+                slot,
+            },
+        );
     }
     #[inline]
     fn entry(&mut self, parent: TableId, key: Key<'a>, value: RawValue<'a>) {

@@ -63,22 +63,20 @@ impl Writer<'_> {
     /// The entries of one table: plain keys, then sections.
     fn table_body(&mut self, entries: &Entries<'_>) -> Result<(), EncodeError> {
         let skip_nulls = self.skip_nulls;
-        let entries: Vec<_> = entries
-            .iter()
-            .filter(|(_, v)| !(skip_nulls && matches!(v, RawValue::Null)))
-            .collect();
-        // Entries from `first_section` on are all tables or arrays of tables.
+        let skipped = |v: &RawValue<'_>| skip_nulls && matches!(v, RawValue::Null);
+        // Entries from `first_section` on are all tables or arrays of tables (or skipped).
         let first_section = entries
             .iter()
-            .rposition(|(_, v)| !is_section(v))
+            .rposition(|(_, v)| !is_section(v) && !skipped(v))
             .map_or(0, |i| i + 1);
-        for (key, value) in &entries[..first_section] {
+        let kept = |(_, v): &&(std::borrow::Cow<'_, str>, RawValue<'_>)| !skipped(v);
+        for (key, value) in entries[..first_section].iter().filter(kept) {
             write_key(self.out, key);
             self.out.extend_from_slice(b" = ");
             write_inline(self.out, value, skip_nulls).map_err(|e| e.at_key(key))?;
             self.out.push(b'\n');
         }
-        for (key, value) in &entries[first_section..] {
+        for (key, value) in entries[first_section..].iter().filter(kept) {
             self.path.push(key_text(key));
             let result = match value {
                 RawValue::Map(sub) => self.section(sub),
@@ -147,32 +145,28 @@ fn write_key(out: &mut Vec<u8>, key: &str) {
     }
 }
 
-/// A basic string: `"`, `\` and control characters escaped.
+/// A basic string: `"`, `\`, control characters and DEL escaped.
 pub(crate) fn write_string(out: &mut Vec<u8>, s: &str) {
+    out.reserve(s.len() + 2);
     out.push(b'"');
     let bytes = s.as_bytes();
     let mut run = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        let escape: &[u8] = match b {
-            b'"' => b"\\\"",
-            b'\\' => b"\\\\",
-            b'\n' => b"\\n",
-            b'\t' => b"\\t",
-            b'\r' => b"\\r",
-            0x08 => b"\\b",
-            0x0C => b"\\f",
-            0..=0x1F | 0x7F => b"",
-            _ => continue,
-        };
+    loop {
+        let i = crate::common::find_string_special::<b'"', true>(bytes, run);
         out.extend_from_slice(&bytes[run..i]);
-        if escape.is_empty() {
-            out.extend_from_slice(format!("\\u{b:04X}").as_bytes());
-        } else {
-            out.extend_from_slice(escape);
+        let Some(&b) = bytes.get(i) else { break };
+        match b {
+            b'"' => out.extend_from_slice(b"\\\""),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\t' => out.extend_from_slice(b"\\t"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            0x08 => out.extend_from_slice(b"\\b"),
+            0x0C => out.extend_from_slice(b"\\f"),
+            _ => out.extend_from_slice(format!("\\u{b:04X}").as_bytes()),
         }
         run = i + 1;
     }
-    out.extend_from_slice(&bytes[run..]);
     out.push(b'"');
 }
 
