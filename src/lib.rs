@@ -23,8 +23,8 @@
 //! );
 //! ```
 //!
-//! Formats are cargo features: `json` and `toml` (default); `yaml`, `xml` and `plist`
-//! are in progress and join the defaults as they land.
+//! Formats are cargo features, all on by default: `json`, `yaml`, `toml`, `xml` and
+//! `plist` (which needs `xml`); `chrono` adds decoding into chrono's date and time types.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -100,23 +100,34 @@ impl Format {
         }
     }
 
-    /// The format a file extension stands for (`json`, `yaml`/`yml`, `toml`, `xml`,
-    /// `plist`/`pbxproj`), case-insensitively.
+    /// The format a file extension stands for, case-insensitively: `json`;
+    /// `yaml`/`yml`; `toml`; `xml` and the XML vocabularies `svg`, `atom`, `rss`,
+    /// `xhtml`, `xsd`, `xsl`/`xslt`, `fodt`; `plist`, `pbxproj`, `entitlements`,
+    /// `strings`, `tmLanguage`, `tmTheme`.
     pub fn from_extension(extension: &str) -> Option<Format> {
         match extension.to_ascii_lowercase().as_str() {
             "json" => Some(Format::Json),
             "yaml" | "yml" => Some(Format::Yaml),
             "toml" => Some(Format::Toml),
-            "xml" => Some(Format::Xml),
-            "plist" | "pbxproj" => Some(Format::Plist),
+            "xml" | "svg" | "atom" | "rss" | "xhtml" | "xsd" | "xsl" | "xslt" | "fodt" => {
+                Some(Format::Xml)
+            }
+            "plist" | "pbxproj" | "entitlements" | "strings" | "tmlanguage" | "tmtheme" => {
+                Some(Format::Plist)
+            }
             _ => None,
         }
     }
 
-    /// The format a path's extension stands for.
+    /// The format of a path: by its extension, or by well-known file names whose
+    /// extension says nothing (`Cargo.lock`, `uv.lock` and `poetry.lock` are TOML).
     pub fn from_path(path: impl AsRef<Path>) -> Option<Format> {
-        path.as_ref()
-            .extension()
+        let path = path.as_ref();
+        match path.file_name().and_then(|n| n.to_str()) {
+            Some("Cargo.lock" | "uv.lock" | "poetry.lock") => return Some(Format::Toml),
+            _ => {}
+        }
+        path.extension()
             .and_then(|e| e.to_str())
             .and_then(Format::from_extension)
     }
@@ -126,8 +137,10 @@ impl Format {
         // Each format joins this list as it lands.
         match self {
             Format::Json => cfg!(feature = "json"),
+            Format::Yaml => cfg!(feature = "yaml"),
             Format::Toml => cfg!(feature = "toml"),
-            _ => false,
+            Format::Xml => cfg!(feature = "xml"),
+            Format::Plist => cfg!(feature = "plist"),
         }
     }
 }
@@ -157,6 +170,15 @@ pub enum ParseError {
     /// A TOML syntax error.
     #[cfg(feature = "toml")]
     Toml(toml::Error),
+    /// A YAML syntax error.
+    #[cfg(feature = "yaml")]
+    Yaml(yaml::Error),
+    /// An XML well-formedness error.
+    #[cfg(feature = "xml")]
+    Xml(xml::Error),
+    /// A property list that is malformed in any of its three forms.
+    #[cfg(feature = "plist")]
+    Plist(plist::Error),
 }
 
 impl ParseError {
@@ -167,6 +189,12 @@ impl ParseError {
             ParseError::Json(e) => e.position(),
             #[cfg(feature = "toml")]
             ParseError::Toml(e) => e.position(),
+            #[cfg(feature = "yaml")]
+            ParseError::Yaml(e) => e.position(),
+            #[cfg(feature = "xml")]
+            ParseError::Xml(e) => e.position(),
+            #[cfg(feature = "plist")]
+            ParseError::Plist(e) => e.position(),
         }
     }
 
@@ -177,6 +205,12 @@ impl ParseError {
             ParseError::Json(e) => e.kind().to_string(),
             #[cfg(feature = "toml")]
             ParseError::Toml(e) => e.kind().to_string(),
+            #[cfg(feature = "yaml")]
+            ParseError::Yaml(e) => e.kind().to_string(),
+            #[cfg(feature = "xml")]
+            ParseError::Xml(e) => e.kind().to_string(),
+            #[cfg(feature = "plist")]
+            ParseError::Plist(e) => e.kind().to_string(),
         }
     }
 }
@@ -264,13 +298,45 @@ impl From<toml::Error> for Error {
     }
 }
 
+#[cfg(feature = "yaml")]
+impl From<yaml::Error> for Error {
+    fn from(e: yaml::Error) -> Self {
+        Error::Parse(ParseError::Yaml(e))
+    }
+}
+
+#[cfg(feature = "xml")]
+impl From<xml::Error> for Error {
+    fn from(e: xml::Error) -> Self {
+        Error::Parse(ParseError::Xml(e))
+    }
+}
+
+#[cfg(feature = "plist")]
+impl From<plist::Error> for Error {
+    fn from(e: plist::Error) -> Self {
+        Error::Parse(ParseError::Plist(e))
+    }
+}
+
 /// Parses `bytes` as `format` into a [`RawValue`] (the struct door, no target type).
+///
+/// A YAML stream must hold at most one document here (see [`yaml::parse_stream`]); an
+/// XML document is the one-entry map from its root element's name to its value.
 pub fn parse_raw(bytes: &[u8], format: Format) -> Result<RawValue<'_>, Error> {
     match format {
         #[cfg(feature = "json")]
         Format::Json => Ok(json::parse(bytes)?),
         #[cfg(feature = "toml")]
         Format::Toml => Ok(toml::parse(bytes)?),
+        #[cfg(feature = "yaml")]
+        Format::Yaml => Ok(yaml::parse(bytes)?),
+        #[cfg(feature = "xml")]
+        Format::Xml => Ok(xml::parse(bytes)?),
+        #[cfg(feature = "plist")]
+        Format::Plist => Ok(plist::parse(bytes)?),
+        // Reachable when a format's feature is off.
+        #[allow(unreachable_patterns)]
         other => Err(Error::Unsupported(other)),
     }
 }
@@ -282,6 +348,14 @@ pub fn check(bytes: &[u8], format: Format) -> Result<(), Error> {
         Format::Json => Ok(json::check(bytes)?),
         #[cfg(feature = "toml")]
         Format::Toml => Ok(toml::check(bytes)?),
+        #[cfg(feature = "yaml")]
+        Format::Yaml => Ok(yaml::check(bytes)?),
+        #[cfg(feature = "xml")]
+        Format::Xml => Ok(xml::check(bytes)?),
+        #[cfg(feature = "plist")]
+        Format::Plist => Ok(plist::check(bytes)?),
+        // Reachable when a format's feature is off.
+        #[allow(unreachable_patterns)]
         other => Err(Error::Unsupported(other)),
     }
 }
@@ -299,7 +373,12 @@ pub fn from_slice<'de, T: Decode<'de>>(bytes: &'de [u8], format: Format) -> Resu
             return Ok(value);
         }
     }
-    let raw = parse_raw(bytes, format)?;
+    let raw = match format {
+        // A struct decodes from the root element itself, as quick-xml's serde does.
+        #[cfg(feature = "xml")]
+        Format::Xml => xml::parse_root(bytes)?.1,
+        _ => parse_raw(bytes, format)?,
+    };
     T::decode(raw).map_err(|mut errors| {
         locate_decode_errors(bytes, format, &mut errors);
         Error::Decode(errors)
@@ -333,12 +412,31 @@ pub fn from_path<T: for<'de> Decode<'de>>(path: impl AsRef<Path>) -> Result<T, E
 }
 
 /// Encodes `value` in `format` (pretty where the format has a choice).
+///
+/// XML: a value that encodes as a one-entry map is the document (its key names the root
+/// element, as [`xml::parse`] reads it); anything else is written under a root element
+/// named `root` (use [`xml::to_vec_with_root`] to name it). Plists are written as XML
+/// plists (see [`plist::to_vec_binary`] for binary).
 pub fn to_vec<T: Encode + ?Sized>(value: &T, format: Format) -> Result<Vec<u8>, Error> {
     match format {
         #[cfg(feature = "json")]
         Format::Json => Ok(json::to_vec_pretty(value)?),
         #[cfg(feature = "toml")]
         Format::Toml => Ok(toml::to_vec(value)?),
+        #[cfg(feature = "yaml")]
+        Format::Yaml => Ok(yaml::to_vec(value)?),
+        #[cfg(feature = "xml")]
+        Format::Xml => {
+            let raw = value.to_raw_value()?;
+            match &raw {
+                RawValue::Map(entries) if entries.len() == 1 => Ok(xml::to_vec_pretty(&raw)?),
+                _ => Ok(xml::to_string_pretty_with_root(&raw, "root")?.into_bytes()),
+            }
+        }
+        #[cfg(feature = "plist")]
+        Format::Plist => Ok(plist::to_vec_xml(value)?),
+        // Reachable when a format's feature is off.
+        #[allow(unreachable_patterns)]
         other => Err(Error::Unsupported(other)),
     }
 }
@@ -375,6 +473,46 @@ fn locate_decode_errors(bytes: &[u8], format: Format, errors: &mut DecodeErrors)
                 error.position = Some(common::position_at(bytes, node.span().start));
             }
         }
+        #[cfg(feature = "yaml")]
+        Format::Yaml => {
+            let Ok(stream) = yaml::parse_tree(bytes) else {
+                return;
+            };
+            let Some(doc) = stream.document(0) else {
+                return;
+            };
+            for error in errors.iter_mut() {
+                let (node, _) = doc.root().lookup_prefix(&error.path());
+                error.position = Some(common::position_at(bytes, node.span().start));
+            }
+        }
+        #[cfg(feature = "xml")]
+        Format::Xml => {
+            let Ok(doc) = xml::parse_tree(bytes) else {
+                return;
+            };
+            // Spans refer to the UTF-8 text the parser read (transcoded from UTF-16).
+            let src = doc.source().as_bytes();
+            for error in errors.iter_mut() {
+                let (target, _) = doc.root_element().lookup_prefix(&error.path());
+                error.position = Some(common::position_at(src, target.span().start));
+            }
+        }
+        #[cfg(feature = "plist")]
+        Format::Plist => {
+            let Ok(doc) = plist::parse_tree(bytes) else {
+                return;
+            };
+            // Binary plists locate by object offset, which has no line: leave them.
+            if plist::detect(bytes) == plist::PlistFormat::Binary {
+                return;
+            }
+            for error in errors.iter_mut() {
+                let (node, _) = doc.root().lookup_prefix(&error.path());
+                error.position = Some(common::position_at(bytes, node.span().start));
+            }
+        }
+        #[allow(unreachable_patterns)]
         _ => {}
     }
 }

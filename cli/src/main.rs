@@ -4,7 +4,10 @@
 //! or an unreadable file.
 
 mod json;
+mod plist;
 mod toml;
+mod xml;
+mod yaml;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -35,6 +38,9 @@ enum Command {
         /// The input format (default: from the file extension).
         #[arg(long)]
         format: Option<Format>,
+        /// For a YAML stream: only document N (from 0).
+        #[arg(long)]
+        doc: Option<usize>,
     },
     /// Print one value, addressed like `servers[0].host`.
     Get {
@@ -45,14 +51,17 @@ enum Command {
         /// The input format (default: from the file extension).
         #[arg(long)]
         format: Option<Format>,
+        /// For a YAML stream: look in document N (from 0; default 0).
+        #[arg(long)]
+        doc: Option<usize>,
     },
     /// Convert a document to another format, on standard output.
     Convert {
         /// The document.
         file: PathBuf,
-        /// The output format.
+        /// The output format: json, yaml, toml, xml, plist (XML plist) or bplist (binary).
         #[arg(long)]
-        to: Format,
+        to: Target,
         /// The input format (default: from the file extension).
         #[arg(long)]
         format: Option<Format>,
@@ -71,6 +80,32 @@ enum Command {
     },
 }
 
+/// What `convert` writes: a format, or a binary plist.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Target {
+    Format(Format),
+    BinaryPlist,
+}
+
+impl std::str::FromStr for Target {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "bplist" => Ok(Target::BinaryPlist),
+            other => other.parse().map(Target::Format),
+        }
+    }
+}
+
+impl std::fmt::Display for Target {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Target::Format(format) => write!(f, "{format}"),
+            Target::BinaryPlist => f.write_str("bplist"),
+        }
+    }
+}
+
 /// Why a command failed, mapped to the exit code.
 enum Failure {
     /// Exit 1: the document is invalid, or the path matched nothing.
@@ -84,8 +119,13 @@ type Outcome = Result<(), Failure>;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Tree { file, format } => tree(&file, format),
-        Command::Get { file, path, format } => get(&file, &path, format),
+        Command::Tree { file, format, doc } => tree(&file, format, doc),
+        Command::Get {
+            file,
+            path,
+            format,
+            doc,
+        } => get(&file, &path, format, doc),
         Command::Convert {
             file,
             to,
@@ -154,7 +194,8 @@ fn parse_failure(file: &Path, bytes: &[u8], error: &quarry::ParseError) -> Failu
 /// The output of `tree`, shared by every format: each node on its own line, led by
 /// its source line number and indented by depth.
 pub(crate) struct TreeOut {
-    lines: LineIndex,
+    /// Line starts; `None` to print byte offsets instead (binary documents).
+    lines: Option<LineIndex>,
     width: usize,
     out: String,
 }
@@ -164,8 +205,17 @@ impl TreeOut {
         let lines = LineIndex::new(bytes);
         let width = lines.line(bytes.len()).to_string().len();
         TreeOut {
-            lines,
+            lines: Some(lines),
             width,
+            out: String::new(),
+        }
+    }
+
+    /// Output that leads each node with its byte offset (`@0x1f`), for binary input.
+    pub(crate) fn offsets() -> Self {
+        TreeOut {
+            lines: None,
+            width: 0,
             out: String::new(),
         }
     }
@@ -173,14 +223,17 @@ impl TreeOut {
     /// One node: the line of byte `offset`, `depth` levels in, then `label` and `text`.
     pub(crate) fn node(&mut self, offset: usize, depth: usize, label: &str, text: &str) {
         use std::fmt::Write as _;
-        let line = self.lines.line(offset);
-        let _ = writeln!(
-            self.out,
-            "{line:>width$}  {:indent$}{label}{text}",
-            "",
-            width = self.width,
-            indent = depth * 2
-        );
+        let indent = depth * 2;
+        let _ = match &self.lines {
+            Some(lines) => writeln!(
+                self.out,
+                "{:>width$}  {:indent$}{label}{text}",
+                lines.line(offset),
+                "",
+                width = self.width,
+            ),
+            None => writeln!(self.out, "@{offset:#06x}  {:indent$}{label}{text}", ""),
+        };
     }
 
     pub(crate) fn finish(self) -> String {
@@ -225,11 +278,26 @@ fn write_stdout(text: &[u8]) -> Outcome {
     }
 }
 
-fn tree(file: &Path, format: Option<Format>) -> Outcome {
+/// `--doc` only means something for YAML streams.
+fn check_doc(format: Format, doc: Option<usize>) -> Outcome {
+    match doc {
+        Some(_) if format != Format::Yaml => Err(Failure::Usage(format!(
+            "--doc picks a document of a YAML stream; a {format} file holds one"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+fn tree(file: &Path, format: Option<Format>, doc: Option<usize>) -> Outcome {
     let (bytes, format) = read(file, format)?;
+    check_doc(format, doc)?;
     let text = match format {
         Format::Json => json::tree(file, &bytes)?,
+        Format::Yaml => yaml::tree(file, &bytes, doc)?,
         Format::Toml => toml::tree(file, &bytes)?,
+        Format::Xml => xml::tree(file, &bytes)?,
+        Format::Plist => plist::tree(file, &bytes)?,
+        #[allow(unreachable_patterns)]
         other => {
             return Err(Failure::Usage(format!(
                 "the {other} format is not supported yet"
@@ -239,13 +307,18 @@ fn tree(file: &Path, format: Option<Format>) -> Outcome {
     write_stdout(text.as_bytes())
 }
 
-fn get(file: &Path, path: &str, format: Option<Format>) -> Outcome {
+fn get(file: &Path, path: &str, format: Option<Format>, doc: Option<usize>) -> Outcome {
     let (bytes, format) = read(file, format)?;
+    check_doc(format, doc)?;
     let path =
         ValuePath::parse(path).ok_or_else(|| Failure::Usage(format!("malformed path `{path}`")))?;
     let text = match format {
         Format::Json => json::get(file, &bytes, &path)?,
+        Format::Yaml => yaml::get(file, &bytes, &path, doc)?,
         Format::Toml => toml::get(file, &bytes, &path)?,
+        Format::Xml => xml::get(file, &bytes, &path)?,
+        Format::Plist => plist::get(file, &bytes, &path)?,
+        #[allow(unreachable_patterns)]
         other => {
             return Err(Failure::Usage(format!(
                 "the {other} format is not supported yet"
@@ -255,33 +328,89 @@ fn get(file: &Path, path: &str, format: Option<Format>) -> Outcome {
     write_stdout(text.as_bytes())
 }
 
-fn convert(file: &Path, to: Format, format: Option<Format>, compact: bool) -> Outcome {
+fn convert(file: &Path, to: Target, format: Option<Format>, compact: bool) -> Outcome {
     let (bytes, format) = read(file, format)?;
-    let value = quarry::parse_raw(&bytes, format).map_err(|e| match e {
+    let parse_failure = |e: quarry::Error| match e {
         quarry::Error::Parse(e) => parse_failure(file, &bytes, &e),
         other => Failure::Usage(other.to_string()),
-    })?;
-    let encoded = match to {
-        Format::Json if compact => quarry::json::to_vec(&value).map(|mut v| {
-            v.push(b'\n');
-            v
-        }),
-        Format::Json => quarry::json::to_vec_pretty(&value).map(|mut v| {
-            v.push(b'\n');
-            v
-        }),
-        // No silent loss: a null is an error naming its path.
-        Format::Toml => quarry::toml::to_vec_with(&value, quarry::toml::NullEntries::Reject),
-        other => {
-            return Err(Failure::Usage(format!(
-                "converting to {other} is not supported yet"
-            )))
-        }
     };
-    let encoded = encoded.map_err(|e| {
+    // A YAML stream converts document by document; every other input is one document.
+    let documents = if format == Format::Yaml {
+        quarry::yaml::parse_stream(&bytes).map_err(|e| parse_failure(e.into()))?
+    } else {
+        vec![quarry::parse_raw(&bytes, format).map_err(parse_failure)?]
+    };
+    let cannot = |e: quarry::EncodeError| {
         Failure::Invalid(format!("{}: cannot convert to {to}: {e}\n", file.display()))
-    })?;
-    write_stdout(&encoded)
+    };
+    let several = documents.len() > 1;
+    let mut out = Vec::new();
+    match to {
+        // JSON: one document per line when there are several.
+        Target::Format(Format::Json) => {
+            for value in &documents {
+                let text = if compact || several {
+                    quarry::json::to_vec(value)
+                } else {
+                    quarry::json::to_vec_pretty(value)
+                };
+                out.extend(text.map_err(cannot)?);
+                out.push(b'\n');
+            }
+        }
+        Target::Format(Format::Yaml) => {
+            let text = if compact && !several {
+                documents
+                    .first()
+                    .map(|value| {
+                        quarry::yaml::to_vec_flow(value).map(|mut v| {
+                            v.push(b'\n');
+                            v
+                        })
+                    })
+                    .transpose()
+            } else {
+                quarry::yaml::to_vec_stream(&documents).map(Some)
+            };
+            out.extend(text.map_err(cannot)?.unwrap_or_default());
+        }
+        target => {
+            let value = match documents.as_slice() {
+                [] => return Ok(()),
+                [value] => value,
+                _ => return Err(Failure::Invalid(format!(
+                    "{}: cannot convert a stream of {} documents to {target}, which holds one\n",
+                    file.display(),
+                    documents.len()
+                ))),
+            };
+            let text = match target {
+                // No silent loss: a null is an error naming its path.
+                Target::Format(Format::Toml) => {
+                    quarry::toml::to_vec_with(value, quarry::toml::NullEntries::Reject)
+                }
+                Target::Format(Format::Xml) => match value {
+                    quarry::RawValue::Map(entries) if entries.len() == 1 => {
+                        quarry::xml::to_vec_pretty(value)
+                    }
+                    _ => quarry::xml::to_string_pretty_with_root(value, "root")
+                        .map(String::into_bytes),
+                },
+                Target::Format(Format::Plist) => quarry::plist::to_vec_xml(value),
+                Target::BinaryPlist => quarry::plist::to_vec_binary(value),
+                other => {
+                    return Err(Failure::Usage(format!(
+                        "converting to {other} is not supported yet"
+                    )))
+                }
+            };
+            out.extend(text.map_err(cannot)?);
+            if to != Target::BinaryPlist && !out.ends_with(b"\n") {
+                out.push(b'\n');
+            }
+        }
+    }
+    write_stdout(&out)
 }
 
 /// The result of checking one file.

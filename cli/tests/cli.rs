@@ -328,3 +328,139 @@ fn convert_compact_and_format_override() {
         Some(0)
     );
 }
+
+fn run_ok(args: &[&str]) -> String {
+    let out = quarry(args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn every_corpus_file_checks_in_every_format() {
+    for format in ["json", "yaml", "toml", "xml", "plist"] {
+        let dir = repo().join("../shared/corpus").join(format);
+        let mut files: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path().to_str().unwrap().to_owned())
+            .collect();
+        files.sort();
+        let mut args = vec!["check", "--format", format];
+        args.extend(files.iter().map(String::as_str));
+        run_ok(&args);
+    }
+}
+
+#[test]
+fn yaml_streams_convert_document_by_document() {
+    let dir = std::env::temp_dir().join(format!("quarry-cli-yaml-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let stream = dir.join("stream.yaml");
+    std::fs::write(&stream, "a: 1\n---\n- x\n- &y {k: v}\n- *y\n").unwrap();
+    let stream = stream.to_str().unwrap();
+    assert_eq!(
+        run_ok(&["convert", stream, "--to", "json"]),
+        "{\"a\":1}\n[\"x\",{\"k\":\"v\"},{\"k\":\"v\"}]\n"
+    );
+    let yaml = run_ok(&["convert", stream, "--to", "yaml"]);
+    let back = quarry::yaml::parse_stream(yaml.as_bytes()).unwrap();
+    assert_eq!(
+        back,
+        quarry::yaml::parse_stream(&std::fs::read(stream).unwrap()).unwrap()
+    );
+    let out = quarry(&["convert", stream, "--to", "toml"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(run_ok(&["get", stream, "[1].k", "--doc", "1"]), "v\n");
+    let tree = run_ok(&["tree", stream, "--doc", "1"]);
+    assert!(tree.contains("alias *y"), "{tree}");
+    assert!(tree.contains("mapping (1 entry) &y"), "{tree}");
+    assert_eq!(
+        quarry(&["get", stream, "a", "--doc", "7"]).status.code(),
+        Some(1)
+    );
+    let empty = dir.join("empty.yaml");
+    std::fs::write(&empty, "# nothing\n").unwrap();
+    assert_eq!(
+        run_ok(&["convert", empty.to_str().unwrap(), "--to", "json"]),
+        ""
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn xml_tree_get_and_round_trip() {
+    let pom = repo().join("../shared/corpus/xml/maven-pom.xml");
+    let pom = pom.to_str().unwrap();
+    let tree = run_ok(&["tree", pom]);
+    assert!(
+        tree.contains("<project> {http://maven.apache.org/POM/4.0.0}"),
+        "{tree}"
+    );
+    assert_eq!(run_ok(&["get", pom, "project.modelVersion"]), "4.0.0\n");
+    assert_eq!(
+        run_ok(&["get", pom, "project.@xmlns"]),
+        "http://maven.apache.org/POM/4.0.0\n"
+    );
+    // XML → JSON → XML keeps the RawValue.
+    let dir = std::env::temp_dir().join(format!("quarry-cli-xml-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = dir.join("pom.json");
+    std::fs::write(&json, run_ok(&["convert", pom, "--to", "json"])).unwrap();
+    let xml = run_ok(&["convert", json.to_str().unwrap(), "--to", "xml"]);
+    let original = std::fs::read(pom).unwrap();
+    assert_eq!(
+        quarry::json::parse(&std::fs::read(&json).unwrap()).unwrap(),
+        quarry::json::parse(
+            &quarry::json::to_vec(&quarry::xml::parse(xml.as_bytes()).unwrap()).unwrap()
+        )
+        .unwrap()
+    );
+    assert_eq!(
+        quarry::xml::parse(xml.as_bytes()).unwrap(),
+        quarry::xml::parse(&original).unwrap()
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn plists_in_every_form_and_bplist_output() {
+    let binary = repo().join("../shared/corpus/plist/rust-plist-binary.plist");
+    let binary = binary.to_str().unwrap();
+    let tree = run_ok(&["tree", binary]);
+    assert!(tree.starts_with("@0x0008  dict (13 keys)"), "{tree}");
+    assert_eq!(run_ok(&["get", binary, "Author"]), "William Shakespeare\n");
+    let dir = std::env::temp_dir().join(format!("quarry-cli-plist-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // TOML → binary plist → XML plist → JSON: the values survive every step.
+    let config = repo().join("examples/config.toml");
+    let out = quarry(&["convert", config.to_str().unwrap(), "--to", "bplist"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.starts_with(b"bplist00"));
+    let bplist = dir.join("config.plist");
+    std::fs::write(&bplist, &out.stdout).unwrap();
+    let xml = dir.join("config-xml.plist");
+    std::fs::write(
+        &xml,
+        run_ok(&["convert", bplist.to_str().unwrap(), "--to", "plist"]),
+    )
+    .unwrap();
+    assert_eq!(
+        quarry::plist::parse(&std::fs::read(&xml).unwrap()).unwrap(),
+        quarry::plist::parse(&out.stdout).unwrap()
+    );
+    assert_eq!(
+        run_ok(&["get", xml.to_str().unwrap(), "servers[1].port"]),
+        "8081\n"
+    );
+    // Invalid fixtures fail with a position.
+    let bad = repo().join("../shared/conformance/plist/invalid/empty.plist");
+    assert_eq!(
+        quarry(&["check", bad.to_str().unwrap()]).status.code(),
+        Some(1)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
