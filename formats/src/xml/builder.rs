@@ -57,37 +57,154 @@ pub const XML_NAMESPACE: &str = "http://www.w3.org/XML/1998/namespace";
 /// The namespace URI of `xmlns` attributes.
 pub const XMLNS_NAMESPACE: &str = "http://www.w3.org/2000/xmlns/";
 
-/// One attribute of a start tag, with its value normalized (references decoded,
-/// white space characters turned into spaces, as XML 1.0 §3.3.3 says for CDATA).
+/// An attribute as the parser keeps it while reading a start tag; builders see it
+/// through [`Attribute`].
 #[derive(Debug, Clone)]
-pub struct Attribute<'a> {
-    /// The qualified name, as written (`xlink:href`).
-    pub name: Cow<'a, str>,
-    /// Length of the prefix in `name` (0 without one).
-    pub prefix_len: usize,
-    /// The normalized value; borrowed when it needed no decoding.
-    pub value: Cow<'a, str>,
-    /// From the name to the closing quote.
-    pub span: Span,
-    /// The value between the quotes.
-    pub value_span: Span,
-    /// The namespace: 0 none, otherwise an index (plus one) into the parser's
-    /// in-scope bindings; read it with [`StartTag::attribute_namespace`].
+pub(crate) struct RawAttribute<'a> {
+    pub(crate) name: Cow<'a, str>,
+    pub(crate) prefix_len: usize,
+    pub(crate) value: Value<'a>,
+    pub(crate) span: Span,
+    pub(crate) value_span: Span,
+    /// The namespace: 0 none, otherwise an index (plus one) into the in-scope bindings.
     pub(crate) ns: u32,
 }
 
-impl<'a> Attribute<'a> {
-    /// The prefix, if the name has one.
-    pub fn prefix(&self) -> Option<&str> {
-        (self.prefix_len > 0).then(|| &self.name[..self.prefix_len])
-    }
-
+impl RawAttribute<'_> {
     /// The local part of the name.
-    pub fn local_name(&self) -> &str {
+    #[inline]
+    pub(crate) fn local_name(&self) -> &str {
         if self.prefix_len > 0 {
             &self.name[self.prefix_len + 1..]
         } else {
             &self.name
+        }
+    }
+}
+
+/// An attribute value: borrowed from the input, or decoded into the tag's buffer.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Value<'a> {
+    Borrowed(&'a str),
+    Decoded(usize, usize),
+}
+
+impl<'a> Value<'a> {
+    /// The value's text as a plain string.
+    #[inline]
+    pub(crate) fn as_str<'s>(self, values: &'s str) -> &'s str
+    where
+        'a: 's,
+    {
+        match self {
+            Value::Borrowed(s) => s,
+            Value::Decoded(start, end) => values.get(start..end).unwrap_or(""),
+        }
+    }
+
+    /// The value's text, given the buffer decoded values live in.
+    #[inline]
+    pub(crate) fn text<'s>(self, values: &'s str) -> Text<'a, 's> {
+        match self {
+            Value::Borrowed(s) => Text::Borrowed(s),
+            Value::Decoded(start, end) => Text::Decoded(values.get(start..end).unwrap_or("")),
+        }
+    }
+}
+
+/// One attribute of a start tag, its value normalized (references decoded, white space
+/// characters turned into spaces, as XML 1.0 §3.3.3 says for CDATA).
+#[derive(Debug, Clone, Copy)]
+pub struct Attribute<'a, 'p> {
+    raw: &'p RawAttribute<'a>,
+    values: &'p str,
+    bindings: &'p [NamespaceBinding<'a>],
+}
+
+impl<'a, 'p> Attribute<'a, 'p> {
+    /// The qualified name, as written (`xlink:href`).
+    #[inline]
+    pub fn name(&self) -> &'p Cow<'a, str> {
+        &self.raw.name
+    }
+
+    /// The prefix, if the name has one.
+    pub fn prefix(&self) -> Option<&'p str> {
+        let raw = self.raw;
+        (raw.prefix_len > 0).then(|| &raw.name[..raw.prefix_len])
+    }
+
+    /// The local part of the name.
+    pub fn local_name(&self) -> &'p str {
+        let raw = self.raw;
+        if raw.prefix_len > 0 {
+            &raw.name[raw.prefix_len + 1..]
+        } else {
+            &raw.name
+        }
+    }
+
+    /// The normalized value: borrowed from the input when nothing was decoded.
+    #[inline]
+    pub fn value(&self) -> Text<'a, 'p> {
+        self.raw.value.text(self.values)
+    }
+
+    /// The resolved namespace URI (`xmlns` declarations have the xmlns namespace;
+    /// unprefixed attributes have none).
+    pub fn namespace(&self) -> Option<&'p str> {
+        resolve(self.bindings, self.raw.ns)
+    }
+
+    /// From the name to the closing quote.
+    #[inline]
+    pub fn span(&self) -> Span {
+        self.raw.span
+    }
+
+    /// The value between the quotes.
+    #[inline]
+    pub fn value_span(&self) -> Span {
+        self.raw.value_span
+    }
+}
+
+/// The attributes of a [`StartTag`], in document order.
+#[derive(Debug, Clone)]
+pub struct StartTagAttributes<'a, 'p> {
+    iter: std::slice::Iter<'p, RawAttribute<'a>>,
+    values: &'p str,
+    bindings: &'p [NamespaceBinding<'a>],
+}
+
+impl<'a, 'p> Iterator for StartTagAttributes<'a, 'p> {
+    type Item = Attribute<'a, 'p>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        let raw = self.iter.next()?;
+        Some(Attribute {
+            raw,
+            values: self.values,
+            bindings: self.bindings,
+        })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.iter.size_hint()
+    }
+}
+
+impl ExactSizeIterator for StartTagAttributes<'_, '_> {}
+
+fn resolve<'p>(bindings: &'p [NamespaceBinding<'_>], ns: u32) -> Option<&'p str> {
+    match ns {
+        0 => None,
+        NS_XML => Some(XML_NAMESPACE),
+        NS_XMLNS => Some(XMLNS_NAMESPACE),
+        i => {
+            let uri = &bindings.get(i as usize - 1)?.uri;
+            (!uri.is_empty()).then_some(&**uri)
         }
     }
 }
@@ -111,7 +228,9 @@ pub struct StartTag<'a, 'p> {
     pub(crate) name: Cow<'a, str>,
     pub(crate) prefix_len: usize,
     pub(crate) ns: u32,
-    pub(crate) attributes: &'p [Attribute<'a>],
+    pub(crate) attributes: &'p [RawAttribute<'a>],
+    /// The decoded attribute values.
+    pub(crate) values: &'p str,
     pub(crate) bindings: &'p [NamespaceBinding<'a>],
     /// How many of `bindings` (at the end) this tag declares.
     pub(crate) declared: usize,
@@ -142,18 +261,17 @@ impl<'a, 'p> StartTag<'a, 'p> {
 
     /// The resolved namespace URI of the element.
     pub fn namespace(&self) -> Option<&'p str> {
-        self.resolve(self.ns)
+        resolve(self.bindings, self.ns)
     }
 
     /// The attributes, in document order (namespace declarations included).
     #[inline]
-    pub fn attributes(&self) -> &'p [Attribute<'a>] {
-        self.attributes
-    }
-
-    /// The resolved namespace URI of one of [`StartTag::attributes`].
-    pub fn attribute_namespace(&self, attribute: &Attribute<'a>) -> Option<&'p str> {
-        self.resolve(attribute.ns)
+    pub fn attributes(&self) -> StartTagAttributes<'a, 'p> {
+        StartTagAttributes {
+            iter: self.attributes.iter(),
+            values: self.values,
+            bindings: self.bindings,
+        }
     }
 
     /// The namespace bindings this tag declares (`xmlns`, `xmlns:p`).
@@ -176,18 +294,6 @@ impl<'a, 'p> StartTag<'a, 'p> {
     #[inline]
     pub fn is_empty_element(&self) -> bool {
         self.empty
-    }
-
-    fn resolve(&self, ns: u32) -> Option<&'p str> {
-        match ns {
-            0 => None,
-            NS_XML => Some(XML_NAMESPACE),
-            NS_XMLNS => Some(XMLNS_NAMESPACE),
-            i => {
-                let uri = &self.bindings.get(i as usize - 1)?.uri;
-                (!uri.is_empty()).then_some(&**uri)
-            }
-        }
     }
 }
 

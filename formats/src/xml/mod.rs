@@ -79,8 +79,8 @@ use std::borrow::Cow;
 use quarry_raw_value::{Encode, EncodeError, RawValue};
 
 pub use builder::{
-    is_xml_whitespace, Attribute, Declaration, Doctype, NamespaceBinding, StartTag, Text,
-    XmlBuilder, XMLNS_NAMESPACE, XML_NAMESPACE,
+    is_xml_whitespace, Attribute, Declaration, Doctype, NamespaceBinding, StartTag,
+    StartTagAttributes, Text, XmlBuilder, XMLNS_NAMESPACE, XML_NAMESPACE,
 };
 pub use error::{Error, ErrorKind};
 pub use parser::{parse_with, parse_with_options, Options};

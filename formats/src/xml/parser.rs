@@ -19,8 +19,8 @@ use std::rc::Rc;
 use crate::common::{Limits, Span};
 
 use super::builder::{
-    Attribute, Declaration, Doctype, NamespaceBinding, StartTag, Text, XmlBuilder, NS_XML,
-    NS_XMLNS, XMLNS_NAMESPACE, XML_NAMESPACE,
+    Declaration, Doctype, NamespaceBinding, RawAttribute, StartTag, Text, Value, XmlBuilder,
+    NS_XML, NS_XMLNS, XMLNS_NAMESPACE, XML_NAMESPACE,
 };
 use super::error::{Error, ErrorKind};
 
@@ -402,6 +402,7 @@ impl<'b> Cur<'b> {
 enum Entity {
     /// Replacement text; `plain` when it holds no `<`, `&` or `\r`.
     Internal {
+        name: Rc<str>,
         text: Rc<str>,
         plain: bool,
     },
@@ -482,7 +483,9 @@ pub(crate) struct Parser<'a> {
     epoch: u32,
     /// Recent prefix lookups: (key, binding, epoch), direct-mapped by key.
     prefix_cache: [std::cell::Cell<(u64, u32, u32)>; 8],
-    attrs: Vec<Attribute<'a>>,
+    attrs: Vec<RawAttribute<'a>>,
+    /// Decoded attribute values of the current start tag (see [`Value::Decoded`]).
+    values: String,
     /// Character data waiting to be reported.
     pending: Pending,
     text_span: Span,
@@ -515,6 +518,7 @@ impl<'a> Parser<'a> {
             text_span: Span::default(),
             scratch: String::new(),
             scratch2: String::new(),
+            values: String::new(),
         }
     }
 
@@ -970,6 +974,7 @@ impl<'a> Parser<'a> {
             return Err(self.error(c, name.start, ErrorKind::InvalidName));
         }
         self.attrs.clear();
+        self.values.clear();
         let empty;
         loop {
             let ws = c.skip_ws();
@@ -1002,6 +1007,7 @@ impl<'a> Parser<'a> {
             prefix_len: self.prefix_len(&name),
             ns,
             attributes: &self.attrs,
+            values: &self.values,
             bindings: &self.bindings,
             declared: self.bindings.len() - bindings_before,
             span,
@@ -1028,11 +1034,12 @@ impl<'a> Parser<'a> {
         let Some(names) = self.tokenized.get(element) else {
             return;
         };
+        let values = &mut self.values;
         for attr in &mut self.attrs {
             if !names.iter().any(|n| **n == *attr.name) {
                 continue;
             }
-            let v = &attr.value;
+            let v = attr.value.as_str(values);
             if !v.starts_with(' ') && !v.ends_with(' ') && !v.contains("  ") {
                 continue;
             }
@@ -1041,7 +1048,9 @@ impl<'a> Parser<'a> {
                 .filter(|t| !t.is_empty())
                 .collect::<Vec<_>>()
                 .join(" ");
-            attr.value = Cow::Owned(normalized);
+            let start = values.len();
+            values.push_str(&normalized);
+            attr.value = Value::Decoded(start, values.len());
         }
     }
 
@@ -1063,7 +1072,7 @@ impl<'a> Parser<'a> {
                 ErrorKind::AttributeLimitReached(self.limits.max_attributes),
             ));
         }
-        let attr = Attribute {
+        let attr = RawAttribute {
             name: self.cow(c, name.start, name.end),
             prefix_len: self.prefix_len(&name),
             value,
@@ -1085,11 +1094,12 @@ impl<'a> Parser<'a> {
         let at = |p: &Self, kind| p.error(c, name.start, kind);
         // Declarations first: they apply to the tag they sit on.
         for attr in &self.attrs {
+            let value = attr.value.as_str(&self.values);
             let declared = if attr.prefix_len == 0 {
                 if attr.name != "xmlns" {
                     continue;
                 }
-                if attr.value == XML_NAMESPACE || attr.value == XMLNS_NAMESPACE {
+                if value == XML_NAMESPACE || value == XMLNS_NAMESPACE {
                     return Err(at(self, ErrorKind::InvalidNamespaceDeclaration));
                 }
                 ""
@@ -1100,12 +1110,8 @@ impl<'a> Parser<'a> {
                 let local = &attr.name[attr.prefix_len + 1..];
                 let ok = match local {
                     "xmlns" => false,
-                    "xml" => attr.value == XML_NAMESPACE,
-                    _ => {
-                        !attr.value.is_empty()
-                            && attr.value != XML_NAMESPACE
-                            && attr.value != XMLNS_NAMESPACE
-                    }
+                    "xml" => value == XML_NAMESPACE,
+                    _ => !value.is_empty() && value != XML_NAMESPACE && value != XMLNS_NAMESPACE,
                 };
                 if !ok {
                     return Err(at(self, ErrorKind::InvalidNamespaceDeclaration));
@@ -1120,7 +1126,10 @@ impl<'a> Parser<'a> {
             self.epoch = self.epoch.wrapping_add(1);
             self.bindings.push(NamespaceBinding {
                 prefix,
-                uri: attr.value.clone(),
+                uri: match attr.value {
+                    Value::Borrowed(s) => Cow::Borrowed(s),
+                    Value::Decoded(..) => Cow::Owned(value.to_owned()),
+                },
             });
         }
         let element_ns = if name.colon.is_none() {
@@ -1285,7 +1294,7 @@ impl<'a> Parser<'a> {
     }
 
     /// An attribute value at its opening quote, normalized (§3.3.3, as CDATA).
-    fn att_value(&mut self, c: &mut Cur<'_>) -> Result<Cow<'a, str>> {
+    fn att_value(&mut self, c: &mut Cur<'_>) -> Result<Value<'a>> {
         let quote = match c.peek() {
             Some(q @ (b'"' | b'\'')) => q,
             _ => return Err(self.unexpected(c, "a quote")),
@@ -1295,16 +1304,21 @@ impl<'a> Parser<'a> {
         let i = scan_attribute(b, start, quote);
         if b.get(i) == Some(&quote) {
             c.pos = i + 1;
-            return Ok(self.cow(c, start, i));
+            if c.main {
+                return Ok(Value::Borrowed(self.src.get(start..i).unwrap_or("")));
+            }
+            let begin = self.values.len();
+            self.values.push_str(c.str(start, i));
+            return Ok(Value::Decoded(begin, self.values.len()));
         }
-        let mut out = std::mem::take(&mut self.scratch2);
-        out.clear();
+        let mut out = std::mem::take(&mut self.values);
+        let begin = out.len();
         out.push_str(c.str(start, i));
         c.pos = i;
         let result = self.att_value_slow(c, quote, &mut out, 0);
-        let value = Cow::Owned(out.clone());
-        self.scratch2 = out;
-        result.map(|()| value)
+        let end = out.len();
+        self.values = out;
+        result.map(|()| Value::Decoded(begin, end))
     }
 
     /// The rest of an attribute value (or an entity's replacement text inside one, when
@@ -1374,16 +1388,16 @@ impl<'a> Parser<'a> {
                         continue;
                     }
                     match self.general.get(nm).cloned() {
-                        Some(Entity::Internal { text, .. }) => {
+                        Some(Entity::Internal { name, text, .. }) => {
                             let reference = self.span(c, ref_start, c.pos);
-                            self.enter(c, ref_start, nm, text.len(), depth)?;
+                            self.enter(c, ref_start, &name, text.len(), depth)?;
                             let mut sub = Cur {
                                 s: &text,
                                 pos: 0,
                                 main: false,
                                 reference,
                             };
-                            self.active.push(Rc::from(nm));
+                            self.active.push(name);
                             let r = self.att_value_slow(&mut sub, 0, out, depth + 1);
                             self.active.pop();
                             r?;
@@ -1709,9 +1723,9 @@ impl<'a> Parser<'a> {
         }
         let reference = self.span(c, start, c.pos);
         match self.general.get(nm).cloned() {
-            Some(Entity::Internal { text, plain }) => {
+            Some(Entity::Internal { name, text, plain }) => {
                 let depth = self.active.len();
-                self.enter(c, start, nm, text.len(), depth)?;
+                self.enter(c, start, &name, text.len(), depth)?;
                 if plain {
                     if !text.is_empty() {
                         self.make_owned(c, start);
@@ -1726,7 +1740,7 @@ impl<'a> Parser<'a> {
                     main: false,
                     reference,
                 };
-                self.active.push(Rc::from(nm));
+                self.active.push(name);
                 let base = self.open.len();
                 self.content(&mut sub, b, base)?;
                 if self.open.len() != base {
@@ -1921,9 +1935,8 @@ impl<'a> Parser<'a> {
         let nm = c.str(name.start, name.end);
         self.lenient_entities = true;
         match self.params.get(nm).cloned() {
-            Some(Entity::Internal { text, .. }) => {
-                let key = format!("%{nm}");
-                self.enter(c, start, &key, text.len(), depth)?;
+            Some(Entity::Internal { name, text, .. }) => {
+                self.enter(c, start, &name, text.len(), depth)?;
                 let reference = self.span(c, start, c.pos);
                 let mut sub = Cur {
                     s: &text,
@@ -1931,7 +1944,7 @@ impl<'a> Parser<'a> {
                     main: false,
                     reference,
                 };
-                self.active.push(Rc::from(key));
+                self.active.push(name);
                 let r = self.internal_subset(&mut sub, depth + 1);
                 self.active.pop();
                 r
@@ -2142,6 +2155,7 @@ impl<'a> Parser<'a> {
                     self.decl_require_ws(c)?;
                 }
                 self.att_value(c)?;
+                self.values.clear();
             }
         }
     }
@@ -2182,7 +2196,14 @@ impl<'a> Parser<'a> {
         let entity = if matches!(c.peek(), Some(b'"' | b'\'')) {
             let text = self.entity_value(c)?;
             let plain = !text.contains(['<', '&', '\r']);
+            let nm = c.str(name.start, name.end);
             Entity::Internal {
+                // Parameter entities are kept as `%name` on the stack of active ones.
+                name: if parameter {
+                    Rc::from(format!("%{nm}"))
+                } else {
+                    Rc::from(nm)
+                },
                 text: Rc::from(text),
                 plain,
             }
@@ -2355,16 +2376,21 @@ impl<'a, 't, B: XmlBuilder<'a>> XmlBuilder<'t> for Owning<'_, B> {
         fn own<'x>(s: &str) -> Cow<'x, str> {
             Cow::Owned(s.to_owned())
         }
-        let attributes: Vec<Attribute<'a>> = tag
+        let mut values = String::new();
+        let attributes: Vec<RawAttribute<'a>> = tag
             .attributes
             .iter()
-            .map(|a| Attribute {
-                name: own(&a.name),
-                prefix_len: a.prefix_len,
-                value: own(&a.value),
-                span: a.span,
-                value_span: a.value_span,
-                ns: a.ns,
+            .map(|a| {
+                let start = values.len();
+                values.push_str(a.value.as_str(tag.values));
+                RawAttribute {
+                    name: own(&a.name),
+                    prefix_len: a.prefix_len,
+                    value: Value::Decoded(start, values.len()),
+                    span: a.span,
+                    value_span: a.value_span,
+                    ns: a.ns,
+                }
             })
             .collect();
         let bindings: Vec<NamespaceBinding<'a>> = tag
@@ -2380,6 +2406,7 @@ impl<'a, 't, B: XmlBuilder<'a>> XmlBuilder<'t> for Owning<'_, B> {
             prefix_len: tag.prefix_len,
             ns: tag.ns,
             attributes: &attributes,
+            values: &values,
             bindings: &bindings,
             declared: tag.declared,
             span: tag.span,

@@ -130,17 +130,19 @@ impl<'a> XmlBuilder<'a> for RawValueBuilder<'a> {
         self.end_run();
         let start = self.members.len();
         let attributes = tag.attributes();
+        let map = attributes.len() > 0;
         for attr in attributes {
-            let mut key = String::with_capacity(attr.name.len() + 1);
+            let name = attr.name();
+            let mut key = String::with_capacity(name.len() + 1);
             key.push('@');
-            key.push_str(&attr.name);
+            key.push_str(name);
             self.members
-                .push((Cow::Owned(key), RawValue::Text(attr.value.clone())));
+                .push((Cow::Owned(key), RawValue::Text(attr.value().into_cow())));
         }
         self.frames.push(Frame {
             name: tag.name().clone(),
             start,
-            map: !attributes.is_empty(),
+            map,
             in_run: false,
             run_start: 0,
             text: None,

@@ -535,8 +535,7 @@ fn a_builder_of_ones_own_sees_every_event() {
         fn start_element(&mut self, tag: &StartTag<'a, '_>) {
             let attrs: Vec<String> = tag
                 .attributes()
-                .iter()
-                .map(|a| format!("{}={}", a.name, a.value))
+                .map(|a| format!("{}={}", a.name(), a.value().as_str()))
                 .collect();
             self.0
                 .push(format!("start {} {}", tag.name(), attrs.join(",")));

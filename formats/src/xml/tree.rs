@@ -819,14 +819,14 @@ impl<'a> XmlBuilder<'a> for TreeBuilder<'a> {
     fn start_element(&mut self, tag: &StartTag<'a, '_>) {
         let start = self.attrs.len() as u32;
         for attr in tag.attributes() {
-            let ns = self.intern(tag.attribute_namespace(attr));
+            let ns = self.intern(attr.namespace());
             self.attrs.push(AttrData {
-                name: attr.name.clone(),
-                prefix_len: attr.prefix_len as u32,
+                name: attr.name().clone(),
+                prefix_len: attr.prefix().map_or(0, str::len) as u32,
                 ns,
-                value: attr.value.clone(),
-                span: attr.span,
-                value_span: attr.value_span,
+                value: attr.value().into_cow(),
+                span: attr.span(),
+                value_span: attr.value_span(),
             });
         }
         let ns = self.intern(tag.namespace());
