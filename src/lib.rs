@@ -43,9 +43,10 @@ pub use quarry_formats::xml;
 #[cfg(feature = "yaml")]
 pub use quarry_formats::yaml;
 pub use quarry_raw_value::{
-    base64, describe, Date, Datetime, Decode, DecodeError, DecodeErrorKind, DecodeErrors,
-    DecodeKey, Encode, EncodeError, EncodeKey, Encoder, Fallback, JsonKind, JsonSource, JsonStr,
-    Offset, Path as ValuePath, RawValue, RawValueEncoder, Segment, Serde, Time,
+    base64, describe, with_xml_sequences, Date, Datetime, Decode, DecodeError, DecodeErrorKind,
+    DecodeErrors, DecodeKey, Encode, EncodeError, EncodeKey, Encoder, Fallback, JsonKind,
+    JsonSource, JsonStr, Offset, Path as ValuePath, RawValue, RawValueEncoder, Segment, Serde,
+    Time,
 };
 
 /// What derived code refers to. Not a public API: it may change in any release.
@@ -373,13 +374,17 @@ pub fn from_slice<'de, T: Decode<'de>>(bytes: &'de [u8], format: Format) -> Resu
             return Ok(value);
         }
     }
-    let raw = match format {
-        // A struct decodes from the root element itself, as quick-xml's serde does.
+    let decoded = match format {
+        // A struct decodes from the root element itself, as quick-xml's serde does, and
+        // under XML's rule for sequences (one child is a one-element `Vec`).
         #[cfg(feature = "xml")]
-        Format::Xml => xml::parse_root(bytes)?.1,
-        _ => parse_raw(bytes, format)?,
+        Format::Xml => {
+            let root = xml::parse_root(bytes)?.1;
+            quarry_raw_value::with_xml_sequences(|| T::decode(root))
+        }
+        _ => T::decode(parse_raw(bytes, format)?),
     };
-    T::decode(raw).map_err(|mut errors| {
+    decoded.map_err(|mut errors| {
         locate_decode_errors(bytes, format, &mut errors);
         Error::Decode(errors)
     })

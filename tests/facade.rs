@@ -172,3 +172,41 @@ fn toml_datetimes_decode_into_chrono_types() {
         "day: expected local date, found datetime 10:00:00 at line 2, column 7"
     );
 }
+
+#[test]
+fn xml_structs_decode_from_the_root_with_xml_sequence_rules() {
+    #[derive(quarry::Decode, Debug, PartialEq)]
+    struct Server {
+        #[quarry(rename = "@name")]
+        name: String,
+        port: u16,
+        alias: Vec<String>,
+    }
+    #[derive(quarry::Decode, Debug, PartialEq)]
+    struct Config {
+        server: Vec<Server>,
+        debug: bool,
+    }
+    let text = "<config>\n  <server name=\"a\"><port>80</port><alias>x</alias></server>\n  \
+                <server name=\"b\"><port>81</port></server>\n  <debug>true</debug>\n</config>";
+    let config: Config = quarry::from_str(text, Format::Xml).unwrap();
+    assert_eq!(config.server.len(), 2);
+    assert_eq!(config.server[0].alias, ["x"]);
+    assert!(config.server[1].alias.is_empty());
+    assert!(config.debug);
+    // The same rule is not applied to other formats: a sequence is required there.
+    let json = quarry::from_str::<Config>(
+        r#"{"server": {"@name": "a", "port": 1, "alias": []}, "debug": true}"#,
+        Format::Json,
+    );
+    assert!(json.is_err());
+    let err = quarry::from_str::<Config>(
+        &text.replace("<port>81</port>", "<port>http</port>"),
+        Format::Xml,
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "server[1].port: expected integer, found text \"http\" at line 3, column 20"
+    );
+}

@@ -182,8 +182,31 @@ fn tree_contest(input: &str, bytes: &[u8], contests: &mut Vec<Contest>) {
 /// Every contest, in a fixed order.
 pub fn contests() -> Vec<Contest> {
     let mut contests = json_contests();
+    contests.extend(yaml_contests());
     contests.extend(toml_contests());
+    contests.extend(xml_contests());
+    contests.extend(plist_contests());
     contests
+}
+
+/// The size of a decoded value, for `black_box`.
+fn size<T>(value: Result<T, impl std::fmt::Debug>) -> usize {
+    value.map(|v| std::mem::size_of_val(&v)).unwrap_or(0)
+}
+
+/// `input` as `&str`, for the peers that read only text (the UTF-8 check quarry does
+/// itself is then part of their time).
+fn text(input: &[u8]) -> &str {
+    std::str::from_utf8(input).unwrap_or_default()
+}
+
+/// Decodes `T` with quarry from every rendering, or fails loudly: a contest must never
+/// time an error path.
+fn decoded<T: for<'de> Decode<'de>>(input: &str, bytes: &[u8], format: Format) -> T {
+    match quarry::from_slice(bytes, format) {
+        Ok(v) => v,
+        Err(e) => panic!("{format} {input}: {e}"),
+    }
 }
 
 /// The JSON contests: generated shapes and the real files.
@@ -353,6 +376,356 @@ fn toml_contests() -> Vec<Contest> {
             toml_typed_contests::<crate::shapes::cargo_manifest::Manifest>(&name, &bytes, c);
         }
         toml_tree_contest(&name, &bytes, c);
+    }
+    contests
+}
+
+/// Struct decode and encode of `T` from YAML against serde_yaml.
+fn yaml_typed_contests<T>(input: &str, bytes: &[u8], contests: &mut Vec<Contest>)
+where
+    T: for<'de> Decode<'de> + DeserializeOwned + Encode + Serialize + 'static,
+{
+    let b = std::rc::Rc::new(bytes.to_vec());
+    let decode = vec![
+        arm("quarry", {
+            let b = b.clone();
+            move || size(quarry::from_slice::<T>(black_box(&b), Format::Yaml))
+        }),
+        arm("serde_yaml", {
+            let b = b.clone();
+            move || size(serde_yaml::from_slice::<T>(black_box(&b)))
+        }),
+    ];
+    contests.push(Contest {
+        format: "yaml",
+        input: input.to_owned(),
+        arm: "struct decode",
+        bytes: bytes.len(),
+        arms: decode,
+    });
+    let value = std::rc::Rc::new(decoded::<T>(input, bytes, Format::Yaml));
+    let encoded_len = quarry::yaml::to_vec(&*value).map_or(0, |v| v.len());
+    let encode = vec![
+        arm("quarry", {
+            let v = value.clone();
+            move || quarry::yaml::to_vec(black_box(&*v)).map_or(0, |o| o.len())
+        }),
+        arm("serde_yaml", {
+            let v = value.clone();
+            move || serde_yaml::to_string(black_box(&*v)).map_or(0, |o| o.len())
+        }),
+    ];
+    contests.push(Contest {
+        format: "yaml",
+        input: input.to_owned(),
+        arm: "encode",
+        bytes: encoded_len,
+        arms: encode,
+    });
+}
+
+/// YAML tree parse against saphyr's `Yaml` and `serde_yaml::Value` (every document of a
+/// stream).
+fn yaml_tree_contest(input: &str, bytes: &[u8], contests: &mut Vec<Contest>) {
+    use saphyr::LoadableYamlNode;
+    let b = std::rc::Rc::new(bytes.to_vec());
+    let arms = vec![
+        arm("quarry", {
+            let b = b.clone();
+            move || quarry::yaml::parse_tree(black_box(&b)).map_or(0, |s| s.node_count())
+        }),
+        arm("saphyr", {
+            let b = b.clone();
+            move || saphyr::Yaml::load_from_str(text(black_box(&b))).map_or(0, |d| d.len())
+        }),
+        arm("serde_yaml", {
+            let b = b.clone();
+            move || {
+                serde_yaml::Deserializer::from_slice(black_box(&b))
+                    .map(|doc| size(<serde_yaml::Value as serde::Deserialize>::deserialize(doc)))
+                    .sum()
+            }
+        }),
+    ];
+    contests.push(Contest {
+        format: "yaml",
+        input: input.to_owned(),
+        arm: "tree",
+        bytes: bytes.len(),
+        arms,
+    });
+}
+
+/// The YAML contests: generated shapes and the real files.
+fn yaml_contests() -> Vec<Contest> {
+    let mut contests = Vec::new();
+    for doc in quarry_corpus_gen::yaml_corpus() {
+        let (input, b, c) = (doc.name, &doc.bytes, &mut contests);
+        match doc.shape {
+            Shape::SmallMessage => yaml_typed_contests::<SmallMessage>(input, b, c),
+            Shape::PersonBatch => yaml_typed_contests::<Vec<Person>>(input, b, c),
+            Shape::EscapedArticles => yaml_typed_contests::<Vec<Article>>(input, b, c),
+            Shape::Telemetry => yaml_typed_contests::<Vec<Reading>>(input, b, c),
+            Shape::WideRecord => yaml_typed_contests::<Vec<Wide>>(input, b, c),
+            Shape::IntList => yaml_typed_contests::<Vec<i64>>(input, b, c),
+            Shape::Config => yaml_typed_contests::<Config>(input, b, c),
+        }
+        yaml_tree_contest(input, b, c);
+    }
+    for (name, bytes) in crate::corpus_files("yaml") {
+        yaml_tree_contest(&name, &bytes, &mut contests);
+    }
+    contests
+}
+
+/// Struct decode and encode of `T` from XML against quick-xml's serde support.
+fn xml_typed_contests<T>(input: &str, root: &'static str, bytes: &[u8], contests: &mut Vec<Contest>)
+where
+    T: for<'de> Decode<'de> + DeserializeOwned + Encode + Serialize + 'static,
+{
+    let b = std::rc::Rc::new(bytes.to_vec());
+    let decode = vec![
+        arm("quarry", {
+            let b = b.clone();
+            move || size(quarry::from_slice::<T>(black_box(&b), Format::Xml))
+        }),
+        arm("quick-xml", {
+            let b = b.clone();
+            move || size(quick_xml::de::from_str::<T>(text(black_box(&b))))
+        }),
+    ];
+    contests.push(Contest {
+        format: "xml",
+        input: input.to_owned(),
+        arm: "struct decode",
+        bytes: bytes.len(),
+        arms: decode,
+    });
+    let value = std::rc::Rc::new(decoded::<T>(input, bytes, Format::Xml));
+    let encoded_len = quarry::xml::to_vec_with_root(&*value, root).map_or(0, |v| v.len());
+    let encode = vec![
+        arm("quarry", {
+            let v = value.clone();
+            move || quarry::xml::to_vec_with_root(black_box(&*v), root).map_or(0, |o| o.len())
+        }),
+        arm("quick-xml", {
+            let v = value.clone();
+            move || quick_xml::se::to_string_with_root(root, black_box(&*v)).map_or(0, |o| o.len())
+        }),
+    ];
+    contests.push(Contest {
+        format: "xml",
+        input: input.to_owned(),
+        arm: "encode",
+        bytes: encoded_len,
+        arms: encode,
+    });
+}
+
+/// XML tree parse against roxmltree (DTDs allowed, as quarry allows them), and raw event
+/// throughput — quarry's parser with the no-op builder, every well-formedness check on —
+/// against quick-xml's event loop, bare and reading every attribute.
+fn xml_tree_and_event_contests(input: &str, bytes: &[u8], contests: &mut Vec<Contest>) {
+    let b = std::rc::Rc::new(bytes.to_vec());
+    let tree = vec![
+        arm("quarry", {
+            let b = b.clone();
+            move || quarry::xml::parse_tree(black_box(&b)).map_or(0, |d| d.node_count())
+        }),
+        arm("roxmltree", {
+            let b = b.clone();
+            move || {
+                let options = roxmltree::ParsingOptions {
+                    allow_dtd: true,
+                    ..Default::default()
+                };
+                roxmltree::Document::parse_with_options(text(black_box(&b)), options)
+                    .map_or(0, |d| d.descendants().len())
+            }
+        }),
+    ];
+    contests.push(Contest {
+        format: "xml",
+        input: input.to_owned(),
+        arm: "tree",
+        bytes: bytes.len(),
+        arms: tree,
+    });
+    fn quick_xml_events(input: &str, attributes: bool) -> usize {
+        use quick_xml::events::Event;
+        let mut reader = quick_xml::Reader::from_str(input);
+        let mut count = 0;
+        loop {
+            match reader.read_event() {
+                Ok(Event::Eof) | Err(_) => return count,
+                Ok(Event::Start(e) | Event::Empty(e)) if attributes => {
+                    count += e.attributes().filter(Result::is_ok).count() + 1;
+                }
+                Ok(_) => count += 1,
+            }
+        }
+    }
+    let events = vec![
+        arm("quarry", {
+            let b = b.clone();
+            move || quarry::xml::check(black_box(&b)).is_ok() as usize
+        }),
+        arm("quick-xml", {
+            let b = b.clone();
+            move || quick_xml_events(text(black_box(&b)), false)
+        }),
+        arm("quick-xml+attrs", {
+            let b = b.clone();
+            move || quick_xml_events(text(black_box(&b)), true)
+        }),
+    ];
+    contests.push(Contest {
+        format: "xml",
+        input: input.to_owned(),
+        arm: "events",
+        bytes: bytes.len(),
+        arms: events,
+    });
+}
+
+/// The XML contests: generated shapes (batches as `<batch>` of `<records>`) and the real
+/// files.
+fn xml_contests() -> Vec<Contest> {
+    use quarry_corpus_gen::shapes::Records;
+    let mut contests = Vec::new();
+    for doc in quarry_corpus_gen::xml_corpus() {
+        let (input, b, c) = (doc.name, &doc.bytes, &mut contests);
+        match doc.shape {
+            Shape::SmallMessage => xml_typed_contests::<SmallMessage>(input, "message", b, c),
+            Shape::PersonBatch => xml_typed_contests::<Records<Person>>(input, "batch", b, c),
+            Shape::EscapedArticles => xml_typed_contests::<Records<Article>>(input, "batch", b, c),
+            Shape::Telemetry => xml_typed_contests::<Records<Reading>>(input, "batch", b, c),
+            Shape::WideRecord => xml_typed_contests::<Records<Wide>>(input, "batch", b, c),
+            Shape::IntList => xml_typed_contests::<Records<i64>>(input, "batch", b, c),
+            Shape::Config => xml_typed_contests::<Config>(input, "config", b, c),
+        }
+        xml_tree_and_event_contests(input, b, c);
+    }
+    for (name, bytes) in crate::corpus_files("xml") {
+        xml_tree_and_event_contests(&name, &bytes, &mut contests);
+    }
+    contests
+}
+
+/// Struct decode and encode of `T` from a plist (XML or binary) against the plist crate.
+fn plist_typed_contests<T>(input: &str, binary: bool, bytes: &[u8], contests: &mut Vec<Contest>)
+where
+    T: for<'de> Decode<'de> + DeserializeOwned + Encode + Serialize + 'static,
+{
+    let format = if binary { "bplist" } else { "plist" };
+    let b = std::rc::Rc::new(bytes.to_vec());
+    let decode = vec![
+        arm("quarry", {
+            let b = b.clone();
+            move || size(quarry::from_slice::<T>(black_box(&b), Format::Plist))
+        }),
+        arm("plist", {
+            let b = b.clone();
+            move || size(plist::from_bytes::<T>(black_box(&b)))
+        }),
+    ];
+    contests.push(Contest {
+        format,
+        input: input.to_owned(),
+        arm: "struct decode",
+        bytes: bytes.len(),
+        arms: decode,
+    });
+    let value = std::rc::Rc::new(decoded::<T>(input, bytes, Format::Plist));
+    let quarry_encode = move |v: &T| {
+        if binary {
+            quarry::plist::to_vec_binary(v)
+        } else {
+            quarry::plist::to_vec_xml(v)
+        }
+    };
+    let encoded_len = quarry_encode(&value).map_or(0, |v| v.len());
+    let encode = vec![
+        arm("quarry", {
+            let v = value.clone();
+            move || quarry_encode(black_box(&*v)).map_or(0, |o| o.len())
+        }),
+        arm("plist", {
+            let v = value.clone();
+            move || {
+                let mut out = Vec::new();
+                let written = if binary {
+                    plist::to_writer_binary(&mut out, black_box(&*v))
+                } else {
+                    plist::to_writer_xml(&mut out, black_box(&*v))
+                };
+                written.map_or(0, |()| out.len())
+            }
+        }),
+    ];
+    contests.push(Contest {
+        format,
+        input: input.to_owned(),
+        arm: "encode",
+        bytes: encoded_len,
+        arms: encode,
+    });
+}
+
+/// Plist tree parse against `plist::Value`.
+fn plist_tree_contest(input: &str, binary: bool, bytes: &[u8], contests: &mut Vec<Contest>) {
+    let b = std::rc::Rc::new(bytes.to_vec());
+    let arms = vec![
+        arm("quarry", {
+            let b = b.clone();
+            move || quarry::plist::parse_tree(black_box(&b)).map_or(0, |d| d.node_count())
+        }),
+        arm("plist", {
+            let b = b.clone();
+            move || {
+                size(plist::Value::from_reader(std::io::Cursor::new(black_box(
+                    &b[..],
+                ))))
+            }
+        }),
+    ];
+    contests.push(Contest {
+        format: if binary { "bplist" } else { "plist" },
+        input: input.to_owned(),
+        arm: "tree",
+        bytes: bytes.len(),
+        arms,
+    });
+}
+
+/// The plist contests, XML and binary separately: generated shapes and the real files
+/// (OpenStep text has no peer: the plist crate cannot write it, and reads it only
+/// through a separate entry point).
+fn plist_contests() -> Vec<Contest> {
+    let mut contests = Vec::new();
+    for (binary, corpus) in [
+        (false, quarry_corpus_gen::plist_xml_corpus()),
+        (true, quarry_corpus_gen::plist_binary_corpus()),
+    ] {
+        for doc in corpus {
+            let (input, b, c) = (doc.name, &doc.bytes, &mut contests);
+            match doc.shape {
+                Shape::SmallMessage => plist_typed_contests::<SmallMessage>(input, binary, b, c),
+                Shape::PersonBatch => plist_typed_contests::<Vec<Person>>(input, binary, b, c),
+                Shape::EscapedArticles => plist_typed_contests::<Vec<Article>>(input, binary, b, c),
+                Shape::Telemetry => plist_typed_contests::<Vec<Reading>>(input, binary, b, c),
+                Shape::WideRecord => plist_typed_contests::<Vec<Wide>>(input, binary, b, c),
+                Shape::IntList => plist_typed_contests::<Vec<i64>>(input, binary, b, c),
+                Shape::Config => plist_typed_contests::<Config>(input, binary, b, c),
+            }
+            plist_tree_contest(input, binary, b, c);
+        }
+    }
+    for (name, bytes) in crate::corpus_files("plist") {
+        let binary = bytes.starts_with(b"bplist");
+        if quarry::plist::detect(&bytes) != quarry::plist::PlistFormat::OpenStep {
+            plist_tree_contest(&name, binary, &bytes, &mut contests);
+        }
     }
     contests
 }

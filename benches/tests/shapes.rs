@@ -99,3 +99,71 @@ fn generated_toml_decodes_like_the_toml_crate() {
         }
     }
 }
+
+/// quarry and the peer decode one rendering into the same typed value.
+fn agree<T>(name: &str, bytes: &[u8], format: Format, peer: impl Fn(&[u8]) -> Result<T, String>)
+where
+    T: for<'de> Decode<'de> + PartialEq + std::fmt::Debug,
+{
+    let ours: T =
+        quarry::from_slice(bytes, format).unwrap_or_else(|e| panic!("{format} {name}: {e}"));
+    let theirs = peer(bytes).unwrap_or_else(|e| panic!("{format} {name}: peer: {e}"));
+    assert!(
+        ours == theirs,
+        "{format} {name}: quarry and the peer disagree"
+    );
+}
+
+macro_rules! every_shape {
+    ($corpus:expr, $format:expr, $batch:ident, $peer:expr) => {{
+        #[allow(unused_imports)]
+        use quarry_corpus_gen::shapes::Records;
+        use quarry_corpus_gen::shapes::*;
+        use quarry_corpus_gen::Shape;
+        for doc in $corpus {
+            if doc.name == "large" {
+                continue;
+            }
+            let (name, b) = (doc.name, &doc.bytes[..]);
+            match doc.shape {
+                Shape::SmallMessage => agree::<SmallMessage>(name, b, $format, $peer),
+                Shape::PersonBatch => agree::<$batch<Person>>(name, b, $format, $peer),
+                Shape::EscapedArticles => agree::<$batch<Article>>(name, b, $format, $peer),
+                Shape::Telemetry => agree::<$batch<Reading>>(name, b, $format, $peer),
+                Shape::WideRecord => agree::<$batch<Wide>>(name, b, $format, $peer),
+                Shape::IntList => agree::<$batch<i64>>(name, b, $format, $peer),
+                Shape::Config => agree::<Config>(name, b, $format, $peer),
+            }
+        }
+    }};
+}
+
+#[test]
+fn generated_yaml_decodes_like_serde_yaml() {
+    every_shape!(quarry_corpus_gen::yaml_corpus(), Format::Yaml, Vec, |b| {
+        serde_yaml::from_slice(b).map_err(|e| e.to_string())
+    });
+}
+
+#[test]
+fn generated_xml_decodes_like_quick_xml() {
+    every_shape!(quarry_corpus_gen::xml_corpus(), Format::Xml, Records, |b| {
+        quick_xml::de::from_str(std::str::from_utf8(b).unwrap()).map_err(|e| e.to_string())
+    });
+}
+
+#[test]
+fn generated_plists_decode_like_the_plist_crate() {
+    every_shape!(
+        quarry_corpus_gen::plist_xml_corpus(),
+        Format::Plist,
+        Vec,
+        |b| { plist::from_bytes(b).map_err(|e| e.to_string()) }
+    );
+    every_shape!(
+        quarry_corpus_gen::plist_binary_corpus(),
+        Format::Plist,
+        Vec,
+        |b| { plist::from_bytes(b).map_err(|e| e.to_string()) }
+    );
+}

@@ -386,41 +386,102 @@ pub fn json_corpus() -> Vec<Document> {
     docs
 }
 
-/// `value` with what TOML cannot hold made holdable: map entries whose value is null are
-/// dropped (an absent `Option` field decodes as `None` everywhere) and integers above
-/// `i64::MAX` are halved, which keeps them 19 digits long.
-fn toml_ready(value: RawValue<'static>) -> RawValue<'static> {
+/// `value` without null map entries (an absent `Option` field decodes as `None`
+/// everywhere), for the formats that have no null; with `halve_big`, integers above
+/// `i64::MAX` are halved (TOML's integers are `i64`), which keeps them 19 digits long.
+fn without_nulls(value: RawValue<'static>, halve_big: bool) -> RawValue<'static> {
     match value {
         RawValue::Map(entries) => RawValue::Map(
             entries
                 .into_iter()
                 .filter(|(_, v)| !matches!(v, RawValue::Null))
-                .map(|(k, v)| (k, toml_ready(v)))
+                .map(|(k, v)| (k, without_nulls(v, halve_big)))
                 .collect(),
         ),
-        RawValue::Seq(items) => RawValue::Seq(items.into_iter().map(toml_ready).collect()),
-        RawValue::UInt(u) => RawValue::Int((u >> 1) as i64),
+        RawValue::Seq(items) => RawValue::Seq(
+            items
+                .into_iter()
+                .map(|v| without_nulls(v, halve_big))
+                .collect(),
+        ),
+        RawValue::UInt(u) if halve_big => RawValue::Int((u >> 1) as i64),
         other => other,
     }
 }
 
-/// Every JSON document of the corpus rendered as TOML: batches as arrays of tables under
-/// `records` (decode them as [`Records`]), nulls left out, the few integers above
-/// `i64::MAX` halved.
-pub fn toml_corpus() -> Vec<Document> {
+/// Every JSON document of the corpus rendered by `render` from its value.
+fn rendered(render: impl Fn(RawValue<'static>, Shape) -> Vec<u8>) -> Vec<Document> {
     json_corpus()
         .into_iter()
         .map(|doc| {
             let value = quarry::json::parse(&doc.bytes)
                 .unwrap_or_else(|e| unreachable!("generated JSON parses: {e}"))
                 .into_owned();
-            let value = match toml_ready(value) {
-                map @ RawValue::Map(_) => map,
-                other => RawValue::Map(vec![(Cow::Borrowed("records"), other)]),
-            };
-            let bytes = quarry::toml::to_vec(&value)
-                .unwrap_or_else(|e| unreachable!("the TOML rendering is representable: {e}"));
-            Document { bytes, ..doc }
+            Document {
+                bytes: render(value, doc.shape),
+                ..doc
+            }
         })
         .collect()
+}
+
+/// Every JSON document of the corpus rendered as block-style YAML (the same values; the
+/// same Rust types decode them).
+pub fn yaml_corpus() -> Vec<Document> {
+    rendered(|value, _| {
+        quarry::yaml::to_vec(&value)
+            .unwrap_or_else(|e| unreachable!("YAML holds every JSON value: {e}"))
+    })
+}
+
+/// Every JSON document of the corpus rendered as XML by quarry's mapping: a batch is a
+/// `<batch>` root with one `<records>` element per record (decode it as [`Records`]),
+/// the two single documents are `<message>` and `<config>`; nulls are left out.
+pub fn xml_corpus() -> Vec<Document> {
+    rendered(|value, shape| {
+        let value = without_nulls(value, false);
+        let document = if shape.is_batch() {
+            let batch = RawValue::Map(vec![(Cow::Borrowed("records"), value)]);
+            RawValue::Map(vec![(Cow::Borrowed("batch"), batch)])
+        } else {
+            let root = if shape == Shape::Config {
+                "config"
+            } else {
+                "message"
+            };
+            RawValue::Map(vec![(Cow::Borrowed(root), value)])
+        };
+        quarry::xml::to_vec(&document)
+            .unwrap_or_else(|e| unreachable!("the XML rendering is representable: {e}"))
+    })
+}
+
+/// Every JSON document of the corpus as an XML property list (nulls left out).
+pub fn plist_xml_corpus() -> Vec<Document> {
+    rendered(|value, _| {
+        quarry::plist::to_vec_xml(&without_nulls(value, false))
+            .unwrap_or_else(|e| unreachable!("plists hold these values: {e}"))
+    })
+}
+
+/// Every JSON document of the corpus as a binary property list (nulls left out).
+pub fn plist_binary_corpus() -> Vec<Document> {
+    rendered(|value, _| {
+        quarry::plist::to_vec_binary(&without_nulls(value, false))
+            .unwrap_or_else(|e| unreachable!("plists hold these values: {e}"))
+    })
+}
+
+/// Every JSON document of the corpus rendered as TOML: batches as arrays of tables under
+/// `records` (decode them as [`Records`]), nulls left out, the few integers above
+/// `i64::MAX` halved.
+pub fn toml_corpus() -> Vec<Document> {
+    rendered(|value, _| {
+        let value = match without_nulls(value, true) {
+            map @ RawValue::Map(_) => map,
+            other => RawValue::Map(vec![(Cow::Borrowed("records"), other)]),
+        };
+        quarry::toml::to_vec(&value)
+            .unwrap_or_else(|e| unreachable!("the TOML rendering is representable: {e}"))
+    })
 }

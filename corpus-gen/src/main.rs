@@ -8,14 +8,22 @@ fn main() -> std::io::Result<()> {
         .nth(1)
         .map_or_else(|| PathBuf::from("corpus-out"), PathBuf::from);
     let formats = [
-        ("json", quarry_corpus_gen::json_corpus()),
-        ("toml", quarry_corpus_gen::toml_corpus()),
+        ("json", "json", quarry_corpus_gen::json_corpus()),
+        ("yaml", "yaml", quarry_corpus_gen::yaml_corpus()),
+        ("toml", "toml", quarry_corpus_gen::toml_corpus()),
+        ("xml", "xml", quarry_corpus_gen::xml_corpus()),
+        ("plist-xml", "plist", quarry_corpus_gen::plist_xml_corpus()),
+        (
+            "plist-binary",
+            "plist",
+            quarry_corpus_gen::plist_binary_corpus(),
+        ),
     ];
-    for (format, docs) in formats {
-        let dir = out.join(format);
+    for (folder, extension, docs) in formats {
+        let dir = out.join(folder);
         std::fs::create_dir_all(&dir)?;
         for doc in docs {
-            std::fs::write(dir.join(format!("{}.{format}", doc.name)), &doc.bytes)?;
+            std::fs::write(dir.join(format!("{}.{extension}", doc.name)), &doc.bytes)?;
         }
     }
     println!("wrote the corpus to {}", out.display());

@@ -28,6 +28,9 @@ pub struct Person {
     pub balance_cents: i64,
     pub phone: Option<String>,
     pub address: Address,
+    /// Absent means empty: XML cannot tell an empty list from a missing one.
+    #[quarry(default)]
+    #[serde(default)]
     pub tags: Vec<String>,
 }
 
@@ -48,6 +51,9 @@ pub struct Article {
     pub title: String,
     pub author: String,
     pub body: String,
+    /// Absent means empty: XML cannot tell an empty list from a missing one.
+    #[quarry(default)]
+    #[serde(default)]
     pub tags: Vec<String>,
 }
 

@@ -317,12 +317,42 @@ fn decode_items<'de, T: Decode<'de>>(items: Vec<RawValue<'de>>) -> Result<Vec<T>
     }
 }
 
+thread_local! {
+    static XML_SEQUENCES: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `decode` under XML's rule for sequences, which XML cannot mark: a `Vec<T>` then
+/// takes a single value (one child element) as a one-element sequence, and an absent
+/// field as empty. The facade decodes XML documents this way; JSON, YAML, TOML and
+/// plists keep the strict rule (a sequence is a sequence, and a `Vec` field is required).
+pub fn with_xml_sequences<R>(decode: impl FnOnce() -> R) -> R {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            XML_SEQUENCES.with(|rule| rule.set(self.0));
+        }
+    }
+    let _restore = Restore(XML_SEQUENCES.with(|rule| rule.replace(true)));
+    decode()
+}
+
+fn xml_sequences() -> bool {
+    XML_SEQUENCES.with(std::cell::Cell::get)
+}
+
 impl<'de, T: Decode<'de>> Decode<'de> for Vec<T> {
     fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors> {
         match value {
             RawValue::Seq(items) => decode_items(items),
+            other if xml_sequences() => T::decode(other)
+                .map(|item| vec![item])
+                .map_err(|e| e.at_index(0)),
             other => Err(DecodeErrors::invalid_type("sequence", &other)),
         }
+    }
+
+    fn missing() -> Option<Self> {
+        xml_sequences().then(Vec::new)
     }
 
     fn decode_json<S: JsonSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {

@@ -34,7 +34,7 @@ mod serde_bridge;
 mod value;
 
 pub use datetime::{Date, Datetime, DatetimeParseError, Offset, Time};
-pub use decode::{describe, Decode, DecodeKey};
+pub use decode::{describe, with_xml_sequences, Decode, DecodeKey};
 pub use encode::{Encode, EncodeKey, Encoder, FlattenEncoder, RawValueEncoder};
 pub use error::{DecodeError, DecodeErrorKind, DecodeErrors, EncodeError, Path, Position, Segment};
 pub use json_source::{Fallback, JsonKind, JsonSource, JsonStr};
