@@ -386,6 +386,8 @@ fn tree_navigation_and_namespaces() {
     assert_eq!(y.namespace(), Some("urn:d"));
     assert_eq!(r.last_child().unwrap().pi(), Some(("pi", "data")));
     assert_eq!(r.children().count(), 3);
+    assert_eq!(x.ancestors().count(), 2);
+    assert_eq!(x.to_xml_string(), r#"<p:x p:a="1" b="2"/>"#);
     assert_eq!(doc.root().descendants().count(), doc.node_count());
     assert_eq!(
         r.attributes().map(|a| a.namespace()).collect::<Vec<_>>(),

@@ -454,6 +454,19 @@ impl<'d, 'a> Node<'d, 'a> {
         self.element_children().next()
     }
 
+    /// The parent, its parent, and so on up to the document node.
+    pub fn ancestors(&self) -> impl Iterator<Item = Node<'d, 'a>> {
+        std::iter::successors(self.parent(), |n| n.parent())
+    }
+
+    /// This node written as XML (an element with everything inside it), as
+    /// [`write_tree`](super::write_tree) writes it.
+    pub fn to_xml_string(&self) -> String {
+        let mut out = String::new();
+        super::writer::write_subtree(&mut out, *self);
+        out
+    }
+
     /// This node and every node inside it, in document order.
     pub fn descendants(&self) -> impl Iterator<Item = Node<'d, 'a>> {
         let doc = self.doc;

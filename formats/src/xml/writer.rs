@@ -59,7 +59,7 @@ pub fn write_tree(doc: &Document<'_>) -> String {
 
 /// Writes `top` and everything inside it, without recursion: down to the first child,
 /// else to the next sibling, else up (closing elements) to an ancestor with one.
-fn write_subtree(out: &mut String, top: Node<'_, '_>) {
+pub(crate) fn write_subtree(out: &mut String, top: Node<'_, '_>) {
     let mut node = top;
     loop {
         write_open(out, node);
