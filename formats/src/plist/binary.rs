@@ -29,6 +29,8 @@ use super::error::{Error, ErrorKind};
 const MAGIC: &[u8; 8] = b"bplist00";
 const HEADER: usize = 8;
 const TRAILER: usize = 32;
+/// Slots of the direct-mapped cache of decoded ASCII dict keys, by object index.
+const KEY_CACHE: usize = 64;
 
 type Result<T> = std::result::Result<T, Error>;
 
@@ -177,6 +179,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Decodes object `index` (referenced from byte `from`), with its span.
+    #[inline]
     fn object(&self, index: u64, from: usize) -> Result<(Object<'a>, Span)> {
         let at = self.offset(index, from)?;
         let src = self.src;
@@ -379,12 +382,13 @@ pub fn parse_binary_with<'a, B: PlistBuilder<'a>>(
             .saturating_mul(2)
             .saturating_add(limits.max_alias_expansion),
     };
+    let mut key_cache = [(u64::MAX, "", Span::default()); KEY_CACHE];
     let mut next = r.top;
     let mut from = src.len() - TRAILER + 16;
     loop {
         let (object, span) = r.object(next, from)?;
         budget.charge(1 + payload_len(&object), src, span.start, &limits)?;
-        let mut value = match object {
+        match object {
             Object::Array { refs, count } | Object::Dict { refs, count } => {
                 if stack.len() >= limits.max_depth {
                     return error(
@@ -416,45 +420,24 @@ pub fn parse_binary_with<'a, B: PlistBuilder<'a>>(
                     }
                 };
                 stack.push(frame);
-                None
             }
-            Object::Bool(v) => Some(b.bool(v, span)),
-            Object::Integer(v) => Some(b.integer(v, span)),
-            Object::Real(v) => Some(b.real(v, span)),
-            Object::Date(seconds) => match datetime_from_apple_seconds(seconds) {
-                Some(date) => Some(b.date(date, span)),
-                None => return error(src, ErrorKind::InvalidDate, span.start),
-            },
-            Object::Data(bytes) => Some(b.data(Cow::Borrowed(bytes), span)),
-            Object::Ascii(s) => Some(b.string(Text::Borrowed(s), span)),
-            Object::Utf16(bytes) => {
-                if !utf16(bytes, &mut scratch) {
-                    return error(src, ErrorKind::InvalidUtf16, span.start);
+            scalar => {
+                // Straight into the container: no value parked on the way.
+                let value = emit_scalar(b, scalar, span, &mut scratch, src)?;
+                if let Some(top) = deliver(b, &mut stack, value) {
+                    return Ok(top);
                 }
-                Some(b.string(Text::Decoded(&scratch), span))
             }
-            Object::Uid(v) => Some(b.uid(v, span)),
-        };
-        // Hand the value to its container and find the next object to read.
+        }
+        // Find the next object to read, closing the containers that are complete.
         loop {
             let Some(frame) = stack.last_mut() else {
-                // The top object was a scalar, or the top container just closed.
-                return match value {
-                    Some(v) => Ok(v),
-                    None => error(src, ErrorKind::Truncated, 0),
-                };
+                return error(src, ErrorKind::Truncated, 0);
             };
             match frame {
                 Frame::Array {
-                    array,
-                    refs,
-                    index,
-                    count,
-                    ..
+                    refs, index, count, ..
                 } => {
-                    if let Some(v) = value.take() {
-                        b.array_item(array, v);
-                    }
                     if *index < *count {
                         from = *refs + *index * r.ref_size;
                         next = r.reference(from);
@@ -469,22 +452,31 @@ pub fn parse_binary_with<'a, B: PlistBuilder<'a>>(
                     count,
                     ..
                 } => {
-                    if let Some(v) = value.take() {
-                        b.dict_value(dict, v);
-                    }
                     if *index < *count {
                         let key_at = *refs + *index * r.ref_size;
-                        let (key, key_span) = r.object(r.reference(key_at), key_at)?;
-                        budget.charge(1 + payload_len(&key), src, key_span.start, &limits)?;
-                        match key {
-                            Object::Ascii(s) => b.dict_key(dict, Text::Borrowed(s), key_span),
-                            Object::Utf16(bytes) => {
-                                if !utf16(bytes, &mut scratch) {
-                                    return error(src, ErrorKind::InvalidUtf16, key_span.start);
+                        let key_ref = r.reference(key_at);
+                        // Keys repeat (writers share them): known ASCII keys skip decoding.
+                        let slot = &mut key_cache[(key_ref % KEY_CACHE as u64) as usize];
+                        if slot.0 == key_ref {
+                            let (text, span) = (slot.1, slot.2);
+                            budget.charge(1 + text.len(), src, span.start, &limits)?;
+                            b.dict_key(dict, Text::Borrowed(text), span);
+                        } else {
+                            let (key, key_span) = r.object(key_ref, key_at)?;
+                            budget.charge(1 + payload_len(&key), src, key_span.start, &limits)?;
+                            match key {
+                                Object::Ascii(s) => {
+                                    *slot = (key_ref, s, key_span);
+                                    b.dict_key(dict, Text::Borrowed(s), key_span)
                                 }
-                                b.dict_key(dict, Text::Decoded(&scratch), key_span);
+                                Object::Utf16(bytes) => {
+                                    if !utf16(bytes, &mut scratch) {
+                                        return error(src, ErrorKind::InvalidUtf16, key_span.start);
+                                    }
+                                    b.dict_key(dict, Text::Decoded(&scratch), key_span);
+                                }
+                                _ => return error(src, ErrorKind::KeyNotString, key_at),
                             }
-                            _ => return error(src, ErrorKind::KeyNotString, key_at),
                         }
                         from = *refs + (*count + *index) * r.ref_size;
                         next = r.reference(from);
@@ -493,16 +485,67 @@ pub fn parse_binary_with<'a, B: PlistBuilder<'a>>(
                     }
                 }
             }
-            value = Some(match stack.pop() {
+            let value = match stack.pop() {
                 Some(Frame::Array { array, span, .. }) => b.end_array(array, span),
                 Some(Frame::Dict { dict, span, .. }) => b.end_dict(dict, span),
-                None => unreachable_frame(),
-            });
+                None => return error(src, ErrorKind::Truncated, 0),
+            };
+            if let Some(top) = deliver(b, &mut stack, value) {
+                return Ok(top);
+            }
         }
     }
 }
 
-#[cold]
-fn unreachable_frame() -> ! {
-    unreachable!("the stack was checked non-empty")
+/// Hands `value` to the innermost open container; returns it when there is none (it is
+/// the top value).
+#[inline(always)]
+fn deliver<'a, B: PlistBuilder<'a>>(
+    b: &mut B,
+    stack: &mut [Frame<B::Dict, B::Array>],
+    value: B::Value,
+) -> Option<B::Value> {
+    match stack.last_mut() {
+        None => Some(value),
+        Some(Frame::Array { array, .. }) => {
+            b.array_item(array, value);
+            None
+        }
+        Some(Frame::Dict { dict, .. }) => {
+            b.dict_value(dict, value);
+            None
+        }
+    }
+}
+
+/// The builder's value of a scalar object.
+#[inline(always)]
+fn emit_scalar<'a, B: PlistBuilder<'a>>(
+    b: &mut B,
+    object: Object<'a>,
+    span: Span,
+    scratch: &mut String,
+    src: &[u8],
+) -> Result<B::Value> {
+    Ok(match object {
+        Object::Bool(v) => b.bool(v, span),
+        Object::Integer(v) => b.integer(v, span),
+        Object::Real(v) => b.real(v, span),
+        Object::Date(seconds) => match datetime_from_apple_seconds(seconds) {
+            Some(date) => b.date(date, span),
+            None => return error(src, ErrorKind::InvalidDate, span.start),
+        },
+        Object::Data(bytes) => b.data(Cow::Borrowed(bytes), span),
+        Object::Ascii(s) => b.string(Text::Borrowed(s), span),
+        Object::Utf16(bytes) => {
+            if !utf16(bytes, scratch) {
+                return error(src, ErrorKind::InvalidUtf16, span.start);
+            }
+            b.string(Text::Decoded(scratch), span)
+        }
+        Object::Uid(v) => b.uid(v, span),
+        Object::Array { .. } | Object::Dict { .. } => {
+            return error(src, ErrorKind::UnknownObject(0), span.start)
+        }
+    })
 }

@@ -19,11 +19,16 @@ pub const UID_KEY: &str = "CF$UID";
 /// plists), and a UID `n` as the map `{"CF$UID": n}`.
 ///
 /// Open containers keep their items and entries on two shared stacks; each container
-/// costs one exactly sized allocation when it closes.
+/// costs one exactly sized allocation when it closes. A key waits on its own until its
+/// value comes (a container saves its parent's pending key while it is open).
 #[derive(Debug, Default)]
 pub struct RawValueBuilder<'a> {
     items: Vec<RawValue<'a>>,
     entries: Vec<(Cow<'a, str>, RawValue<'a>)>,
+    /// The key of the entry whose value comes next.
+    key: Cow<'a, str>,
+    /// The pending keys of the dicts around open containers.
+    keys: Vec<Cow<'a, str>>,
     /// OpenStep strings are untyped text ([`RawValue::Text`]).
     untyped: bool,
 }
@@ -96,24 +101,26 @@ impl<'a> PlistBuilder<'a> for RawValueBuilder<'a> {
     }
     #[inline]
     fn begin_dict(&mut self, _: usize, _: Option<usize>) -> usize {
+        self.keys.push(std::mem::take(&mut self.key));
         self.entries.len()
     }
     #[inline]
     fn dict_key(&mut self, _: &mut usize, key: Text<'a, '_>, _: Span) {
-        self.entries.push((key.into_cow(), RawValue::Null));
+        self.key = key.into_cow();
     }
     #[inline]
     fn dict_value(&mut self, _: &mut usize, value: RawValue<'a>) {
-        if let Some(last) = self.entries.last_mut() {
-            last.1 = value;
-        }
+        let key = std::mem::take(&mut self.key);
+        self.entries.push((key, value));
     }
     #[inline]
     fn end_dict(&mut self, start: usize, _: Span) -> RawValue<'a> {
-        RawValue::Map(self.entries.drain(start..).collect())
+        self.key = self.keys.pop().unwrap_or_default();
+        RawValue::Map(self.entries.split_off(start))
     }
     #[inline]
     fn begin_array(&mut self, _: usize, _: Option<usize>) -> usize {
+        self.keys.push(std::mem::take(&mut self.key));
         self.items.len()
     }
     #[inline]
@@ -122,6 +129,7 @@ impl<'a> PlistBuilder<'a> for RawValueBuilder<'a> {
     }
     #[inline]
     fn end_array(&mut self, start: usize, _: Span) -> RawValue<'a> {
-        RawValue::Seq(self.items.drain(start..).collect())
+        self.key = self.keys.pop().unwrap_or_default();
+        RawValue::Seq(self.items.split_off(start))
     }
 }

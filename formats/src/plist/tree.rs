@@ -451,7 +451,7 @@ impl<'a> PlistBuilder<'a> for TreeBuilder<'a> {
         }
     }
     fn end_dict(&mut self, start: usize, span: Span) -> u32 {
-        let entries = self.entries.drain(start..).collect();
+        let entries = self.entries.split_off(start);
         self.push(Value::Dict(entries), span)
     }
     fn begin_array(&mut self, _: usize, _: Option<usize>) -> usize {
@@ -461,7 +461,7 @@ impl<'a> PlistBuilder<'a> for TreeBuilder<'a> {
         self.items.push(item);
     }
     fn end_array(&mut self, start: usize, span: Span) -> u32 {
-        let items = self.items.drain(start..).collect();
+        let items = self.items.split_off(start);
         self.push(Value::Array(items), span)
     }
 }
