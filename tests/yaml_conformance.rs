@@ -249,19 +249,20 @@ fn judge(
         ));
     }
     // The RawValue door may reject what the tree accepts only for a door-specific reason.
+    let door_specific = |e: &yaml::Error| {
+        matches!(
+            e.kind(),
+            yaml::ErrorKind::ComplexKey
+                | yaml::ErrorKind::InvalidTaggedScalar(_)
+                | yaml::ErrorKind::InvalidMerge
+        )
+    };
     match (&raw, &tree) {
         (Ok(_), Err(e)) => return Err(format!("the tree door rejects: {e}")),
-        (Err(e), Ok(_)) => {
-            if !matches!(
-                e.kind(),
-                yaml::ErrorKind::ComplexKey
-                    | yaml::ErrorKind::InvalidTaggedScalar(_)
-                    | yaml::ErrorKind::InvalidMerge
-            ) {
-                return Err(format!(
-                    "the tree door accepts what the RawValue door rejects: {e}"
-                ));
-            }
+        (Err(e), Ok(_)) if !door_specific(e) => {
+            return Err(format!(
+                "the tree door accepts what the RawValue door rejects: {e}"
+            ));
         }
         _ => {}
     }
