@@ -51,9 +51,18 @@
 //!
 //! # Writing
 //!
-//! [`to_vec_xml`], [`to_vec_binary`] and [`to_vec_openstep`] write any
-//! [`Encode`] value; `parse(write(v)) == v` for every value the form can hold. A null
-//! is an error naming its path; see [`writer`](self#writing) rules in each function.
+//! [`to_vec_xml`], [`to_vec_binary`] and [`to_vec_openstep`] write any [`Encode`]
+//! value; `parse(write(v)) == v` for every value the form can hold. A null is an error
+//! naming its path ([`to_vec_with`] and [`NullEntries::Skip`] leave out null dict
+//! entries instead, as the `plist` crate does for `None` fields). A date-time with an
+//! offset is written as a plist date (in UTC); a local date-time, date or time, which is
+//! no instant, as its RFC 3339 string. Binary dates are f64 seconds, so sub-second
+//! precision is kept as far as an f64 holds it (about a microsecond today, 30 µs near
+//! the year 9999). In binary plists the map `{"CF$UID": n}` is written as a UID.
+//!
+//! Positions: errors carry the byte offset (for binary plists, of the offending object,
+//! reference or trailer field) with its line and column; for UTF-16 XML the offset is in
+//! the document transcoded to UTF-8.
 
 mod binary;
 mod builder;
