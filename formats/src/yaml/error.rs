@@ -102,9 +102,9 @@ impl fmt::Display for ErrorKind {
                 f.write_str("block sequence entries are not allowed here")
             }
             ErrorKind::MappingKeysNotAllowed => f.write_str("mapping keys are not allowed here"),
-            ErrorKind::SimpleKeyWithoutValue => {
-                f.write_str("implicit key without `:` on the same line")
-            }
+            ErrorKind::SimpleKeyWithoutValue => f.write_str(
+                "implicit key without `:` on the same line (or longer than 1024 characters)",
+            ),
             ErrorKind::TabIndentation => {
                 f.write_str("tab characters are not allowed as indentation")
             }

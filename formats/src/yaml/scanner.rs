@@ -1500,6 +1500,10 @@ impl<'a> Scanner<'a> {
         if line == self.document_start_line {
             return Err(self.error(ErrorKind::MappingValuesNotAllowed, self.pos));
         }
+        if self.pos - pos > 1024 {
+            // Implicit keys are limited to 1024 characters.
+            return Err(self.error(ErrorKind::SimpleKeyWithoutValue, pos));
+        }
         if tab_before && self.indent < col as isize {
             return Err(self.error(ErrorKind::TabIndentation, pos));
         }

@@ -274,11 +274,16 @@ fn errors_name_what_and_where() {
     );
     assert_eq!(
         err("a: 1\nkey\n"),
-        "implicit key without `:` on the same line at line 2, column 1"
+        "implicit key without `:` on the same line (or longer than 1024 characters) at line 2, column 1"
     );
     assert_eq!(
         err("a: \u{1}"),
         "forbidden character '\\u{1}' at line 1, column 4"
+    );
+    let long_key = format!("{}: v", "k".repeat(1100));
+    assert_eq!(
+        *parse(long_key.as_bytes()).unwrap_err().kind(),
+        ErrorKind::SimpleKeyWithoutValue
     );
     let bad_utf8 = parse(b"a: \xff").unwrap_err();
     assert_eq!(*bad_utf8.kind(), ErrorKind::InvalidUtf8);
