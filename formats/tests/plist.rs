@@ -830,3 +830,74 @@ fn null_entries_can_be_skipped() {
         .unwrap()
         .contains("<key>c</key>\n\t<dict/>\n"));
 }
+
+// ---------------------------------------------------------------------------------------
+// Allocation counts, per thread (tests run in parallel).
+
+mod counting {
+    use std::alloc::{GlobalAlloc, Layout, System};
+    use std::cell::Cell;
+
+    pub struct Counting;
+
+    thread_local! {
+        static COUNT: Cell<usize> = const { Cell::new(0) };
+    }
+
+    // SAFETY: forwards every call to the system allocator unchanged; only counts.
+    #[allow(unsafe_code)]
+    unsafe impl GlobalAlloc for Counting {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            let _ = COUNT.try_with(|c| c.set(c.get() + 1));
+            // SAFETY: same contract as the caller's.
+            unsafe { System.alloc(layout) }
+        }
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            // SAFETY: same contract as the caller's.
+            unsafe { System.dealloc(ptr, layout) }
+        }
+        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+            let _ = COUNT.try_with(|c| c.set(c.get() + 1));
+            // SAFETY: same contract as the caller's.
+            unsafe { System.realloc(ptr, layout, new_size) }
+        }
+    }
+
+    /// Allocations `f` makes on this thread, with its result.
+    pub fn count<T>(f: impl FnOnce() -> T) -> (T, usize) {
+        let before = COUNT.with(Cell::get);
+        let result = f();
+        (result, COUNT.with(Cell::get) - before)
+    }
+}
+
+#[global_allocator]
+static GLOBAL: counting::Counting = counting::Counting;
+
+#[test]
+fn allocations_are_per_container_not_per_value() {
+    let value = RawValue::Seq(
+        (0..1000)
+            .map(|i| map(vec![("name", s("ascii text")), ("n", RawValue::Int(i))]))
+            .collect(),
+    );
+    let binary = plist::to_vec_binary(&value).unwrap();
+    let xml = plist::to_vec_xml(&value).unwrap();
+    for (form, bytes) in [("binary", &binary), ("xml", &xml)] {
+        let (parsed, raw) = counting::count(|| plist::parse(bytes).unwrap());
+        // One exact Vec per container (1001), plus the builder's stacks growing.
+        assert!(
+            raw <= 1001 + 40,
+            "{form}: {raw} allocations for the RawValue door"
+        );
+        assert_eq!(parsed, value);
+        let ((), check) = counting::count(|| plist::check(bytes).unwrap());
+        assert!(check <= 8, "{form}: {check} allocations for the validator");
+        let (_, tree) = counting::count(|| plist::parse_tree(bytes).unwrap());
+        assert!(
+            tree <= 1001 + 60,
+            "{form}: {tree} allocations for the tree door"
+        );
+        println!("{form}: RawValue door {raw}, validator {check}, tree {tree} allocations");
+    }
+}
