@@ -179,14 +179,53 @@ fn tree_contest(input: &str, bytes: &[u8], contests: &mut Vec<Contest>) {
     });
 }
 
-/// Every contest, in a fixed order.
+/// Every contest, in a fixed order, with the peers that cannot do the job on that input
+/// left out (see [`without_failing_peers`]).
 pub fn contests() -> Vec<Contest> {
+    without_failing_peers(all_contests()).0
+}
+
+/// Every contest, every peer included.
+pub fn all_contests() -> Vec<Contest> {
     let mut contests = json_contests();
     contests.extend(yaml_contests());
     contests.extend(toml_contests());
     contests.extend(xml_contests());
     contests.extend(plist_contests());
     contests
+}
+
+/// Runs every arm once: a peer whose run fails (returns 0: it rejects the input, say an
+/// ISO-8859-1 XML file or a `None` field its serializer refuses) is left out of that
+/// contest, and a contest left without peers is dropped. Returns the contests and a note
+/// per dropped peer, for RESULTS.md. quarry itself must succeed everywhere.
+pub fn without_failing_peers(contests: Vec<Contest>) -> (Vec<Contest>, Vec<String>) {
+    let mut notes = Vec::new();
+    let mut kept = Vec::new();
+    for mut contest in contests {
+        let label = format!("{} {} {}", contest.format, contest.input, contest.arm);
+        let mut arms = contest.arms.into_iter();
+        let Some(quarry) = arms.next() else { continue };
+        if (quarry.run)() == 0 {
+            notes.push(format!("{label}: quarry cannot do it (not measured)"));
+            continue;
+        }
+        let peers: Vec<Arm> = arms
+            .filter(|peer| {
+                let ok = (peer.run)() != 0;
+                if !ok {
+                    notes.push(format!("{label}: {} fails on this input", peer.library));
+                }
+                ok
+            })
+            .collect();
+        if peers.is_empty() {
+            continue;
+        }
+        contest.arms = std::iter::once(quarry).chain(peers).collect();
+        kept.push(contest);
+    }
+    (kept, notes)
 }
 
 /// The size of a decoded value, for `black_box`.

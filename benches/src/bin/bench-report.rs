@@ -14,7 +14,7 @@ use std::fmt::Write as _;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use quarry_benches::contests::{contests, Contest};
+use quarry_benches::contests::{all_contests, without_failing_peers, Contest};
 
 /// Iterations that take about `target`.
 fn calibrate(run: &dyn Fn() -> usize, target: Duration) -> u32 {
@@ -126,7 +126,8 @@ fn main() {
         Vec<f64>,
     > = Default::default();
     let mut losses = Vec::new();
-    for contest in contests() {
+    let (contests, dropped) = without_failing_peers(all_contests());
+    for contest in contests {
         if let Some(filter) = &filter {
             let name = format!("{} {} {}", contest.format, contest.input, contest.arm);
             if !name.contains(filter.as_str()) {
@@ -203,6 +204,12 @@ fn main() {
     let _ = writeln!(report, "Rows where quarry is slower ({}):\n", losses.len());
     for loss in &losses {
         let _ = writeln!(report, "- {loss}");
+    }
+    if !dropped.is_empty() {
+        let _ = writeln!(report, "\nNot measured ({}):\n", dropped.len());
+        for note in &dropped {
+            let _ = writeln!(report, "- {note}");
+        }
     }
     println!("{report}");
 
