@@ -609,3 +609,13 @@ fn tree_subtrees_convert_with_outside_anchors() {
     );
     assert_eq!(root.to_raw_value().unwrap(), parse(src).unwrap());
 }
+
+/// Fuzzing found it: a key short as text but longer than 1024 bytes once escaped was
+/// written as an implicit key, which does not read back.
+#[test]
+fn fuzz_regression_key_long_once_escaped() {
+    let escaped_key = "\u{14}".repeat(300);
+    let v = RawValue::Map(vec![(Cow::Owned(escaped_key), RawValue::Int(1))]);
+    assert_eq!(parse(&to_vec(&v).unwrap()).unwrap(), v);
+    assert_eq!(parse(&to_vec_flow(&v).unwrap()).unwrap(), v);
+}

@@ -441,7 +441,9 @@ impl Encoder for YamlWriter<'_> {
     }
 
     fn key(&mut self, key: &str) -> Result<(), EncodeError> {
-        let long = key.len() > 1000;
+        // An implicit key may take at most 1024 characters as written (escapes
+        // included); a longer one is written as an explicit `? key`.
+        const LONG: usize = 1000;
         if self.flow {
             if let Some(top) = self.stack.last_mut() {
                 if top.count > 0 {
@@ -449,10 +451,11 @@ impl Encoder for YamlWriter<'_> {
                 }
                 top.count += 1;
             }
-            if long {
-                self.out.extend_from_slice(b"? ");
-            }
+            let at = self.out.len();
             write_key(self.out, key, true);
+            if self.out.len() - at > LONG {
+                self.out.splice(at..at, *b"? ");
+            }
             self.out.extend_from_slice(b": ");
             self.after_key = true;
             return Ok(());
@@ -465,15 +468,13 @@ impl Encoder for YamlWriter<'_> {
         if !inline {
             self.newline_indent(indent);
         }
-        if long {
-            self.out.extend_from_slice(b"? ");
-            write_key(self.out, key, false);
+        let at = self.out.len();
+        write_key(self.out, key, false);
+        if self.out.len() - at > LONG {
+            self.out.splice(at..at, *b"? ");
             self.newline_indent(indent);
-            self.out.push(b':');
-        } else {
-            write_key(self.out, key, false);
-            self.out.push(b':');
         }
+        self.out.push(b':');
         self.after_key = true;
         Ok(())
     }
