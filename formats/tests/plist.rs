@@ -901,3 +901,15 @@ fn allocations_are_per_container_not_per_value() {
         println!("{form}: RawValue door {raw}, validator {check}, tree {tree} allocations");
     }
 }
+
+#[test]
+fn utf16_xml_errors_count_lines_in_the_text() {
+    let text = "<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<plist>\n<dict><string>x</string></dict></plist>";
+    let mut bytes = vec![0xFF, 0xFE];
+    bytes.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+    let e = plist::parse(&bytes).unwrap_err();
+    assert_eq!(
+        (e.kind(), e.line(), e.column()),
+        (&ErrorKind::MissingKey, 3, 7)
+    );
+}

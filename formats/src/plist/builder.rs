@@ -96,7 +96,9 @@ impl fmt::Display for Integer {
 /// is reported once per reference, with the same span.
 ///
 /// Strings and keys arrive as [`Text`]: borrowed from the input when nothing had to be
-/// decoded, otherwise in a buffer the reader reuses. `()` is the validate-only builder.
+/// decoded, otherwise in a buffer the reader reuses. The `len` of `begin_*` (binary
+/// plists only) has been checked against the bytes its references take, so a builder
+/// may preallocate by it. `()` is the validate-only builder.
 pub trait PlistBuilder<'a> {
     /// A finished value.
     type Value;

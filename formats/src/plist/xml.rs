@@ -362,21 +362,28 @@ pub fn parse_xml_with<'a, B: PlistBuilder<'a>>(
         .with_limits(xml_limits)
         .with_namespaces(false);
     let parsed = xml_format::parse_with_options(input, &mut adapter, options);
-    match (parsed, adapter.error) {
-        (Err(e), Some((_, at))) if e.offset() < at => Err(Error::new(
-            ErrorKind::Xml(e.kind().clone()),
-            input,
-            e.offset(),
-        )),
-        (_, Some((kind, at))) => Err(Error::new(kind, input, at)),
-        (Err(e), None) => Err(Error::new(
-            ErrorKind::Xml(e.kind().clone()),
-            input,
-            e.offset(),
-        )),
-        (Ok(()), None) => match adapter.root {
-            Some(value) => Ok(value),
-            None => Err(Error::new(ErrorKind::MissingValue, input, input.len())),
-        },
+    let (kind, at) = match (parsed, adapter.error) {
+        (Ok(()), None) => {
+            return match adapter.root {
+                Some(value) => Ok(value),
+                None => Err(Error::new(ErrorKind::MissingValue, input, input.len())),
+            }
+        }
+        (Err(e), Some((_, at))) if e.offset() < at => {
+            (ErrorKind::Xml(e.kind().clone()), e.offset())
+        }
+        (_, Some((kind, at))) => (kind, at),
+        (Err(e), None) => (ErrorKind::Xml(e.kind().clone()), e.offset()),
+    };
+    Err(located(kind, input, at, xml_limits))
+}
+
+/// The error at offset `at` of the text the XML parser read: the input, or for other
+/// encodings the input transcoded to UTF-8 (lines and columns are counted there).
+#[cold]
+fn located(kind: ErrorKind, input: &[u8], at: usize, limits: Limits) -> Error {
+    match xml_format::parser::decode_input(input, limits) {
+        Ok(xml_format::parser::Input::Transcoded(text, _)) => Error::new(kind, text.as_bytes(), at),
+        _ => Error::new(kind, input, at),
     }
 }
