@@ -530,6 +530,31 @@ fn openstep_reads_pbxproj_style_text() {
 }
 
 #[test]
+fn openstep_strings_files_are_dicts_without_braces() {
+    let text =
+        b"/* Localizable.strings */\n\"greeting\" = \"Hello\";\nfarewell = \"Bye\"; // done\n";
+    assert_eq!(
+        plist::parse(text).unwrap(),
+        map(vec![("greeting", t("Hello")), ("farewell", t("Bye"))])
+    );
+    let tree = plist::parse_tree(text).unwrap();
+    assert_eq!(tree.root().kind(), NodeKind::Dict);
+    assert_eq!(
+        tree.root().get("farewell").and_then(|n| n.as_str()),
+        Some("Bye")
+    );
+    assert_eq!(
+        plist::parse(b"a = b; }").unwrap_err().kind().to_string(),
+        "expected a key, found `}`"
+    );
+    assert_eq!(
+        plist::parse(b"a = b").unwrap_err().kind().to_string(),
+        "expected `;`, found the end of input"
+    );
+    assert_eq!(plist::parse(b"a").unwrap(), t("a"));
+}
+
+#[test]
 fn openstep_errors() {
     let err = |text: &str| {
         let e = plist::parse(text.as_bytes()).unwrap_err();

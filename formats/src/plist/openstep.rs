@@ -7,7 +7,8 @@
 //! pairs, and one to three octal digits read as a Latin-1 code point), or an unquoted
 //! string of letters, digits and `_ $ + / : . -`. Keys are strings. White space, `//`
 //! line comments and `/* */` block comments may appear between tokens. The input is
-//! UTF-8 (a byte order mark is skipped). OpenStep has no numbers, booleans or dates:
+//! UTF-8 (a byte order mark is skipped). A document whose top level is `key = value;`
+//! entries without braces (a `.strings` file) is one dict. OpenStep has no numbers, booleans or dates:
 //! every scalar is a string (the struct door makes them untyped text, so decoders read
 //! numbers from them).
 //!
@@ -39,8 +40,16 @@ const fn unquoted_table() -> [bool; 256] {
 pub(crate) const UNQUOTED: [bool; 256] = unquoted_table();
 
 enum Frame<D, A> {
-    Dict { dict: D, start: usize },
-    Array { array: A, start: usize },
+    /// A dict; `braceless` for the top level of a strings file (`key = value;` ...).
+    Dict {
+        dict: D,
+        start: usize,
+        braceless: bool,
+    },
+    Array {
+        array: A,
+        start: usize,
+    },
 }
 
 struct Parser<'a> {
@@ -303,11 +312,30 @@ pub fn parse_openstep_with<'a, B: PlistBuilder<'a>>(
     if p.pos == input.len() {
         return p.error(ErrorKind::Empty, p.pos);
     }
+    // A strings file (`.strings`): a top-level `key = value;` list without braces.
+    let top = p.pos;
+    let braceless = p.string()?.is_some() && {
+        p.skip()?;
+        p.peek() == Some(b'=')
+    };
+    p.pos = top;
+    if braceless {
+        stack.push(Frame::Dict {
+            dict: b.begin_dict(top, None),
+            start: top,
+            braceless: true,
+        });
+    }
+    let mut value_next = !braceless;
     loop {
         // A value starts here.
         p.skip()?;
         let start = p.pos;
         let mut done = match p.peek() {
+            _ if !value_next => {
+                value_next = true;
+                None
+            }
             Some(open @ (b'{' | b'(')) => {
                 if stack.len() >= limits.max_depth {
                     return p.error(ErrorKind::DepthLimitReached(limits.max_depth), start);
@@ -317,6 +345,7 @@ pub fn parse_openstep_with<'a, B: PlistBuilder<'a>>(
                     Frame::Dict {
                         dict: b.begin_dict(start, None),
                         start,
+                        braceless: false,
                     }
                 } else {
                     Frame::Array {
@@ -348,7 +377,9 @@ pub fn parse_openstep_with<'a, B: PlistBuilder<'a>>(
                 };
             };
             match frame {
-                Frame::Dict { dict, .. } => {
+                Frame::Dict {
+                    dict, braceless, ..
+                } => {
                     if let Some(v) = done.take() {
                         b.dict_value(dict, v);
                         p.skip()?;
@@ -358,9 +389,15 @@ pub fn parse_openstep_with<'a, B: PlistBuilder<'a>>(
                         p.pos += 1;
                     }
                     p.skip()?;
-                    if p.peek() != Some(b'}') {
+                    let closing = if *braceless {
+                        p.pos == input.len()
+                    } else {
+                        p.peek() == Some(b'}')
+                    };
+                    if !closing {
                         match p.string()? {
                             Some((key, span)) => b.dict_key(dict, key, span),
+                            None if *braceless => return p.unexpected("a key"),
                             None => return p.unexpected("a key or `}`"),
                         }
                         p.skip()?;
@@ -387,10 +424,18 @@ pub fn parse_openstep_with<'a, B: PlistBuilder<'a>>(
                     }
                 }
             }
-            p.pos += 1;
+            if !matches!(
+                stack.last(),
+                Some(Frame::Dict {
+                    braceless: true,
+                    ..
+                })
+            ) {
+                p.pos += 1;
+            }
             let end = p.pos;
             done = Some(match stack.pop() {
-                Some(Frame::Dict { dict, start }) => b.end_dict(dict, Span::new(start, end)),
+                Some(Frame::Dict { dict, start, .. }) => b.end_dict(dict, Span::new(start, end)),
                 Some(Frame::Array { array, start }) => b.end_array(array, Span::new(start, end)),
                 None => return p.unexpected("a value"),
             });

@@ -17,17 +17,7 @@ use super::raw::UID_KEY;
 
 const FORMAT: &str = "a property list";
 
-/// What to do with a dict entry whose value is null, which a property list cannot hold.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum NullEntries {
-    /// Fail with an error naming the entry's path (the default: no silent loss).
-    #[default]
-    Reject,
-    /// Leave the entry out, as the `plist` crate does for `None` fields: it reads back
-    /// as absent, which an `Option` field decodes as `None`. A null inside an array or
-    /// at the top is still an error.
-    Skip,
-}
+pub use crate::common::NullEntries;
 
 #[cold]
 fn null_error() -> EncodeError {
