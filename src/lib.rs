@@ -421,7 +421,9 @@ pub fn from_path<T: for<'de> Decode<'de>>(path: impl AsRef<Path>) -> Result<T, E
 /// XML: a value that encodes as a one-entry map is the document (its key names the root
 /// element, as [`xml::parse`] reads it); anything else is written under a root element
 /// named `root` (use [`xml::to_vec_with_root`] to name it). Plists are written as XML
-/// plists (see [`plist::to_vec_binary`] for binary).
+/// plists (see [`plist::to_vec_binary`] for binary). TOML and plists have no null: a
+/// `None` field is an error naming its path here; `toml::to_vec_with` and
+/// `plist::to_vec_with` with [`NullEntries::Skip`](common::NullEntries) leave them out.
 pub fn to_vec<T: Encode + ?Sized>(value: &T, format: Format) -> Result<Vec<u8>, Error> {
     match format {
         #[cfg(feature = "json")]

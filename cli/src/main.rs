@@ -378,17 +378,17 @@ fn convert(file: &Path, to: Target, format: Option<Format>, compact: bool) -> Ou
             let value = match documents.as_slice() {
                 [] => return Ok(()),
                 [value] => value,
-                _ => return Err(Failure::Invalid(format!(
+                _ => {
+                    return Err(Failure::Invalid(format!(
                     "{}: cannot convert a stream of {} documents to {target}, which holds one\n",
                     file.display(),
                     documents.len()
-                ))),
+                )))
+                }
             };
             let text = match target {
                 // No silent loss: a null is an error naming its path.
-                Target::Format(Format::Toml) => {
-                    quarry::toml::to_vec_with(value, quarry::toml::NullEntries::Reject)
-                }
+                Target::Format(Format::Toml) => quarry::toml::to_vec(value),
                 Target::Format(Format::Xml) => match value {
                     quarry::RawValue::Map(entries) if entries.len() == 1 => {
                         quarry::xml::to_vec_pretty(value)

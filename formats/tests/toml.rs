@@ -283,6 +283,15 @@ fn writer_refuses_what_toml_cannot_hold_and_names_the_path() {
         "a TOML document is a table; cannot write a top-level sequence"
     );
     assert!(toml::to_string(&map(vec![("big", RawValue::UInt(u64::MAX))])).is_err());
+    // A null entry is refused by default, or left out on request (a `None` field).
+    let value = map(vec![(
+        "a",
+        map(vec![("x", RawValue::Int(1)), ("gone", RawValue::Null)]),
+    )]);
+    let e = toml::to_string(&value).unwrap_err();
+    assert_eq!(e.to_string(), "a.gone: TOML cannot represent null");
+    let skipped = toml::to_vec_with(&value, toml::NullEntries::Skip).unwrap();
+    assert_eq!(skipped, b"[a]\nx = 1\n");
 }
 
 /// The `toml` crate's reading of a document, as a RawValue (datetimes through their text).

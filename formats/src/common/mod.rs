@@ -3,12 +3,14 @@
 
 mod error;
 mod limits;
+mod nulls;
 mod position;
 mod render;
 mod scan;
 
 pub use error::Error;
 pub use limits::Limits;
+pub use nulls::NullEntries;
 pub use position::{position_at, LineIndex, Span};
 pub use quarry_raw_value::Position;
 pub use render::render_snippet;

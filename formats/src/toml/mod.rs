@@ -72,12 +72,13 @@ pub fn parse_tree_with_limits(input: &[u8], limits: Limits) -> Result<Document<'
     Ok(builder.finish(parser.src()))
 }
 
-/// Encodes `value` as a TOML document. The value must encode as a map. Entries whose
-/// value is null (`None` fields) are left out, as the `toml` crate does; a null in an
-/// array, an integer beyond `i64` or a top-level non-table is an error naming its path.
-/// Bytes become base64 strings.
+/// Encodes `value` as a TOML document. The value must encode as a map; what TOML
+/// cannot hold — a null anywhere, an integer beyond `i64`, a top-level non-table — is an
+/// error naming its path (for structs with `None` fields, [`to_vec_with`] and
+/// [`NullEntries::Skip`] leave them out, as the `toml` crate does). Bytes become base64
+/// strings.
 pub fn to_vec<T: Encode + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeError> {
-    to_vec_with(value, NullEntries::Skip)
+    to_vec_with(value, NullEntries::Reject)
 }
 
 /// Encodes `value` as a TOML document, with null map entries handled as `nulls` says

@@ -11,17 +11,7 @@ use quarry_raw_value::{base64, EncodeError, RawValue};
 
 type Entries<'a> = [(std::borrow::Cow<'a, str>, RawValue<'a>)];
 
-/// What to do with a map entry whose value is null, which TOML cannot hold.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NullEntries {
-    /// Fail with an error naming the entry's path (what `quarry convert` does: no
-    /// silent loss).
-    Reject,
-    /// Leave the entry out, as the `toml` crate does for `None` fields: it reads back
-    /// as absent, which an `Option` field decodes as `None`. A null inside an array is
-    /// still an error.
-    Skip,
-}
+pub use crate::common::NullEntries;
 
 /// Writes `value`, which must be a map, as a TOML document into `out`.
 pub fn write_document(
