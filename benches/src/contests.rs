@@ -41,142 +41,142 @@ fn arm(library: &'static str, run: impl Fn() -> usize + 'static) -> Arm {
     }
 }
 
-/// Struct decode and encode of `T` against serde_json, sonic-rs and simd-json.
-fn typed_contests<T>(input: &str, bytes: &[u8], contests: &mut Vec<Contest>)
-where
-    T: for<'de> Decode<'de> + DeserializeOwned + Encode + Serialize + 'static,
-{
-    let b = bytes.to_vec();
-    let decode = vec![
-        arm("quarry", {
-            let b = b.clone();
-            move || {
-                quarry::from_slice::<T>(black_box(&b), Format::Json)
-                    .map(|v| std::mem::size_of_val(&v))
-                    .unwrap_or(0)
-            }
-        }),
-        arm("serde_json", {
-            let b = b.clone();
-            move || {
-                serde_json::from_slice::<T>(black_box(&b))
-                    .map(|v| std::mem::size_of_val(&v))
-                    .unwrap_or(0)
-            }
-        }),
-        arm("sonic-rs", {
-            let b = b.clone();
-            move || {
-                sonic_rs::from_slice::<T>(black_box(&b))
-                    .map(|v| std::mem::size_of_val(&v))
-                    .unwrap_or(0)
-            }
-        }),
-        arm("simd-json", {
-            let b = b.clone();
-            // simd-json parses in place: the copy it needs is part of its time.
-            move || {
-                let mut copy = black_box(&b).clone();
-                simd_json::serde::from_slice::<T>(&mut copy)
-                    .map(|v| std::mem::size_of_val(&v))
-                    .unwrap_or(0)
-            }
-        }),
-    ];
-    contests.push(Contest {
-        format: "json",
-        input: input.to_owned(),
-        arm: "struct decode",
-        bytes: bytes.len(),
-        arms: decode,
-    });
+/// What every typed shape supports: quarry's traits and serde's.
+pub trait Typed: for<'de> Decode<'de> + DeserializeOwned + Encode + Serialize + 'static {}
+impl<T: for<'de> Decode<'de> + DeserializeOwned + Encode + Serialize + 'static> Typed for T {}
 
-    let value: T = match serde_json::from_slice(bytes) {
-        Ok(v) => v,
-        Err(e) => panic!("{input}: {e}"),
-    };
-    let value = std::rc::Rc::new(value);
-    let encoded_len = quarry::json::to_vec(&*value).map(|v| v.len()).unwrap_or(0);
-    let encode = vec![
-        arm("quarry", {
-            let v = value.clone();
-            move || {
-                quarry::json::to_vec(black_box(&*v))
-                    .map(|o| o.len())
-                    .unwrap_or(0)
-            }
-        }),
-        arm("serde_json", {
-            let v = value.clone();
-            move || {
-                serde_json::to_vec(black_box(&*v))
-                    .map(|o| o.len())
-                    .unwrap_or(0)
-            }
-        }),
-        arm("sonic-rs", {
-            let v = value.clone();
-            move || {
-                sonic_rs::to_vec(black_box(&*v))
-                    .map(|o| o.len())
-                    .unwrap_or(0)
-            }
-        }),
-    ];
-    contests.push(Contest {
-        format: "json",
-        input: input.to_owned(),
-        arm: "encode",
-        bytes: encoded_len,
-        arms: encode,
-    });
+type Decoder = Box<dyn Fn(&[u8]) -> usize>;
+type Writer<T> = Box<dyn Fn(&T) -> usize>;
+
+/// One library's way to decode an input into `T` and to encode a `T` (either may be
+/// missing: simd-json has no encoder here).
+struct Library<T> {
+    name: &'static str,
+    decode: Option<Decoder>,
+    encode: Option<Writer<T>>,
 }
 
-/// Tree parse against each library's dynamic value.
-fn tree_contest(input: &str, bytes: &[u8], contests: &mut Vec<Contest>) {
-    let b = bytes.to_vec();
-    let arms = vec![
-        arm("quarry", {
+fn library<T>(
+    name: &'static str,
+    decode: impl Fn(&[u8]) -> usize + 'static,
+    encode: impl Fn(&T) -> usize + 'static,
+) -> Library<T> {
+    Library {
+        name,
+        decode: Some(Box::new(decode)),
+        encode: Some(Box::new(encode)),
+    }
+}
+
+/// The length of an encoding, for `black_box` (0 when it failed).
+fn len<B: AsRef<[u8]>>(encoded: Result<B, impl std::fmt::Debug>) -> usize {
+    encoded.map_or(0, |b| b.as_ref().len())
+}
+
+/// Struct decode of `input` and encode of its value by each library, quarry first.
+fn typed<T: Typed>(
+    format: &'static str,
+    quarry_format: Format,
+    input: &str,
+    bytes: &[u8],
+    libraries: Vec<Library<T>>,
+    contests: &mut Vec<Contest>,
+) {
+    let b = std::rc::Rc::new(bytes.to_vec());
+    let value = std::rc::Rc::new(decoded::<T>(input, bytes, quarry_format));
+    let mut decode = Vec::new();
+    let mut encode = Vec::new();
+    for Library {
+        name,
+        decode: decoder,
+        encode: encoder,
+    } in libraries
+    {
+        if let Some(decoder) = decoder {
             let b = b.clone();
-            move || {
-                quarry::json::parse_tree(black_box(&b))
-                    .map(|d| d.node_count())
-                    .unwrap_or(0)
-            }
-        }),
-        arm("serde_json", {
+            decode.push(arm(name, move || decoder(black_box(&b))));
+        }
+        if let Some(encoder) = encoder {
+            let v = value.clone();
+            encode.push(arm(name, move || encoder(black_box(&*v))));
+        }
+    }
+    // MB/s of encode count the bytes quarry writes.
+    let encoded = encode.first().map_or(0, |quarry| (quarry.run)());
+    for (job, arms, bytes) in [
+        ("struct decode", decode, bytes.len()),
+        ("encode", encode, encoded),
+    ] {
+        contests.push(Contest {
+            format,
+            input: input.to_owned(),
+            arm: job,
+            bytes,
+            arms,
+        });
+    }
+}
+
+/// One job on `input` by each library, quarry first (tree parse, event throughput).
+fn job(
+    format: &'static str,
+    job: &'static str,
+    input: &str,
+    bytes: &[u8],
+    libraries: Vec<(&'static str, Decoder)>,
+    contests: &mut Vec<Contest>,
+) {
+    let b = std::rc::Rc::new(bytes.to_vec());
+    let arms = libraries
+        .into_iter()
+        .map(|(name, run)| {
             let b = b.clone();
-            move || {
-                serde_json::from_slice::<serde_json::Value>(black_box(&b))
-                    .map(|v| v.is_object() as usize)
-                    .unwrap_or(0)
-            }
-        }),
-        arm("sonic-rs", {
-            let b = b.clone();
-            move || {
-                sonic_rs::from_slice::<sonic_rs::Value>(black_box(&b))
-                    .map(|v| sonic_rs::JsonValueTrait::is_object(&v) as usize)
-                    .unwrap_or(0)
-            }
-        }),
-        arm("simd-json", {
-            let b = b.clone();
-            move || {
-                let mut copy = black_box(&b).clone();
-                simd_json::to_borrowed_value(&mut copy)
-                    .map(|v| std::mem::size_of_val(&v))
-                    .unwrap_or(0)
-            }
-        }),
-    ];
+            arm(name, move || run(black_box(&b)))
+        })
+        .collect();
     contests.push(Contest {
-        format: "json",
+        format,
         input: input.to_owned(),
-        arm: "tree",
+        arm: job,
         bytes: bytes.len(),
         arms,
     });
+}
+
+/// Runs `$body` with `$t` the Rust type of a generated shape, batches as `$batch<_>`.
+macro_rules! with_shape {
+    ($shape:expr, $batch:ident, $t:ident => $body:expr) => {
+        match $shape {
+            Shape::SmallMessage => {
+                type $t = SmallMessage;
+                $body
+            }
+            Shape::PersonBatch => {
+                type $t = $batch<Person>;
+                $body
+            }
+            Shape::EscapedArticles => {
+                type $t = $batch<Article>;
+                $body
+            }
+            Shape::Telemetry => {
+                type $t = $batch<Reading>;
+                $body
+            }
+            Shape::WideRecord => {
+                type $t = $batch<Wide>;
+                $body
+            }
+            Shape::IntList => {
+                type $t = $batch<i64>;
+                $body
+            }
+            Shape::Config => {
+                type $t = Config;
+                $body
+            }
+        }
+    };
 }
 
 /// Every contest, in a fixed order, with the peers that cannot do the job on that input
@@ -248,146 +248,115 @@ fn decoded<T: for<'de> Decode<'de>>(input: &str, bytes: &[u8], format: Format) -
     }
 }
 
+/// JSON struct decode and encode against serde_json, sonic-rs and simd-json (which
+/// parses in place: the copy it needs is part of its time).
+fn json_typed<T: Typed>(input: &str, bytes: &[u8], contests: &mut Vec<Contest>) {
+    let libraries = vec![
+        library(
+            "quarry",
+            |b| size(quarry::from_slice::<T>(b, Format::Json)),
+            |v: &T| len(quarry::json::to_vec(v)),
+        ),
+        library(
+            "serde_json",
+            |b| size(serde_json::from_slice::<T>(b)),
+            |v: &T| len(serde_json::to_vec(v)),
+        ),
+        library(
+            "sonic-rs",
+            |b| size(sonic_rs::from_slice::<T>(b)),
+            |v: &T| len(sonic_rs::to_vec(v)),
+        ),
+        Library {
+            name: "simd-json",
+            decode: Some(Box::new(|b: &[u8]| {
+                let mut copy = b.to_vec();
+                size(simd_json::serde::from_slice::<T>(&mut copy))
+            })),
+            encode: None,
+        },
+    ];
+    typed("json", Format::Json, input, bytes, libraries, contests);
+}
+
+/// JSON tree parse against each library's dynamic value.
+fn json_tree(input: &str, bytes: &[u8], contests: &mut Vec<Contest>) {
+    let libraries: Vec<(&'static str, Decoder)> = vec![
+        (
+            "quarry",
+            Box::new(|b| quarry::json::parse_tree(b).map_or(0, |d| d.node_count())),
+        ),
+        (
+            "serde_json",
+            Box::new(|b| size(serde_json::from_slice::<serde_json::Value>(b))),
+        ),
+        (
+            "sonic-rs",
+            Box::new(|b| size(sonic_rs::from_slice::<sonic_rs::Value>(b))),
+        ),
+        (
+            "simd-json",
+            Box::new(|b| {
+                let mut copy = b.to_vec();
+                size(simd_json::to_borrowed_value(&mut copy))
+            }),
+        ),
+    ];
+    job("json", "tree", input, bytes, libraries, contests);
+}
+
 /// The JSON contests: generated shapes and the real files.
 fn json_contests() -> Vec<Contest> {
     let mut contests = Vec::new();
     for doc in quarry_corpus_gen::json_corpus() {
-        let input = doc.name;
-        match doc.shape {
-            Shape::SmallMessage => typed_contests::<SmallMessage>(input, &doc.bytes, &mut contests),
-            Shape::PersonBatch => typed_contests::<Vec<Person>>(input, &doc.bytes, &mut contests),
-            Shape::EscapedArticles => {
-                typed_contests::<Vec<Article>>(input, &doc.bytes, &mut contests)
-            }
-            Shape::Telemetry => typed_contests::<Vec<Reading>>(input, &doc.bytes, &mut contests),
-            Shape::WideRecord => typed_contests::<Vec<Wide>>(input, &doc.bytes, &mut contests),
-            Shape::IntList => typed_contests::<Vec<i64>>(input, &doc.bytes, &mut contests),
-            Shape::Config => typed_contests::<Config>(input, &doc.bytes, &mut contests),
-        }
-        tree_contest(input, &doc.bytes, &mut contests);
+        with_shape!(doc.shape, Vec, T => json_typed::<T>(doc.name, &doc.bytes, &mut contests));
+        json_tree(doc.name, &doc.bytes, &mut contests);
     }
     for (name, bytes) in crate::corpus_files("json") {
         match name.as_str() {
-            "twitter.json" => typed_contests::<Twitter>(&name, &bytes, &mut contests),
-            "citm_catalog.json" => typed_contests::<Catalog>(&name, &bytes, &mut contests),
+            "twitter.json" => json_typed::<Twitter>(&name, &bytes, &mut contests),
+            "citm_catalog.json" => json_typed::<Catalog>(&name, &bytes, &mut contests),
             _ => {}
         }
-        tree_contest(&name, &bytes, &mut contests);
+        json_tree(&name, &bytes, &mut contests);
     }
     contests
 }
 
-/// Struct decode and encode of `T` from TOML against the `toml` crate (serde).
-fn toml_typed_contests<T>(input: &str, bytes: &[u8], contests: &mut Vec<Contest>)
-where
-    T: for<'de> Decode<'de> + DeserializeOwned + Encode + Serialize + 'static,
-{
-    let b = bytes.to_vec();
-    let decode = vec![
-        arm("quarry", {
-            let b = b.clone();
-            move || {
-                quarry::from_slice::<T>(black_box(&b), Format::Toml)
-                    .map(|v| std::mem::size_of_val(&v))
-                    .unwrap_or(0)
-            }
-        }),
-        arm("toml", {
-            let b = b.clone();
-            // toml reads `&str`: the UTF-8 check quarry does itself is part of its time.
-            move || {
-                std::str::from_utf8(black_box(&b))
-                    .ok()
-                    .and_then(|s| ::toml::from_str::<T>(s).ok())
-                    .map(|v| std::mem::size_of_val(&v))
-                    .unwrap_or(0)
-            }
-        }),
-    ];
-    contests.push(Contest {
-        format: "toml",
-        input: input.to_owned(),
-        arm: "struct decode",
-        bytes: bytes.len(),
-        arms: decode,
-    });
-
-    let value: T = match quarry::from_slice(bytes, Format::Toml) {
-        Ok(v) => v,
-        Err(e) => panic!("{input}: {e}"),
-    };
-    let value = std::rc::Rc::new(value);
-    // `None` fields left out, as the toml crate does.
+/// TOML struct decode and encode against the `toml` crate (serde). Encoding leaves
+/// `None` fields out, as the toml crate does.
+fn toml_typed<T: Typed>(input: &str, bytes: &[u8], contests: &mut Vec<Contest>) {
     let skip = quarry::toml::NullEntries::Skip;
-    let encoded_len = quarry::toml::to_vec_with(&*value, skip).map_or(0, |v| v.len());
-    let encode = vec![
-        arm("quarry", {
-            let v = value.clone();
-            move || {
-                quarry::toml::to_vec_with(black_box(&*v), skip)
-                    .map(|o| o.len())
-                    .unwrap_or(0)
-            }
-        }),
-        arm("toml", {
-            let v = value.clone();
-            move || {
-                ::toml::to_string(black_box(&*v))
-                    .map(|o| o.len())
-                    .unwrap_or(0)
-            }
-        }),
+    let libraries = vec![
+        library(
+            "quarry",
+            |b| size(quarry::from_slice::<T>(b, Format::Toml)),
+            move |v: &T| len(quarry::toml::to_vec_with(v, skip)),
+        ),
+        library(
+            "toml",
+            |b| size(::toml::from_str::<T>(text(b))),
+            |v: &T| len(::toml::to_string(v)),
+        ),
     ];
-    contests.push(Contest {
-        format: "toml",
-        input: input.to_owned(),
-        arm: "encode",
-        bytes: encoded_len,
-        arms: encode,
-    });
+    typed("toml", Format::Toml, input, bytes, libraries, contests);
 }
 
 /// TOML tree parse against `toml_edit::DocumentMut` (the format-preserving tree) and
 /// `toml::Table`.
-fn toml_tree_contest(input: &str, bytes: &[u8], contests: &mut Vec<Contest>) {
-    let b = bytes.to_vec();
-    let arms = vec![
-        arm("quarry", {
-            let b = b.clone();
-            move || {
-                quarry::toml::parse_tree(black_box(&b))
-                    .map(|d| d.node_count())
-                    .unwrap_or(0)
-            }
-        }),
-        arm("toml_edit", {
-            let b = b.clone();
-            move || {
-                std::str::from_utf8(black_box(&b))
-                    .ok()
-                    .and_then(|s| s.parse::<toml_edit::DocumentMut>().ok())
-                    .map(|d| d.len())
-                    .unwrap_or(0)
-            }
-        }),
-        arm("toml", {
-            let b = b.clone();
-            move || {
-                std::str::from_utf8(black_box(&b))
-                    .ok()
-                    .and_then(|s| s.parse::<::toml::Table>().ok())
-                    .map(|t| t.len())
-                    .unwrap_or(0)
-            }
-        }),
+fn toml_tree(input: &str, bytes: &[u8], contests: &mut Vec<Contest>) {
+    let libraries: Vec<(&'static str, Decoder)> = vec![
+        (
+            "quarry",
+            Box::new(|b| quarry::toml::parse_tree(b).map_or(0, |d| d.node_count())),
+        ),
+        (
+            "toml_edit",
+            Box::new(|b| size(text(b).parse::<toml_edit::DocumentMut>())),
+        ),
+        ("toml", Box::new(|b| size(text(b).parse::<::toml::Table>()))),
     ];
-    contests.push(Contest {
-        format: "toml",
-        input: input.to_owned(),
-        arm: "tree",
-        bytes: bytes.len(),
-        arms,
-    });
+    job("toml", "tree", input, bytes, libraries, contests);
 }
 
 /// The TOML contests: generated shapes (batches as arrays of tables) and the real files.
@@ -395,238 +364,147 @@ fn toml_contests() -> Vec<Contest> {
     use quarry_corpus_gen::shapes::Records;
     let mut contests = Vec::new();
     for doc in quarry_corpus_gen::toml_corpus() {
-        let (input, b, c) = (doc.name, &doc.bytes, &mut contests);
-        match doc.shape {
-            Shape::SmallMessage => toml_typed_contests::<SmallMessage>(input, b, c),
-            Shape::PersonBatch => toml_typed_contests::<Records<Person>>(input, b, c),
-            Shape::EscapedArticles => toml_typed_contests::<Records<Article>>(input, b, c),
-            Shape::Telemetry => toml_typed_contests::<Records<Reading>>(input, b, c),
-            Shape::WideRecord => toml_typed_contests::<Records<Wide>>(input, b, c),
-            Shape::IntList => toml_typed_contests::<Records<i64>>(input, b, c),
-            Shape::Config => toml_typed_contests::<Config>(input, b, c),
-        }
-        toml_tree_contest(input, b, c);
+        with_shape!(doc.shape, Records, T => toml_typed::<T>(doc.name, &doc.bytes, &mut contests));
+        toml_tree(doc.name, &doc.bytes, &mut contests);
     }
     for (name, bytes) in crate::corpus_files("toml") {
         let c = &mut contests;
         if name.ends_with("Cargo.lock") {
-            toml_typed_contests::<crate::shapes::cargo_lock::CargoLock>(&name, &bytes, c);
+            toml_typed::<crate::shapes::cargo_lock::CargoLock>(&name, &bytes, c);
         } else if name.ends_with("uv.lock") {
-            toml_typed_contests::<crate::shapes::uv_lock::UvLock>(&name, &bytes, c);
+            toml_typed::<crate::shapes::uv_lock::UvLock>(&name, &bytes, c);
         } else if name.ends_with("Cargo.toml") {
-            toml_typed_contests::<crate::shapes::cargo_manifest::Manifest>(&name, &bytes, c);
+            toml_typed::<crate::shapes::cargo_manifest::Manifest>(&name, &bytes, c);
         }
-        toml_tree_contest(&name, &bytes, c);
+        toml_tree(&name, &bytes, c);
     }
     contests
 }
 
-/// Struct decode and encode of `T` from YAML against serde_yaml.
-fn yaml_typed_contests<T>(input: &str, bytes: &[u8], contests: &mut Vec<Contest>)
-where
-    T: for<'de> Decode<'de> + DeserializeOwned + Encode + Serialize + 'static,
-{
-    let b = std::rc::Rc::new(bytes.to_vec());
-    let decode = vec![
-        arm("quarry", {
-            let b = b.clone();
-            move || size(quarry::from_slice::<T>(black_box(&b), Format::Yaml))
-        }),
-        arm("serde_yaml", {
-            let b = b.clone();
-            move || size(serde_yaml::from_slice::<T>(black_box(&b)))
-        }),
+/// YAML struct decode and encode against serde_yaml.
+fn yaml_typed<T: Typed>(input: &str, bytes: &[u8], contests: &mut Vec<Contest>) {
+    let libraries = vec![
+        library(
+            "quarry",
+            |b| size(quarry::from_slice::<T>(b, Format::Yaml)),
+            |v: &T| len(quarry::yaml::to_vec(v)),
+        ),
+        library(
+            "serde_yaml",
+            |b| size(serde_yaml::from_slice::<T>(b)),
+            |v: &T| len(serde_yaml::to_string(v)),
+        ),
     ];
-    contests.push(Contest {
-        format: "yaml",
-        input: input.to_owned(),
-        arm: "struct decode",
-        bytes: bytes.len(),
-        arms: decode,
-    });
-    let value = std::rc::Rc::new(decoded::<T>(input, bytes, Format::Yaml));
-    let encoded_len = quarry::yaml::to_vec(&*value).map_or(0, |v| v.len());
-    let encode = vec![
-        arm("quarry", {
-            let v = value.clone();
-            move || quarry::yaml::to_vec(black_box(&*v)).map_or(0, |o| o.len())
-        }),
-        arm("serde_yaml", {
-            let v = value.clone();
-            move || serde_yaml::to_string(black_box(&*v)).map_or(0, |o| o.len())
-        }),
-    ];
-    contests.push(Contest {
-        format: "yaml",
-        input: input.to_owned(),
-        arm: "encode",
-        bytes: encoded_len,
-        arms: encode,
-    });
+    typed("yaml", Format::Yaml, input, bytes, libraries, contests);
 }
 
 /// YAML tree parse against saphyr's `Yaml` and `serde_yaml::Value` (every document of a
 /// stream).
-fn yaml_tree_contest(input: &str, bytes: &[u8], contests: &mut Vec<Contest>) {
+fn yaml_tree(input: &str, bytes: &[u8], contests: &mut Vec<Contest>) {
     use saphyr::LoadableYamlNode;
-    let b = std::rc::Rc::new(bytes.to_vec());
-    let arms = vec![
-        arm("quarry", {
-            let b = b.clone();
-            move || quarry::yaml::parse_tree(black_box(&b)).map_or(0, |s| s.node_count())
-        }),
-        arm("saphyr", {
-            let b = b.clone();
-            move || saphyr::Yaml::load_from_str(text(black_box(&b))).map_or(0, |d| d.len())
-        }),
-        arm("serde_yaml", {
-            let b = b.clone();
-            move || {
-                serde_yaml::Deserializer::from_slice(black_box(&b))
+    let libraries: Vec<(&'static str, Decoder)> = vec![
+        (
+            "quarry",
+            Box::new(|b| quarry::yaml::parse_tree(b).map_or(0, |s| s.node_count())),
+        ),
+        (
+            "saphyr",
+            Box::new(|b| saphyr::Yaml::load_from_str(text(b)).map_or(0, |d| d.len())),
+        ),
+        (
+            "serde_yaml",
+            Box::new(|b| {
+                serde_yaml::Deserializer::from_slice(b)
                     .map(|doc| size(<serde_yaml::Value as serde::Deserialize>::deserialize(doc)))
                     .sum()
-            }
-        }),
+            }),
+        ),
     ];
-    contests.push(Contest {
-        format: "yaml",
-        input: input.to_owned(),
-        arm: "tree",
-        bytes: bytes.len(),
-        arms,
-    });
+    job("yaml", "tree", input, bytes, libraries, contests);
 }
 
 /// The YAML contests: generated shapes and the real files.
 fn yaml_contests() -> Vec<Contest> {
     let mut contests = Vec::new();
     for doc in quarry_corpus_gen::yaml_corpus() {
-        let (input, b, c) = (doc.name, &doc.bytes, &mut contests);
-        match doc.shape {
-            Shape::SmallMessage => yaml_typed_contests::<SmallMessage>(input, b, c),
-            Shape::PersonBatch => yaml_typed_contests::<Vec<Person>>(input, b, c),
-            Shape::EscapedArticles => yaml_typed_contests::<Vec<Article>>(input, b, c),
-            Shape::Telemetry => yaml_typed_contests::<Vec<Reading>>(input, b, c),
-            Shape::WideRecord => yaml_typed_contests::<Vec<Wide>>(input, b, c),
-            Shape::IntList => yaml_typed_contests::<Vec<i64>>(input, b, c),
-            Shape::Config => yaml_typed_contests::<Config>(input, b, c),
-        }
-        yaml_tree_contest(input, b, c);
+        with_shape!(doc.shape, Vec, T => yaml_typed::<T>(doc.name, &doc.bytes, &mut contests));
+        yaml_tree(doc.name, &doc.bytes, &mut contests);
     }
     for (name, bytes) in crate::corpus_files("yaml") {
-        yaml_tree_contest(&name, &bytes, &mut contests);
+        yaml_tree(&name, &bytes, &mut contests);
     }
     contests
 }
 
-/// Struct decode and encode of `T` from XML against quick-xml's serde support.
-fn xml_typed_contests<T>(input: &str, root: &'static str, bytes: &[u8], contests: &mut Vec<Contest>)
-where
-    T: for<'de> Decode<'de> + DeserializeOwned + Encode + Serialize + 'static,
-{
-    let b = std::rc::Rc::new(bytes.to_vec());
-    let decode = vec![
-        arm("quarry", {
-            let b = b.clone();
-            move || size(quarry::from_slice::<T>(black_box(&b), Format::Xml))
-        }),
-        arm("quick-xml", {
-            let b = b.clone();
-            move || size(quick_xml::de::from_str::<T>(text(black_box(&b))))
-        }),
+/// XML struct decode and encode (under the root element `root`) against quick-xml's
+/// serde support.
+fn xml_typed<T: Typed>(input: &str, root: &'static str, bytes: &[u8], contests: &mut Vec<Contest>) {
+    let libraries = vec![
+        library(
+            "quarry",
+            |b| size(quarry::from_slice::<T>(b, Format::Xml)),
+            move |v: &T| len(quarry::xml::to_vec_with_root(v, root)),
+        ),
+        library(
+            "quick-xml",
+            |b| size(quick_xml::de::from_str::<T>(text(b))),
+            move |v: &T| len(quick_xml::se::to_string_with_root(root, v)),
+        ),
     ];
-    contests.push(Contest {
-        format: "xml",
-        input: input.to_owned(),
-        arm: "struct decode",
-        bytes: bytes.len(),
-        arms: decode,
-    });
-    let value = std::rc::Rc::new(decoded::<T>(input, bytes, Format::Xml));
-    let encoded_len = quarry::xml::to_vec_with_root(&*value, root).map_or(0, |v| v.len());
-    let encode = vec![
-        arm("quarry", {
-            let v = value.clone();
-            move || quarry::xml::to_vec_with_root(black_box(&*v), root).map_or(0, |o| o.len())
-        }),
-        arm("quick-xml", {
-            let v = value.clone();
-            move || quick_xml::se::to_string_with_root(root, black_box(&*v)).map_or(0, |o| o.len())
-        }),
-    ];
-    contests.push(Contest {
-        format: "xml",
-        input: input.to_owned(),
-        arm: "encode",
-        bytes: encoded_len,
-        arms: encode,
-    });
+    typed("xml", Format::Xml, input, bytes, libraries, contests);
+}
+
+/// quick-xml's event loop over `input`, counting events (and, with `attributes`, reading
+/// every attribute as well).
+fn quick_xml_events(input: &str, attributes: bool) -> usize {
+    use quick_xml::events::Event;
+    let mut reader = quick_xml::Reader::from_str(input);
+    let mut count = 0;
+    loop {
+        match reader.read_event() {
+            Ok(Event::Eof) | Err(_) => return count,
+            Ok(Event::Start(e) | Event::Empty(e)) if attributes => {
+                count += e.attributes().filter(Result::is_ok).count() + 1;
+            }
+            Ok(_) => count += 1,
+        }
+    }
 }
 
 /// XML tree parse against roxmltree (DTDs allowed, as quarry allows them), and raw event
 /// throughput — quarry's parser with the no-op builder, every well-formedness check on —
 /// against quick-xml's event loop, bare and reading every attribute.
-fn xml_tree_and_event_contests(input: &str, bytes: &[u8], contests: &mut Vec<Contest>) {
-    let b = std::rc::Rc::new(bytes.to_vec());
-    let tree = vec![
-        arm("quarry", {
-            let b = b.clone();
-            move || quarry::xml::parse_tree(black_box(&b)).map_or(0, |d| d.node_count())
-        }),
-        arm("roxmltree", {
-            let b = b.clone();
-            move || {
+fn xml_tree_and_events(input: &str, bytes: &[u8], contests: &mut Vec<Contest>) {
+    let tree: Vec<(&'static str, Decoder)> = vec![
+        (
+            "quarry",
+            Box::new(|b| quarry::xml::parse_tree(b).map_or(0, |d| d.node_count())),
+        ),
+        (
+            "roxmltree",
+            Box::new(|b| {
                 let options = roxmltree::ParsingOptions {
                     allow_dtd: true,
                     ..Default::default()
                 };
-                roxmltree::Document::parse_with_options(text(black_box(&b)), options)
+                roxmltree::Document::parse_with_options(text(b), options)
                     .map_or(0, |d| d.descendants().len())
-            }
-        }),
+            }),
+        ),
     ];
-    contests.push(Contest {
-        format: "xml",
-        input: input.to_owned(),
-        arm: "tree",
-        bytes: bytes.len(),
-        arms: tree,
-    });
-    fn quick_xml_events(input: &str, attributes: bool) -> usize {
-        use quick_xml::events::Event;
-        let mut reader = quick_xml::Reader::from_str(input);
-        let mut count = 0;
-        loop {
-            match reader.read_event() {
-                Ok(Event::Eof) | Err(_) => return count,
-                Ok(Event::Start(e) | Event::Empty(e)) if attributes => {
-                    count += e.attributes().filter(Result::is_ok).count() + 1;
-                }
-                Ok(_) => count += 1,
-            }
-        }
-    }
-    let events = vec![
-        arm("quarry", {
-            let b = b.clone();
-            move || quarry::xml::check(black_box(&b)).is_ok() as usize
-        }),
-        arm("quick-xml", {
-            let b = b.clone();
-            move || quick_xml_events(text(black_box(&b)), false)
-        }),
-        arm("quick-xml+attrs", {
-            let b = b.clone();
-            move || quick_xml_events(text(black_box(&b)), true)
-        }),
+    job("xml", "tree", input, bytes, tree, contests);
+    let events: Vec<(&'static str, Decoder)> = vec![
+        (
+            "quarry",
+            Box::new(|b| quarry::xml::check(b).is_ok() as usize),
+        ),
+        ("quick-xml", Box::new(|b| quick_xml_events(text(b), false))),
+        (
+            "quick-xml+attrs",
+            Box::new(|b| quick_xml_events(text(b), true)),
+        ),
     ];
-    contests.push(Contest {
-        format: "xml",
-        input: input.to_owned(),
-        arm: "events",
-        bytes: bytes.len(),
-        arms: events,
-    });
+    job("xml", "events", input, bytes, events, contests);
 }
 
 /// The XML contests: generated shapes (batches as `<batch>` of `<records>`) and the real
@@ -635,111 +513,67 @@ fn xml_contests() -> Vec<Contest> {
     use quarry_corpus_gen::shapes::Records;
     let mut contests = Vec::new();
     for doc in quarry_corpus_gen::xml_corpus() {
-        let (input, b, c) = (doc.name, &doc.bytes, &mut contests);
-        match doc.shape {
-            Shape::SmallMessage => xml_typed_contests::<SmallMessage>(input, "message", b, c),
-            Shape::PersonBatch => xml_typed_contests::<Records<Person>>(input, "batch", b, c),
-            Shape::EscapedArticles => xml_typed_contests::<Records<Article>>(input, "batch", b, c),
-            Shape::Telemetry => xml_typed_contests::<Records<Reading>>(input, "batch", b, c),
-            Shape::WideRecord => xml_typed_contests::<Records<Wide>>(input, "batch", b, c),
-            Shape::IntList => xml_typed_contests::<Records<i64>>(input, "batch", b, c),
-            Shape::Config => xml_typed_contests::<Config>(input, "config", b, c),
-        }
-        xml_tree_and_event_contests(input, b, c);
+        let root = match doc.shape {
+            Shape::SmallMessage => "message",
+            Shape::Config => "config",
+            _ => "batch",
+        };
+        with_shape!(doc.shape, Records, T => xml_typed::<T>(doc.name, root, &doc.bytes, &mut contests));
+        xml_tree_and_events(doc.name, &doc.bytes, &mut contests);
     }
     for (name, bytes) in crate::corpus_files("xml") {
-        xml_tree_and_event_contests(&name, &bytes, &mut contests);
+        xml_tree_and_events(&name, &bytes, &mut contests);
     }
     contests
 }
 
-/// Struct decode and encode of `T` from a plist (XML or binary) against the plist crate.
-fn plist_typed_contests<T>(input: &str, binary: bool, bytes: &[u8], contests: &mut Vec<Contest>)
-where
-    T: for<'de> Decode<'de> + DeserializeOwned + Encode + Serialize + 'static,
-{
-    let format = if binary { "bplist" } else { "plist" };
-    let b = std::rc::Rc::new(bytes.to_vec());
-    let decode = vec![
-        arm("quarry", {
-            let b = b.clone();
-            move || size(quarry::from_slice::<T>(black_box(&b), Format::Plist))
-        }),
-        arm("plist", {
-            let b = b.clone();
-            move || size(plist::from_bytes::<T>(black_box(&b)))
-        }),
-    ];
-    contests.push(Contest {
-        format,
-        input: input.to_owned(),
-        arm: "struct decode",
-        bytes: bytes.len(),
-        arms: decode,
-    });
-    let value = std::rc::Rc::new(decoded::<T>(input, bytes, Format::Plist));
-    // `None` fields left out (the plist crate refuses them: those contests show it).
-    let quarry_encode = move |v: &T| {
-        use quarry::plist::{NullEntries, PlistFormat};
-        let form = if binary {
-            PlistFormat::Binary
-        } else {
-            PlistFormat::Xml
-        };
-        quarry::plist::to_vec_with(v, form, NullEntries::Skip)
+/// Plist struct decode and encode (XML or binary) against the plist crate. Encoding
+/// leaves `None` fields out; the plist crate refuses them (those contests say so).
+fn plist_typed<T: Typed>(input: &str, binary: bool, bytes: &[u8], contests: &mut Vec<Contest>) {
+    use quarry::plist::{NullEntries, PlistFormat};
+    let form = if binary {
+        PlistFormat::Binary
+    } else {
+        PlistFormat::Xml
     };
-    let encoded_len = quarry_encode(&value).map_or(0, |v| v.len());
-    let encode = vec![
-        arm("quarry", {
-            let v = value.clone();
-            move || quarry_encode(black_box(&*v)).map_or(0, |o| o.len())
-        }),
-        arm("plist", {
-            let v = value.clone();
-            move || {
+    let libraries = vec![
+        library(
+            "quarry",
+            |b| size(quarry::from_slice::<T>(b, Format::Plist)),
+            move |v: &T| len(quarry::plist::to_vec_with(v, form, NullEntries::Skip)),
+        ),
+        library(
+            "plist",
+            |b| size(plist::from_bytes::<T>(b)),
+            move |v: &T| {
                 let mut out = Vec::new();
                 let written = if binary {
-                    plist::to_writer_binary(&mut out, black_box(&*v))
+                    plist::to_writer_binary(&mut out, v)
                 } else {
-                    plist::to_writer_xml(&mut out, black_box(&*v))
+                    plist::to_writer_xml(&mut out, v)
                 };
                 written.map_or(0, |()| out.len())
-            }
-        }),
+            },
+        ),
     ];
-    contests.push(Contest {
-        format,
-        input: input.to_owned(),
-        arm: "encode",
-        bytes: encoded_len,
-        arms: encode,
-    });
+    let format = if binary { "bplist" } else { "plist" };
+    typed(format, Format::Plist, input, bytes, libraries, contests);
 }
 
 /// Plist tree parse against `plist::Value`.
-fn plist_tree_contest(input: &str, binary: bool, bytes: &[u8], contests: &mut Vec<Contest>) {
-    let b = std::rc::Rc::new(bytes.to_vec());
-    let arms = vec![
-        arm("quarry", {
-            let b = b.clone();
-            move || quarry::plist::parse_tree(black_box(&b)).map_or(0, |d| d.node_count())
-        }),
-        arm("plist", {
-            let b = b.clone();
-            move || {
-                size(plist::Value::from_reader(std::io::Cursor::new(black_box(
-                    &b[..],
-                ))))
-            }
-        }),
+fn plist_tree(input: &str, binary: bool, bytes: &[u8], contests: &mut Vec<Contest>) {
+    let libraries: Vec<(&'static str, Decoder)> = vec![
+        (
+            "quarry",
+            Box::new(|b| quarry::plist::parse_tree(b).map_or(0, |d| d.node_count())),
+        ),
+        (
+            "plist",
+            Box::new(|b| size(plist::Value::from_reader(std::io::Cursor::new(b)))),
+        ),
     ];
-    contests.push(Contest {
-        format: if binary { "bplist" } else { "plist" },
-        input: input.to_owned(),
-        arm: "tree",
-        bytes: bytes.len(),
-        arms,
-    });
+    let format = if binary { "bplist" } else { "plist" };
+    job(format, "tree", input, bytes, libraries, contests);
 }
 
 /// The plist contests, XML and binary separately: generated shapes and the real files
@@ -752,23 +586,14 @@ fn plist_contests() -> Vec<Contest> {
         (true, quarry_corpus_gen::plist_binary_corpus()),
     ] {
         for doc in corpus {
-            let (input, b, c) = (doc.name, &doc.bytes, &mut contests);
-            match doc.shape {
-                Shape::SmallMessage => plist_typed_contests::<SmallMessage>(input, binary, b, c),
-                Shape::PersonBatch => plist_typed_contests::<Vec<Person>>(input, binary, b, c),
-                Shape::EscapedArticles => plist_typed_contests::<Vec<Article>>(input, binary, b, c),
-                Shape::Telemetry => plist_typed_contests::<Vec<Reading>>(input, binary, b, c),
-                Shape::WideRecord => plist_typed_contests::<Vec<Wide>>(input, binary, b, c),
-                Shape::IntList => plist_typed_contests::<Vec<i64>>(input, binary, b, c),
-                Shape::Config => plist_typed_contests::<Config>(input, binary, b, c),
-            }
-            plist_tree_contest(input, binary, b, c);
+            with_shape!(doc.shape, Vec, T => plist_typed::<T>(doc.name, binary, &doc.bytes, &mut contests));
+            plist_tree(doc.name, binary, &doc.bytes, &mut contests);
         }
     }
     for (name, bytes) in crate::corpus_files("plist") {
         let binary = bytes.starts_with(b"bplist");
         if quarry::plist::detect(&bytes) != quarry::plist::PlistFormat::OpenStep {
-            plist_tree_contest(&name, binary, &bytes, &mut contests);
+            plist_tree(&name, binary, &bytes, &mut contests);
         }
     }
     contests
