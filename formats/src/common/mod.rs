@@ -4,6 +4,7 @@
 mod error;
 mod limits;
 mod nulls;
+mod path;
 mod position;
 mod render;
 mod scan;
@@ -11,6 +12,7 @@ mod scan;
 pub use error::Error;
 pub use limits::Limits;
 pub use nulls::NullEntries;
+pub use path::follow_path;
 pub use position::{position_at, LineIndex, Span};
 pub use quarry_raw_value::Position;
 pub use render::render_snippet;

@@ -7,7 +7,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use quarry_raw_value::{Path, RawValue, Segment};
+use quarry_raw_value::{Path, RawValue};
 
 use crate::common::Span;
 
@@ -226,31 +226,16 @@ impl<'d, 'a> Node<'d, 'a> {
 
     /// Follows `path` (`servers[0].host`) from this node.
     pub fn lookup(&self, path: &Path) -> Option<Node<'d, 'a>> {
-        let mut node = *self;
-        for segment in &path.segments {
-            node = match segment {
-                Segment::Key(k) => node.get(k)?,
-                Segment::Index(i) => node.at(*i)?,
-            };
+        match self.lookup_prefix(path) {
+            (node, followed) if followed == path.segments.len() => Some(node),
+            _ => None,
         }
-        Some(node)
     }
 
     /// The deepest node along `path`, with how many segments were followed.
     /// Used to place decode errors whose path ends at a missing field.
     pub fn lookup_prefix(&self, path: &Path) -> (Node<'d, 'a>, usize) {
-        let mut node = *self;
-        for (depth, segment) in path.segments.iter().enumerate() {
-            let next = match segment {
-                Segment::Key(k) => node.get(k),
-                Segment::Index(i) => node.at(*i),
-            };
-            match next {
-                Some(n) => node = n,
-                None => return (node, depth),
-            }
-        }
-        (node, path.segments.len())
+        crate::common::follow_path(*self, path, Node::get, Node::at)
     }
 
     /// This subtree as a [`RawValue`] (what the struct door builds directly).

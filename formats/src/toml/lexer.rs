@@ -219,11 +219,11 @@ impl<'a> Lexer<'a> {
         let rest = &self.bytes[start..];
         let scalar = match rest.first() {
             Some(b'"') if rest.starts_with(b"\"\"\"") => {
-                Scalar::String(self.multiline_basic_string()?, StringKind::MultilineBasic)
+                Scalar::String(self.multiline_string::<b'"'>()?, StringKind::MultilineBasic)
             }
             Some(b'"') => Scalar::String(self.basic_string()?, StringKind::Basic),
             Some(b'\'') if rest.starts_with(b"'''") => Scalar::String(
-                self.multiline_literal_string()?,
+                self.multiline_string::<b'\''>()?,
                 StringKind::MultilineLiteral,
             ),
             Some(b'\'') => Scalar::String(self.literal_string()?, StringKind::Literal),
@@ -354,8 +354,9 @@ impl<'a> Lexer<'a> {
         (run >= 3).then(|| run.min(5) - 3)
     }
 
-    /// `"""..."""`: escapes and line-ending backslashes decoded, CRLF read as LF.
-    fn multiline_basic_string(&mut self) -> Result<Cow<'a, str>, Error> {
+    /// `"""..."""` (`QUOTE` = `"`: escapes and line-ending backslashes decoded) or
+    /// `'''...'''` (`QUOTE` = `'`: no escapes); CRLF reads as LF in both.
+    fn multiline_string<const QUOTE: u8>(&mut self) -> Result<Cow<'a, str>, Error> {
         let open = self.pos;
         self.pos += 3;
         self.trim_first_newline();
@@ -363,11 +364,11 @@ impl<'a> Lexer<'a> {
         let mut owned: Option<String> = None;
         let mut run = begin;
         loop {
-            self.pos = find_special::<b'"'>(self.bytes, self.pos);
+            self.pos = find_special::<QUOTE>(self.bytes, self.pos);
             match self.peek() {
                 None => return Err(self.error_at(ErrorKind::UnterminatedString, open)),
-                Some(b'"') => {
-                    if let Some(extra) = self.closing_quotes(b'"') {
+                Some(q) if q == QUOTE => {
+                    if let Some(extra) = self.closing_quotes(QUOTE) {
                         let end = self.pos + extra;
                         self.pos = end + 3;
                         return Ok(match owned {
@@ -380,7 +381,7 @@ impl<'a> Lexer<'a> {
                     }
                     self.pos += 1;
                 }
-                Some(b'\\') => {
+                Some(b'\\') if QUOTE == b'"' => {
                     let s = owned.get_or_insert_with(String::new);
                     s.push_str(&self.src[run..self.pos]);
                     let after = self.bytes[self.pos + 1..]
@@ -401,50 +402,6 @@ impl<'a> Lexer<'a> {
                         _ => self.escape(s)?,
                     }
                     run = self.pos;
-                }
-                Some(b'\r') => {
-                    if self.bytes.get(self.pos + 1) != Some(&b'\n') {
-                        return Err(self.error_at(ErrorKind::ControlCharacter, self.pos));
-                    }
-                    let s = owned.get_or_insert_with(String::new);
-                    s.push_str(&self.src[run..self.pos]);
-                    s.push('\n');
-                    self.pos += 2;
-                    run = self.pos;
-                }
-                Some(b) if b != b'\n' && is_forbidden_control(b) => {
-                    return Err(self.error_at(ErrorKind::ControlCharacter, self.pos));
-                }
-                Some(_) => self.pos += 1,
-            }
-        }
-    }
-
-    /// `'''...'''`: no escapes; CRLF read as LF.
-    fn multiline_literal_string(&mut self) -> Result<Cow<'a, str>, Error> {
-        let open = self.pos;
-        self.pos += 3;
-        self.trim_first_newline();
-        let begin = self.pos;
-        let mut owned: Option<String> = None;
-        let mut run = begin;
-        loop {
-            self.pos = find_special::<b'\''>(self.bytes, self.pos);
-            match self.peek() {
-                None => return Err(self.error_at(ErrorKind::UnterminatedString, open)),
-                Some(b'\'') => {
-                    if let Some(extra) = self.closing_quotes(b'\'') {
-                        let end = self.pos + extra;
-                        self.pos = end + 3;
-                        return Ok(match owned {
-                            None => Cow::Borrowed(&self.src[begin..end]),
-                            Some(mut s) => {
-                                s.push_str(&self.src[run..end]);
-                                Cow::Owned(s)
-                            }
-                        });
-                    }
-                    self.pos += 1;
                 }
                 Some(b'\r') => {
                     if self.bytes.get(self.pos + 1) != Some(&b'\n') {

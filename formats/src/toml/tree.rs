@@ -8,7 +8,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use quarry_raw_value::{Datetime, Path, RawValue, Segment};
+use quarry_raw_value::{Datetime, Path, RawValue};
 
 use crate::common::Span;
 
@@ -296,27 +296,15 @@ impl<'d, 'a> Node<'d, 'a> {
 
     /// The node at `path` (like `servers[0].host`) below this one.
     pub fn lookup(&self, path: &Path) -> Option<Node<'d, 'a>> {
-        self.lookup_prefix(path)
-            .1
-            .eq(&path.segments.len())
-            .then_some(())?;
-        Some(self.lookup_prefix(path).0)
+        match self.lookup_prefix(path) {
+            (node, followed) if followed == path.segments.len() => Some(node),
+            _ => None,
+        }
     }
 
     /// The deepest node along `path`, with how many segments were followed.
     pub fn lookup_prefix(&self, path: &Path) -> (Node<'d, 'a>, usize) {
-        let mut node = *self;
-        for (depth, segment) in path.segments.iter().enumerate() {
-            let next = match segment {
-                Segment::Key(k) => node.get(k),
-                Segment::Index(i) => node.at(*i),
-            };
-            match next {
-                Some(n) => node = n,
-                None => return (node, depth),
-            }
-        }
-        (node, path.segments.len())
+        crate::common::follow_path(*self, path, Node::get, Node::at)
     }
 
     /// This subtree as a [`RawValue`].
