@@ -124,9 +124,9 @@ impl Format {
     /// extension says nothing (`Cargo.lock`, `uv.lock` and `poetry.lock` are TOML).
     pub fn from_path(path: impl AsRef<Path>) -> Option<Format> {
         let path = path.as_ref();
-        match path.file_name().and_then(|n| n.to_str()) {
-            Some("Cargo.lock" | "uv.lock" | "poetry.lock") => return Some(Format::Toml),
-            _ => {}
+        let name = path.file_name().and_then(|n| n.to_str());
+        if let Some("Cargo.lock" | "uv.lock" | "poetry.lock") = name {
+            return Some(Format::Toml);
         }
         path.extension()
             .and_then(|e| e.to_str())

@@ -155,6 +155,10 @@ enum TextInteger {
 /// Parses untyped text (XML, map keys) as an integer; `None` when it is not integer syntax.
 fn parse_integer_text(text: &str) -> Option<TextInteger> {
     let text = text.trim();
+    // The common case first: 64-bit parsing is much cheaper than 128-bit.
+    if let Ok(i) = text.parse::<i64>() {
+        return Some(TextInteger::Signed(i128::from(i)));
+    }
     if let Ok(i) = text.parse::<i128>() {
         return Some(TextInteger::Signed(i));
     }
@@ -574,6 +578,20 @@ where
     }
 }
 
+/// A datetime decodes from a format's own datetime (TOML, plist) or from RFC 3339 text
+/// (JSON, YAML and XML have no datetime type).
+impl<'de> Decode<'de> for crate::Datetime {
+    fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors> {
+        match value {
+            RawValue::Datetime(d) => Ok(d),
+            RawValue::String(ref s) | RawValue::Text(ref s) => s
+                .parse()
+                .map_err(|_| DecodeErrors::invalid_type("RFC 3339 datetime", &value)),
+            other => Err(DecodeErrors::invalid_type("datetime", &other)),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -626,6 +644,36 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("expected integer, found text"));
+        // Each width of the text integer parse: 64-bit, beyond it, beyond 128 bits.
+        let text = |s: &'static str| RawValue::Text(s.into());
+        assert_eq!(
+            i64::decode(text(" -9223372036854775808\n")).unwrap(),
+            i64::MIN
+        );
+        assert_eq!(
+            u64::decode(text("+18446744073709551615")).unwrap(),
+            u64::MAX
+        );
+        assert_eq!(
+            i128::decode(text("-9223372036854775809")).unwrap(),
+            -(1i128 << 63) - 1
+        );
+        assert_eq!(
+            u128::decode(text("340282366920938463463374607431768211455")).unwrap(),
+            u128::MAX
+        );
+        assert!(u64::decode(text("18446744073709551616"))
+            .unwrap_err()
+            .to_string()
+            .contains("0..="));
+        assert!(
+            u128::decode(text("999999999999999999999999999999999999999999"))
+                .unwrap_err()
+                .to_string()
+                .contains("0..=")
+        );
+        assert!(i64::decode(text("1_0")).is_err());
+        assert!(i64::decode(text("")).is_err());
     }
 
     #[test]
@@ -707,19 +755,5 @@ mod tests {
         assert!(*Box::<bool>::decode(RawValue::Bool(true)).unwrap());
         assert_eq!(char::decode(RawValue::String("é".into())).unwrap(), 'é');
         assert!(char::decode(RawValue::String("ab".into())).is_err());
-    }
-}
-
-/// A datetime decodes from a format's own datetime (TOML, plist) or from RFC 3339 text
-/// (JSON, YAML and XML have no datetime type).
-impl<'de> Decode<'de> for crate::Datetime {
-    fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors> {
-        match value {
-            RawValue::Datetime(d) => Ok(d),
-            RawValue::String(ref s) | RawValue::Text(ref s) => s
-                .parse()
-                .map_err(|_| DecodeErrors::invalid_type("RFC 3339 datetime", &value)),
-            other => Err(DecodeErrors::invalid_type("datetime", &other)),
-        }
     }
 }
