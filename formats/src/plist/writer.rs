@@ -403,13 +403,14 @@ impl<'w> OpenStepWriter<'w> {
     }
 }
 
-/// Appends `s` as an OpenStep string: bare when it is made of unquoted characters only
-/// (and reads back as itself: not `//`, a comment, nor `bplist`, the binary magic),
-/// quoted with escapes otherwise.
+/// Appends `s` as an OpenStep string: bare when it is made of the characters
+/// CoreFoundation reads unquoted (letters, digits, `_ $ / : . -`) and reads back as
+/// itself (not `//`, a comment, nor `bplist`, the binary magic), quoted with escapes
+/// otherwise.
 pub fn write_openstep_string(out: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
     if !bytes.is_empty()
-        && bytes.iter().all(|&b| UNQUOTED[usize::from(b)])
+        && bytes.iter().all(|&b| UNQUOTED[usize::from(b)] && b != b'+')
         && !s.starts_with("//")
         && !s.starts_with("bplist")
     {
