@@ -501,18 +501,7 @@ impl<'s, 'a> Node<'s, 'a> {
     /// The deepest node along `path`, with how many segments were followed.
     /// Used to place decode errors whose path ends at a missing field.
     pub fn lookup_prefix(&self, path: &Path) -> (Node<'s, 'a>, usize) {
-        let mut node = self.resolve();
-        for (depth, segment) in path.segments.iter().enumerate() {
-            let next = match segment {
-                Segment::Key(k) => node.get(k),
-                Segment::Index(i) => node.at(*i),
-            };
-            match next {
-                Some(n) => node = n,
-                None => return (node, depth),
-            }
-        }
-        (node, path.segments.len())
+        crate::common::follow_path(self.resolve(), path, Node::get, Node::at)
     }
 
     /// This subtree as a [`RawValue`], as the struct door would build it (aliases to
