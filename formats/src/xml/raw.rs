@@ -23,6 +23,9 @@ pub const TEXT_KEY: &str = "$text";
 pub struct RawValueBuilder<'a> {
     frames: Vec<Frame<'a>>,
     members: Vec<(Cow<'a, str>, RawValue<'a>)>,
+    /// The [`fingerprint`] of each member's key, in step with `members`: a child's name
+    /// is compared with a key only when their fingerprints are equal.
+    fingerprints: Vec<u64>,
     /// Name-to-member indexes of elements with many children (see [`Frame::index`]).
     indexes: Vec<HashMap<Cow<'a, str>, usize>>,
     root: Option<RawValue<'a>>,
@@ -31,6 +34,8 @@ pub struct RawValueBuilder<'a> {
 #[derive(Debug)]
 struct Frame<'a> {
     name: Cow<'a, str>,
+    /// The [`fingerprint`] of `name`.
+    fingerprint: u64,
     /// Where this element's members start on the member stack.
     start: usize,
     /// Has attributes or child elements: a map, not text.
@@ -46,8 +51,33 @@ struct Frame<'a> {
     index: usize,
 }
 
-/// Members beyond which a child's name is looked up in a hash map.
-const INDEX_AFTER: usize = 16;
+/// Members beyond which a child's name is looked up in a hash map (below it, the
+/// fingerprints are scanned: cheaper than hashing for the usual struct-sized element).
+const INDEX_AFTER: usize = 32;
+
+/// A cheap fingerprint of a name (its length and up to its first and last eight
+/// bytes, read as whole words): equal names have equal fingerprints.
+#[inline(always)]
+fn fingerprint(name: &str) -> u64 {
+    let b = name.as_bytes();
+    let n = b.len();
+    let word8 = |s: &[u8]| s.first_chunk::<8>().map_or(0, |w| u64::from_le_bytes(*w));
+    let word4 = |s: &[u8]| {
+        s.first_chunk::<4>()
+            .map_or(0, |w| u64::from(u32::from_le_bytes(*w)))
+    };
+    let (head, tail) = if n >= 8 {
+        (word8(b), word8(&b[n - 8..]))
+    } else if n >= 4 {
+        (word4(b), word4(&b[n - 4..]))
+    } else if n > 0 {
+        let byte = |i: usize| u64::from(b[i]);
+        (byte(0) | byte(n / 2) << 8 | byte(n - 1) << 16, 0)
+    } else {
+        (0, 0)
+    };
+    head ^ tail.rotate_left(23) ^ (n as u64).rotate_right(8)
+}
 
 impl<'a> RawValueBuilder<'a> {
     /// The document's value, once the parser has finished with this builder
@@ -83,7 +113,7 @@ impl<'a> RawValueBuilder<'a> {
         }
     }
 
-    fn add_child(&mut self, name: Cow<'a, str>, value: RawValue<'a>) {
+    fn add_child(&mut self, name: Cow<'a, str>, fingerprint: u64, value: RawValue<'a>) {
         let Some(parent) = self.frames.last_mut() else {
             self.root = Some(RawValue::Map(vec![(name, value)]));
             return;
@@ -91,10 +121,13 @@ impl<'a> RawValueBuilder<'a> {
         parent.map = true;
         let members = &mut self.members;
         let count = members.len() - parent.start;
+        // Keys are unique among an element's members (repeats are grouped), so the
+        // search may go backwards: a run of repeated children then finds its key first.
         let found = match parent.index {
-            0 => members[parent.start..]
+            0 => self.fingerprints[parent.start..]
                 .iter()
-                .position(|(k, _)| *k == name)
+                .zip(&members[parent.start..])
+                .rposition(|(&f, (k, _))| f == fingerprint && *k == name)
                 .map(|i| parent.start + i),
             i => self.indexes[i - 1].get(&name).copied(),
         };
@@ -102,8 +135,10 @@ impl<'a> RawValueBuilder<'a> {
             Some(at) => match &mut members[at].1 {
                 RawValue::Seq(items) => items.push(value),
                 slot => {
-                    let first = std::mem::take(slot);
-                    *slot = RawValue::Seq(vec![first, value]);
+                    let mut items = Vec::with_capacity(4);
+                    items.push(std::mem::take(slot));
+                    items.push(value);
+                    *slot = RawValue::Seq(items);
                 }
             },
             None => {
@@ -119,6 +154,7 @@ impl<'a> RawValueBuilder<'a> {
                     self.indexes[parent.index - 1].insert(name.clone(), members.len());
                 }
                 members.push((name, value));
+                self.fingerprints.push(fingerprint);
             }
         }
     }
@@ -138,8 +174,11 @@ impl<'a> XmlBuilder<'a> for RawValueBuilder<'a> {
             key.push_str(name);
             self.members
                 .push((Cow::Owned(key), RawValue::Text(attr.value().into_cow())));
+            // Never searched for: no element name starts with `@`.
+            self.fingerprints.push(0);
         }
         self.frames.push(Frame {
+            fingerprint: fingerprint(tag.name()),
             name: tag.name().clone(),
             start,
             map,
@@ -161,6 +200,7 @@ impl<'a> XmlBuilder<'a> for RawValueBuilder<'a> {
             self.indexes.pop();
         }
         let value = if frame.map {
+            self.fingerprints.truncate(frame.start);
             let mut entries = self.members.split_off(frame.start);
             if let Some(text) = frame.text {
                 entries.push((Cow::Borrowed(TEXT_KEY), RawValue::Text(text)));
@@ -169,7 +209,7 @@ impl<'a> XmlBuilder<'a> for RawValueBuilder<'a> {
         } else {
             RawValue::Text(frame.text.unwrap_or(Cow::Borrowed("")))
         };
-        self.add_child(frame.name, value);
+        self.add_child(frame.name, frame.fingerprint, value);
     }
 
     #[inline]
