@@ -113,6 +113,7 @@ impl<'a> RawValueBuilder<'a> {
         }
     }
 
+    #[inline(always)]
     fn add_child(&mut self, name: Cow<'a, str>, fingerprint: u64, value: RawValue<'a>) {
         let Some(parent) = self.frames.last_mut() else {
             self.root = Some(RawValue::Map(vec![(name, value)]));
@@ -199,17 +200,31 @@ impl<'a> XmlBuilder<'a> for RawValueBuilder<'a> {
             // Indexes are made and dropped innermost first: this one is the last.
             self.indexes.pop();
         }
-        let value = if frame.map {
-            self.fingerprints.truncate(frame.start);
-            let mut entries = self.members.split_off(frame.start);
-            if let Some(text) = frame.text {
-                entries.push((Cow::Borrowed(TEXT_KEY), RawValue::Text(text)));
-            }
-            RawValue::Map(entries)
+        let Frame {
+            name,
+            fingerprint,
+            start,
+            map,
+            text,
+            ..
+        } = frame;
+        if map {
+            self.fingerprints.truncate(start);
+            // One exact allocation per element, `$text` included.
+            let entries = match text {
+                None => self.members.split_off(start),
+                Some(text) => {
+                    let mut entries = Vec::with_capacity(self.members.len() - start + 1);
+                    entries.extend(self.members.drain(start..));
+                    entries.push((Cow::Borrowed(TEXT_KEY), RawValue::Text(text)));
+                    entries
+                }
+            };
+            self.add_child(name, fingerprint, RawValue::Map(entries));
         } else {
-            RawValue::Text(frame.text.unwrap_or(Cow::Borrowed("")))
-        };
-        self.add_child(frame.name, frame.fingerprint, value);
+            let text = text.unwrap_or(Cow::Borrowed(""));
+            self.add_child(name, fingerprint, RawValue::Text(text));
+        }
     }
 
     #[inline]
