@@ -107,9 +107,11 @@ pub fn parse_with_limits(input: &[u8], limits: Limits) -> Result<RawValue<'_>, E
 /// Parses an XML document and returns the root element's value (without the wrapper
 /// map) and its name: what decoding a struct from XML starts from.
 pub fn parse_root(input: &[u8]) -> Result<(Cow<'_, str>, RawValue<'_>), Error> {
-    match parse(input)? {
-        RawValue::Map(mut entries) if entries.len() == 1 => Ok(entries.remove(0)),
-        _ => unreachable_root(input),
+    let mut builder = RawValueBuilder::default();
+    parse_with(input, &mut builder, Limits::default())?;
+    match builder.finish_root() {
+        Some(root) => Ok(root),
+        None => unreachable_root(input),
     }
 }
 

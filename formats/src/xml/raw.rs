@@ -28,7 +28,8 @@ pub struct RawValueBuilder<'a> {
     fingerprints: Vec<u64>,
     /// Name-to-member indexes of elements with many children (see [`Frame::index`]).
     indexes: Vec<HashMap<Cow<'a, str>, usize>>,
-    root: Option<RawValue<'a>>,
+    /// The root element's name and value, once it has ended.
+    root: Option<(Cow<'a, str>, RawValue<'a>)>,
 }
 
 #[derive(Debug)]
@@ -83,7 +84,16 @@ impl<'a> RawValueBuilder<'a> {
     /// The document's value, once the parser has finished with this builder
     /// ([`RawValue::Null`] if it never saw a root element).
     pub fn finish(self) -> RawValue<'a> {
-        self.root.unwrap_or_default()
+        match self.root {
+            Some(root) => RawValue::Map(vec![root]),
+            None => RawValue::Null,
+        }
+    }
+
+    /// The root element's name and value (without the one-entry map around them), once
+    /// the parser has finished with this builder; `None` if it never saw a root element.
+    pub fn finish_root(self) -> Option<(Cow<'a, str>, RawValue<'a>)> {
+        self.root
     }
 
     /// Ends the innermost element's open text run: dropped if white space only.
@@ -116,7 +126,7 @@ impl<'a> RawValueBuilder<'a> {
     #[inline(always)]
     fn add_child(&mut self, name: Cow<'a, str>, fingerprint: u64, value: RawValue<'a>) {
         let Some(parent) = self.frames.last_mut() else {
-            self.root = Some(RawValue::Map(vec![(name, value)]));
+            self.root = Some((name, value));
             return;
         };
         parent.map = true;
