@@ -655,7 +655,10 @@ fn local_datetimes_are_written_as_text() {
 #[test]
 fn openstep_strings_that_look_like_other_things_are_quoted() {
     assert_eq!(plist::to_vec_openstep(&t("a+b")).unwrap(), b"\"a+b\"\n");
-    assert_eq!(plist::to_vec_openstep(&t("a/b.c-d_$:")).unwrap(), b"a/b.c-d_$:\n");
+    assert_eq!(
+        plist::to_vec_openstep(&t("a/b.c-d_$:")).unwrap(),
+        b"a/b.c-d_$:\n"
+    );
     for text in ["bplist00", "//x", "/*", "", "a b", "<0f>", "1e+23"] {
         let written = plist::to_vec_openstep(&t(text)).unwrap();
         assert_eq!(plist::parse(&written).unwrap(), t(text), "{text}");

@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use quarry_raw_value::{Datetime, Path, RawValue, Segment};
+use quarry_raw_value::{Datetime, Path, RawValue};
 
 use crate::common::Span;
 
@@ -318,18 +318,7 @@ impl<'d, 'a> Node<'d, 'a> {
 
     /// The deepest node along `path`, with how many segments were followed.
     pub fn lookup_prefix(&self, path: &Path) -> (Node<'d, 'a>, usize) {
-        let mut node = *self;
-        for (depth, segment) in path.segments.iter().enumerate() {
-            let next = match segment {
-                Segment::Key(k) => node.get(k),
-                Segment::Index(i) => node.at(*i),
-            };
-            match next {
-                Some(n) => node = n,
-                None => return (node, depth),
-            }
-        }
-        (node, path.segments.len())
+        crate::common::follow_path(*self, path, Node::get, Node::at)
     }
 
     /// This subtree as a [`RawValue`], as the struct door builds it: OpenStep strings
