@@ -21,7 +21,10 @@ pub const TEXT_KEY: &str = "$text";
 /// white space are dropped; comments and processing instructions are not kept.
 #[derive(Debug, Default)]
 pub struct RawValueBuilder<'a> {
+    /// The open elements are `frames[..depth]`; the frames beyond are kept for reuse,
+    /// so that opening an element writes the fields of a frame in place.
     frames: Vec<Frame<'a>>,
+    depth: usize,
     members: Vec<(Cow<'a, str>, RawValue<'a>)>,
     /// The [`fingerprint`] of each member's key, in step with `members`: a child's name
     /// is compared with a key only when their fingerprints are equal.
@@ -32,7 +35,7 @@ pub struct RawValueBuilder<'a> {
     root: Option<(Cow<'a, str>, RawValue<'a>)>,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Default)]
 struct Frame<'a> {
     name: Cow<'a, str>,
     /// The [`fingerprint`] of `name`.
@@ -99,7 +102,7 @@ impl<'a> RawValueBuilder<'a> {
     /// Ends the innermost element's open text run: dropped if white space only.
     #[inline]
     fn end_run(&mut self) {
-        let Some(frame) = self.frames.last_mut() else {
+        let Some(frame) = self.frames[..self.depth].last_mut() else {
             return;
         };
         if !frame.in_run {
@@ -125,7 +128,7 @@ impl<'a> RawValueBuilder<'a> {
 
     #[inline(always)]
     fn add_child(&mut self, name: Cow<'a, str>, fingerprint: u64, value: RawValue<'a>) {
-        let Some(parent) = self.frames.last_mut() else {
+        let Some(parent) = self.frames[..self.depth].last_mut() else {
             self.root = Some((name, value));
             return;
         };
@@ -188,36 +191,36 @@ impl<'a> XmlBuilder<'a> for RawValueBuilder<'a> {
             // Never searched for: no element name starts with `@`.
             self.fingerprints.push(0);
         }
-        self.frames.push(Frame {
-            fingerprint: fingerprint(tag.name()),
-            name: tag.name().clone(),
-            start,
-            map,
-            in_run: false,
-            run_start: 0,
-            text: None,
-            index: 0,
-        });
+        if self.depth == self.frames.len() {
+            self.frames.push(Frame::default());
+        }
+        let frame = &mut self.frames[self.depth];
+        self.depth += 1;
+        frame.name = tag.name().clone();
+        frame.fingerprint = fingerprint(&frame.name);
+        frame.start = start;
+        frame.map = map;
+        frame.in_run = false;
+        frame.run_start = 0;
+        frame.text = None;
+        frame.index = 0;
     }
 
     #[inline]
     fn end_element(&mut self, _: Span) {
         self.end_run();
-        let Some(frame) = self.frames.pop() else {
+        if self.depth == 0 {
             return;
-        };
+        }
+        self.depth -= 1;
+        let frame = &mut self.frames[self.depth];
+        let name = std::mem::replace(&mut frame.name, Cow::Borrowed(""));
+        let text = frame.text.take();
+        let (fingerprint, start, map) = (frame.fingerprint, frame.start, frame.map);
         if frame.index > 0 {
             // Indexes are made and dropped innermost first: this one is the last.
             self.indexes.pop();
         }
-        let Frame {
-            name,
-            fingerprint,
-            start,
-            map,
-            text,
-            ..
-        } = frame;
         if map {
             self.fingerprints.truncate(start);
             // One exact allocation per element, `$text` included.
@@ -239,7 +242,7 @@ impl<'a> XmlBuilder<'a> for RawValueBuilder<'a> {
 
     #[inline]
     fn text(&mut self, text: Text<'a, '_>, _: Span) {
-        let Some(frame) = self.frames.last_mut() else {
+        let Some(frame) = self.frames[..self.depth].last_mut() else {
             return;
         };
         match &mut frame.text {
