@@ -2,7 +2,8 @@
 //! With ARM one of tree, roxmltree, check, quick-xml (the bare event loop) a FILE is read;
 //! with ARM decode or qx-decode (struct decode by quarry or by quick-xml's serde) every
 //! generated corpus document is decoded (FILE is then a name filter, `-` for all).
-//! `times` prints each generated document's quarry/quick-xml decode time ratio.
+//! `times` prints each generated document's quarry/quick-xml decode time ratio. Set
+//! `PROFILE_XML_HEAP` to measure in bench-report's heap (every contest built first).
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -63,6 +64,10 @@ fn main() {
         .into_iter()
         .filter(|d| file == "-" || d.name.contains(file.as_str()))
         .collect();
+    // With `PROFILE_XML_HEAP` set, every contest of bench-report is built first and kept
+    // alive, so the allocator works in the heap bench-report measures in.
+    let _contests =
+        std::env::var_os("PROFILE_XML_HEAP").map(|_| quarry_benches::contests::all_contests());
     let mut sink = 0usize;
     match arm.as_str() {
         "decode" | "qx-decode" => {
