@@ -187,12 +187,24 @@ pub fn contests() -> Vec<Contest> {
 
 /// Every contest, every peer included.
 pub fn all_contests() -> Vec<Contest> {
-    let mut contests = json_contests();
-    contests.extend(yaml_contests());
-    contests.extend(toml_contests());
-    contests.extend(xml_contests());
-    contests.extend(plist_contests());
-    contests
+    groups()
+        .into_iter()
+        .flat_map(|(_, build)| build())
+        .collect()
+}
+
+/// The contests format by format (XML and binary plists apart): a
+/// benchmark run can build, measure and drop one group at a time, so no format's inputs
+/// and decoded values crowd the heap while another is measured.
+pub fn groups() -> Vec<(&'static str, fn() -> Vec<Contest>)> {
+    vec![
+        ("json", json_contests),
+        ("yaml", yaml_contests),
+        ("toml", toml_contests),
+        ("xml", xml_contests),
+        ("plist", plist_contests),
+        ("bplist", bplist_contests),
+    ]
 }
 
 /// Runs every arm once: a peer whose run fails (returns 0: it rejects the input, say an
@@ -576,25 +588,30 @@ fn plist_tree(input: &str, binary: bool, bytes: &[u8], contests: &mut Vec<Contes
     job(format, "tree", input, bytes, libraries, contests);
 }
 
-/// The plist contests, XML and binary separately: generated shapes and the real files
-/// (OpenStep text has no peer: the plist crate cannot write it, and reads it only
-/// through a separate entry point).
+/// The XML plist contests: generated shapes and the real files (OpenStep text has no
+/// peer: the plist crate cannot write it, and reads it only through a separate entry
+/// point).
 fn plist_contests() -> Vec<Contest> {
     let mut contests = Vec::new();
-    for (binary, corpus) in [
-        (false, quarry_corpus_gen::plist_xml_corpus()),
-        (true, quarry_corpus_gen::plist_binary_corpus()),
-    ] {
-        for doc in corpus {
-            with_shape!(doc.shape, Vec, T => plist_typed::<T>(doc.name, binary, &doc.bytes, &mut contests));
-            plist_tree(doc.name, binary, &doc.bytes, &mut contests);
-        }
+    for doc in quarry_corpus_gen::plist_xml_corpus() {
+        with_shape!(doc.shape, Vec, T => plist_typed::<T>(doc.name, false, &doc.bytes, &mut contests));
+        plist_tree(doc.name, false, &doc.bytes, &mut contests);
     }
     for (name, bytes) in crate::corpus_files("plist") {
         let binary = bytes.starts_with(b"bplist");
         if quarry::plist::detect(&bytes) != quarry::plist::PlistFormat::OpenStep {
             plist_tree(&name, binary, &bytes, &mut contests);
         }
+    }
+    contests
+}
+
+/// The binary plist contests: generated shapes.
+fn bplist_contests() -> Vec<Contest> {
+    let mut contests = Vec::new();
+    for doc in quarry_corpus_gen::plist_binary_corpus() {
+        with_shape!(doc.shape, Vec, T => plist_typed::<T>(doc.name, true, &doc.bytes, &mut contests));
+        plist_tree(doc.name, true, &doc.bytes, &mut contests);
     }
     contests
 }

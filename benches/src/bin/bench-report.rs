@@ -14,7 +14,7 @@ use std::fmt::Write as _;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use quarry_benches::contests::{all_contests, without_failing_peers, Contest};
+use quarry_benches::contests::{groups, without_failing_peers, Contest};
 
 /// Iterations that take about `target`.
 fn calibrate(run: &dyn Fn() -> usize, target: Duration) -> u32 {
@@ -126,34 +126,52 @@ fn main() {
         Vec<f64>,
     > = Default::default();
     let mut losses = Vec::new();
-    let (contests, dropped) = without_failing_peers(all_contests());
-    for contest in contests {
+    let mut dropped = Vec::new();
+    for (group, build) in groups() {
+        // A filter that names a format skips building the others.
         if let Some(filter) = &filter {
-            let name = format!("{} {} {}", contest.format, contest.input, contest.arm);
-            if !name.contains(filter.as_str()) {
+            let first = filter.split_whitespace().next().unwrap_or_default();
+            let is_format = groups().iter().any(|(g, _)| *g == first);
+            if is_format && first != group {
                 continue;
             }
         }
-        let speeds = measure(&contest, rounds, target);
-        for (peer, speed) in contest.arms.iter().zip(&speeds).skip(1) {
-            let ratio = speeds[0] / speed;
-            let _ = writeln!(
-                table,
-                "| {} | {} | {} | {:.0} | {} | {:.0} | {:.2} |",
-                contest.format, contest.input, contest.arm, speeds[0], peer.library, speed, ratio
-            );
-            ratios
-                .entry((contest.format, contest.arm, peer.library))
-                .or_default()
-                .push(ratio);
-            if ratio < 1.0 {
-                losses.push(format!(
-                    "{} {} {} vs {}: {:.2}x",
-                    contest.format, contest.input, contest.arm, peer.library, ratio
-                ));
+        let (contests, mut group_dropped) = without_failing_peers(build());
+        dropped.append(&mut group_dropped);
+        for contest in contests {
+            if let Some(filter) = &filter {
+                let name = format!("{} {} {}", contest.format, contest.input, contest.arm);
+                if !name.contains(filter.as_str()) {
+                    continue;
+                }
             }
+            let speeds = measure(&contest, rounds, target);
+            for (peer, speed) in contest.arms.iter().zip(&speeds).skip(1) {
+                let ratio = speeds[0] / speed;
+                let _ = writeln!(
+                    table,
+                    "| {} | {} | {} | {:.0} | {} | {:.0} | {:.2} |",
+                    contest.format,
+                    contest.input,
+                    contest.arm,
+                    speeds[0],
+                    peer.library,
+                    speed,
+                    ratio
+                );
+                ratios
+                    .entry((contest.format, contest.arm, peer.library))
+                    .or_default()
+                    .push(ratio);
+                if ratio < 1.0 {
+                    losses.push(format!(
+                        "{} {} {} vs {}: {:.2}x",
+                        contest.format, contest.input, contest.arm, peer.library, ratio
+                    ));
+                }
+            }
+            eprint!(".");
         }
-        eprint!(".");
     }
     eprintln!();
 
