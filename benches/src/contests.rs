@@ -185,6 +185,9 @@ pub fn contests() -> Vec<Contest> {
     without_failing_peers(all_contests()).0
 }
 
+/// Builds the contests of one format.
+pub type BuildGroup = fn() -> Vec<Contest>;
+
 /// Every contest, every peer included.
 pub fn all_contests() -> Vec<Contest> {
     groups()
@@ -196,7 +199,7 @@ pub fn all_contests() -> Vec<Contest> {
 /// The contests format by format (XML and binary plists apart): a
 /// benchmark run can build, measure and drop one group at a time, so no format's inputs
 /// and decoded values crowd the heap while another is measured.
-pub fn groups() -> Vec<(&'static str, fn() -> Vec<Contest>)> {
+pub fn groups() -> Vec<(&'static str, BuildGroup)> {
     vec![
         ("json", json_contests),
         ("yaml", yaml_contests),
