@@ -3,9 +3,9 @@
 //! input is rejected, nothing panics or hangs. Rules in the suite's README.
 #![cfg(feature = "plist")]
 
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
-use std::time::Duration;
 
 use quarry::plist::{self, Node, NodeKind};
 use quarry::{Datetime, RawValue};
@@ -25,39 +25,32 @@ enum Outcome {
 /// Parses through the struct door, the tree door and the validator in a thread with a
 /// deadline; they must agree. A parsed document is compared with `expected` both ways.
 fn run_case(bytes: Vec<u8>, expected: Option<Json>) -> Outcome {
-    let (send, receive) = mpsc::channel();
-    std::thread::spawn(move || {
-        let outcome = std::panic::catch_unwind(|| {
-            let raw = plist::parse(&bytes);
-            let check = plist::check(&bytes);
-            let tree = plist::parse_tree(&bytes);
-            assert_eq!(raw.is_ok(), check.is_ok(), "parse and check disagree");
-            assert_eq!(raw.is_ok(), tree.is_ok(), "parse and parse_tree disagree");
-            match raw {
-                Err(e) => Outcome::Rejected(e.to_string()),
-                Ok(value) => {
-                    let tree = tree.expect("checked above");
-                    Outcome::Parsed(match &expected {
-                        Some(json) => compare_raw(&value, json, "$")
-                            .and_then(|()| compare_tree(tree.root(), json, "tree $"))
-                            .and_then(|()| {
-                                if same(&tree.to_raw_value(), &value) {
-                                    Ok(())
-                                } else {
-                                    Err("the tree converts to another RawValue".into())
-                                }
-                            }),
-                        None => Ok(()),
-                    })
-                }
+    support::guarded(20, move || {
+        let raw = plist::parse(&bytes);
+        let check = plist::check(&bytes);
+        let tree = plist::parse_tree(&bytes);
+        assert_eq!(raw.is_ok(), check.is_ok(), "parse and check disagree");
+        assert_eq!(raw.is_ok(), tree.is_ok(), "parse and parse_tree disagree");
+        match raw {
+            Err(e) => Outcome::Rejected(e.to_string()),
+            Ok(value) => {
+                let tree = tree.expect("checked above");
+                Outcome::Parsed(match &expected {
+                    Some(json) => compare_raw(&value, json, "$")
+                        .and_then(|()| compare_tree(tree.root(), json, "tree $"))
+                        .and_then(|()| {
+                            if same(&tree.to_raw_value(), &value) {
+                                Ok(())
+                            } else {
+                                Err("the tree converts to another RawValue".into())
+                            }
+                        }),
+                    None => Ok(()),
+                })
             }
-        })
-        .unwrap_or(Outcome::Panicked);
-        let _ = send.send(outcome);
-    });
-    receive
-        .recv_timeout(Duration::from_secs(20))
-        .unwrap_or(Outcome::Panicked)
+        }
+    })
+    .unwrap_or(Outcome::Panicked)
 }
 
 /// Equality where NaN equals NaN.

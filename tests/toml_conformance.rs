@@ -4,9 +4,9 @@
 //! contract; 1.1 is informational).
 #![cfg(feature = "toml")]
 
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
-use std::time::Duration;
 
 use quarry::{toml, Datetime, Offset, RawValue};
 use serde_json::Value as Json;
@@ -34,32 +34,25 @@ enum Outcome {
 /// Parses through all three entry points (struct door, tree door, validator) in a thread
 /// with a deadline; they must agree. A parsed document is compared with `expected`.
 fn run_case(bytes: Vec<u8>, expected: Option<Json>) -> Outcome {
-    let (send, receive) = mpsc::channel();
-    std::thread::spawn(move || {
-        let outcome = std::panic::catch_unwind(|| {
-            let raw = toml::parse(&bytes);
-            let check = toml::check(&bytes);
-            let tree = toml::parse_tree(&bytes);
-            assert_eq!(raw.is_ok(), check.is_ok(), "parse and check disagree");
-            assert_eq!(raw.is_ok(), tree.is_ok(), "parse and parse_tree disagree");
-            match raw {
-                Err(e) => Outcome::Rejected(e.to_string()),
-                Ok(value) => {
-                    let tree_value = tree.expect("checked above").to_raw_value();
-                    Outcome::Parsed(match &expected {
-                        Some(json) => compare(&value, json, "$")
-                            .and_then(|()| compare(&tree_value, json, "tree $")),
-                        None => Ok(()),
-                    })
-                }
+    support::guarded(10, move || {
+        let raw = toml::parse(&bytes);
+        let check = toml::check(&bytes);
+        let tree = toml::parse_tree(&bytes);
+        assert_eq!(raw.is_ok(), check.is_ok(), "parse and check disagree");
+        assert_eq!(raw.is_ok(), tree.is_ok(), "parse and parse_tree disagree");
+        match raw {
+            Err(e) => Outcome::Rejected(e.to_string()),
+            Ok(value) => {
+                let tree_value = tree.expect("checked above").to_raw_value();
+                Outcome::Parsed(match &expected {
+                    Some(json) => compare(&value, json, "$")
+                        .and_then(|()| compare(&tree_value, json, "tree $")),
+                    None => Ok(()),
+                })
             }
-        })
-        .unwrap_or(Outcome::Panicked);
-        let _ = send.send(outcome);
-    });
-    receive
-        .recv_timeout(Duration::from_secs(10))
-        .unwrap_or(Outcome::Panicked)
+        }
+    })
+    .unwrap_or(Outcome::Panicked)
 }
 
 fn scalar<'j>(json: &'j Json, path: &str) -> Result<(&'j str, &'j str), String> {
