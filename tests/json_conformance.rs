@@ -2,9 +2,9 @@
 //! is rejected, every `i_` file finishes without panic or hang and gets the verdict
 //! recorded in tests/conformance/json-implementation-defined.txt.
 
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
-use std::time::Duration;
 
 use quarry::json;
 
@@ -19,38 +19,32 @@ enum Outcome {
     Panicked,
 }
 
-/// Runs both doors and the validator on `bytes` in a thread, with a deadline so a hang
-/// fails the test instead of stalling it. The three must agree.
+/// Runs both doors and the validator on `bytes`, guarded (a panic or a hang is
+/// `Panicked`). The three must agree.
 fn run_case(bytes: Vec<u8>) -> Outcome {
-    let (send, receive) = mpsc::channel();
-    std::thread::spawn(move || {
-        let outcome = std::panic::catch_unwind(|| {
-            let raw = json::parse(&bytes);
-            let tree = json::parse_tree(&bytes);
-            let check = json::check(&bytes);
-            assert_eq!(raw.is_ok(), tree.is_ok(), "doors disagree");
-            assert_eq!(raw.is_ok(), check.is_ok(), "validator disagrees");
-            if let (Ok(raw), Ok(tree)) = (&raw, &tree) {
-                assert_eq!(
-                    &tree.root().to_raw_value(),
-                    raw,
-                    "doors build different values"
-                );
-            }
-            if let (Err(a), Err(b)) = (&raw, &tree) {
-                assert_eq!(a, b, "doors report different errors");
-            }
-            raw.is_ok()
-        });
-        let _ = send.send(match outcome {
-            Ok(true) => Outcome::Accepted,
-            Ok(false) => Outcome::Rejected,
-            Err(_) => Outcome::Panicked,
-        });
+    let accepted = support::guarded(20, move || {
+        let raw = json::parse(&bytes);
+        let tree = json::parse_tree(&bytes);
+        let check = json::check(&bytes);
+        assert_eq!(raw.is_ok(), tree.is_ok(), "doors disagree");
+        assert_eq!(raw.is_ok(), check.is_ok(), "validator disagrees");
+        if let (Ok(raw), Ok(tree)) = (&raw, &tree) {
+            assert_eq!(
+                &tree.root().to_raw_value(),
+                raw,
+                "doors build different values"
+            );
+        }
+        if let (Err(a), Err(b)) = (&raw, &tree) {
+            assert_eq!(a, b, "doors report different errors");
+        }
+        raw.is_ok()
     });
-    receive
-        .recv_timeout(Duration::from_secs(20))
-        .expect("a case hung")
+    match accepted {
+        Some(true) => Outcome::Accepted,
+        Some(false) => Outcome::Rejected,
+        None => Outcome::Panicked,
+    }
 }
 
 #[test]

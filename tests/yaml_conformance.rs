@@ -5,9 +5,9 @@
 //! listed with a reason in tests/conformance/yaml-failures.txt: the list may only shrink.
 #![cfg(feature = "yaml")]
 
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
-use std::time::Duration;
 
 use quarry::yaml;
 use quarry::RawValue;
@@ -324,16 +324,10 @@ fn run_case(path: &Path) -> Result<(), String> {
     let expect_error = path.join("error").exists();
     let json = std::fs::read_to_string(path.join("in.json")).ok();
     let events = std::fs::read_to_string(path.join("test.event")).ok();
-    let (send, receive) = mpsc::channel();
-    std::thread::spawn(move || {
-        let outcome = std::panic::catch_unwind(|| {
-            judge(&bytes, expect_error, json.as_deref(), events.as_deref())
-        });
-        let _ = send.send(outcome.unwrap_or_else(|_| Err("panicked".into())));
-    });
-    receive
-        .recv_timeout(Duration::from_secs(20))
-        .unwrap_or_else(|_| Err("hung".into()))
+    support::guarded(20, move || {
+        judge(&bytes, expect_error, json.as_deref(), events.as_deref())
+    })
+    .unwrap_or_else(|| Err("panicked or hung".into()))
 }
 
 #[test]
