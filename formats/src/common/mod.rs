@@ -16,4 +16,4 @@ pub use path::follow_path;
 pub use position::{position_at, LineIndex, Span};
 pub use quarry_raw_value::Position;
 pub use render::render_snippet;
-pub use scan::find_string_special;
+pub use scan::{find_string_special, utf8_output};

@@ -37,6 +37,13 @@ pub fn find_string_special<const QUOTE: u8, const DEL: bool>(bytes: &[u8], mut i
     i
 }
 
+/// A writer's output as a `String`. Every writer emits only UTF-8 (text comes from
+/// `&str`, the rest is ASCII), so this never replaces anything; it is lossy rather than
+/// panicking only to keep `unwrap` out of library code.
+pub fn utf8_output(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -88,12 +88,12 @@ pub fn to_vec_pretty<T: Encode + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeErr
 
 /// Encodes `value` as a compact JSON string.
 pub fn to_string<T: Encode + ?Sized>(value: &T) -> Result<String, EncodeError> {
-    to_vec(value).map(utf8)
+    to_vec(value).map(crate::common::utf8_output)
 }
 
 /// Encodes `value` as an indented JSON string.
 pub fn to_string_pretty<T: Encode + ?Sized>(value: &T) -> Result<String, EncodeError> {
-    to_vec_pretty(value).map(utf8)
+    to_vec_pretty(value).map(crate::common::utf8_output)
 }
 
 /// Encodes `value` as compact JSON into `writer`.
@@ -112,9 +112,4 @@ pub fn to_writer_pretty<W: std::io::Write, T: Encode + ?Sized>(
 ) -> Result<(), EncodeError> {
     writer.write_all(&to_vec_pretty(value)?)?;
     Ok(())
-}
-
-fn utf8(bytes: Vec<u8>) -> String {
-    // The writer only emits UTF-8: keys and strings come from `&str`, the rest is ASCII.
-    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }

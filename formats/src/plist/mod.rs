@@ -208,7 +208,7 @@ pub fn to_vec_xml<T: Encode + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeError>
 /// Encodes `value` as an XML property list string (see [`to_vec_xml`]).
 pub fn to_string_xml<T: Encode + ?Sized>(value: &T) -> Result<String, EncodeError> {
     // The writer emits UTF-8 only: text comes from `&str`, the rest is ASCII.
-    to_vec_xml(value).map(|bytes| String::from_utf8(bytes).unwrap_or_default())
+    to_vec_xml(value).map(crate::common::utf8_output)
 }
 
 /// Encodes `value` as a binary property list (`bplist00`): equal scalars written once,
@@ -232,7 +232,7 @@ pub fn to_vec_openstep<T: Encode + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeE
 
 /// Encodes `value` as an OpenStep property list string (see [`to_vec_openstep`]).
 pub fn to_string_openstep<T: Encode + ?Sized>(value: &T) -> Result<String, EncodeError> {
-    to_vec_openstep(value).map(|bytes| String::from_utf8(bytes).unwrap_or_default())
+    to_vec_openstep(value).map(crate::common::utf8_output)
 }
 
 /// Encodes `value` in `format`, with null dict entries handled as `nulls` says

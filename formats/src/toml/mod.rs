@@ -96,8 +96,7 @@ pub fn to_vec_with<T: Encode + ?Sized>(
 
 /// Encodes `value` as a TOML document string (see [`to_vec`]).
 pub fn to_string<T: Encode + ?Sized>(value: &T) -> Result<String, EncodeError> {
-    // The writer emits only UTF-8: keys and strings come from `&str`, the rest is ASCII.
-    to_vec(value).map(|bytes| String::from_utf8(bytes).unwrap_or_default())
+    to_vec(value).map(crate::common::utf8_output)
 }
 
 /// Encodes `value` as a TOML document into `writer` (see [`to_vec`]).

@@ -189,17 +189,17 @@ pub fn to_vec_stream<T: Encode>(documents: &[T]) -> Result<Vec<u8>, EncodeError>
 
 /// Encodes `value` as a block-style YAML string.
 pub fn to_string<T: Encode + ?Sized>(value: &T) -> Result<String, EncodeError> {
-    to_vec(value).map(utf8)
+    to_vec(value).map(crate::common::utf8_output)
 }
 
 /// Encodes `value` as a flow-style YAML string.
 pub fn to_string_flow<T: Encode + ?Sized>(value: &T) -> Result<String, EncodeError> {
-    to_vec_flow(value).map(utf8)
+    to_vec_flow(value).map(crate::common::utf8_output)
 }
 
 /// Encodes `documents` as one YAML stream string (see [`to_vec_stream`]).
 pub fn to_string_stream<T: Encode>(documents: &[T]) -> Result<String, EncodeError> {
-    to_vec_stream(documents).map(utf8)
+    to_vec_stream(documents).map(crate::common::utf8_output)
 }
 
 /// Encodes `value` as a block-style YAML document into `writer`.
@@ -218,11 +218,6 @@ pub fn to_writer_flow<W: std::io::Write, T: Encode + ?Sized>(
 ) -> Result<(), EncodeError> {
     writer.write_all(&to_vec_flow(value)?)?;
     Ok(())
-}
-
-fn utf8(bytes: Vec<u8>) -> String {
-    // The writer only emits UTF-8: text comes from `&str`, the rest is ASCII.
-    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 #[cfg(test)]
