@@ -1,26 +1,38 @@
 //! Struct decode of a person batch in a loop, for a profiler:
 //! `profile_decode FORMAT FILE [ITERATIONS]` with FORMAT one of json, yaml, toml, xml,
 //! plist (XML and TOML batches decode as `Records<Person>`, the others as `Vec<Person>`),
-//! or `FORMAT-raw` to parse into a RawValue only.
+//! or `FORMAT-raw` to parse into a RawValue only, or `FORMAT-check` to validate only. A fourth argument picks another
+//! shape: `small` (`SmallMessage`) or `ints` (`Vec<i64>`).
 
 use quarry::Format;
-use quarry_corpus_gen::shapes::{Person, Records};
+use quarry_corpus_gen::shapes::{Person, Records, SmallMessage};
 
 fn main() {
     let mut args = std::env::args().skip(1);
     let arm = args.next().expect("FORMAT");
     let file = args.next().expect("FILE");
     let iterations: usize = args.next().map_or(200, |n| n.parse().expect("ITERATIONS"));
+    let shape = args.next().unwrap_or_else(|| "person".into());
     let bytes = std::fs::read(&file).expect("readable FILE");
     let (name, raw_only) = match arm.strip_suffix("-raw") {
         Some(name) => (name, true),
         None => (arm.as_str(), false),
     };
+    let (name, check_only) = match name.strip_suffix("-check") {
+        Some(name) => (name, true),
+        None => (name, false),
+    };
     let format: Format = name.parse().expect("a format");
     let mut sink = 0usize;
     for _ in 0..iterations {
-        sink += if raw_only {
+        sink += if check_only {
+            usize::from(quarry::check(&bytes, format).is_ok())
+        } else if raw_only {
             quarry::parse_raw(&bytes, format).map_or(0, |v| v.kind_name().len())
+        } else if shape == "small" {
+            quarry::from_slice::<SmallMessage>(&bytes, format).map_or(0, |m| m.text.len())
+        } else if shape == "ints" {
+            quarry::from_slice::<Vec<i64>>(&bytes, format).map_or(0, |v| v.len())
         } else if matches!(format, Format::Xml | Format::Toml) {
             quarry::from_slice::<Records<Person>>(&bytes, format).map_or(0, |r| r.records.len())
         } else {
