@@ -364,13 +364,19 @@ pub fn check(bytes: &[u8], format: Format) -> Result<(), Error> {
 /// Decodes a `T` from `bytes` in `format`. On failure, every decode error carries its
 /// path and the line and column of the offending value.
 ///
-/// JSON is read straight into `T` (no intermediate value) when `T` supports it, as
-/// derived types do; on any failure the document is decoded again through [`RawValue`],
+/// JSON and binary plists are read straight into `T` (no intermediate value) when `T`
+/// supports it, as derived types do; on any failure the document is decoded again through [`RawValue`],
 /// so the errors are exactly the ones that path reports.
 pub fn from_slice<'de, T: Decode<'de>>(bytes: &'de [u8], format: Format) -> Result<T, Error> {
     #[cfg(feature = "json")]
     if format == Format::Json {
         if let Some(value) = json_direct(bytes) {
+            return Ok(value);
+        }
+    }
+    #[cfg(feature = "plist")]
+    if format == Format::Plist {
+        if let Some(value) = bplist_direct(bytes) {
             return Ok(value);
         }
     }
@@ -398,6 +404,18 @@ fn json_direct<'de, T: Decode<'de>>(bytes: &'de [u8]) -> Option<T> {
     let value = T::decode_json(&mut parser).ok()?;
     parser.finish().ok()?;
     Some(value)
+}
+
+/// The direct binary plist path; `None` (not a binary plist, or any failure) sends the
+/// caller to the RawValue path.
+#[cfg(feature = "plist")]
+#[inline]
+fn bplist_direct<'de, T: Decode<'de>>(bytes: &'de [u8]) -> Option<T> {
+    if plist::detect(bytes) != plist::PlistFormat::Binary {
+        return None;
+    }
+    let mut source = plist::BinarySource::new(bytes, Limits::default()).ok()?;
+    T::decode_json(&mut source).ok()
 }
 
 /// Decodes a `T` from the text `s` in `format`.

@@ -564,10 +564,27 @@ proptest! {
     }
 
     #[test]
-    fn encode_then_decode_round_trips(host in "[a-z]{1,8}", port in 1u16.., tags in prop::collection::vec("[a-z]{0,4}", 0..3), weight in prop::option::of(-1e6f64..1e6)) {
+    fn bplist_direct_path_equals_raw_value_path(doc in server_document()) {
+        // The same documents as binary plists (a plist has no null: those are left out).
+        let value = json::parse(doc.as_bytes()).unwrap();
+        let Ok(file) = quarry::plist::to_vec_binary(&value) else { return Ok(()) };
+        let raw = Server::decode(quarry::plist::parse(&file).unwrap());
+        let mut source = quarry::plist::BinarySource::new(&file, quarry::Limits::default()).unwrap();
+        let direct = Server::decode_json(&mut source).ok();
+        prop_assert_eq!(direct.as_ref(), raw.as_ref().ok(), "{}", doc);
+        let facade = quarry::from_slice::<Server>(&file, Format::Plist);
+        prop_assert_eq!(facade.ok(), raw.ok());
+    }
+
+    #[test]
+    fn encode_then_decode_round_trips(host in "[a-zé\"]{1,8}", port in 1u16.., tags in prop::collection::vec("[a-zé]{0,4}", 0..3), weight in prop::option::of(-1e6f64..1e6)) {
         let server = Server { host_name: host, port, tags, weight, cache: 0 };
         let text = encode(&server);
         prop_assert_eq!(&via_direct::<Server>(&text).unwrap(), &server);
         prop_assert_eq!(&via_raw::<Server>(&text).unwrap(), &server);
+        // Binary plists (UTF-16 text when it is not ASCII) through their direct path.
+        let file = quarry::plist::to_vec_with(&server, quarry::plist::PlistFormat::Binary, quarry::plist::NullEntries::Skip).unwrap();
+        let mut source = quarry::plist::BinarySource::new(&file, quarry::Limits::default()).unwrap();
+        prop_assert_eq!(&Server::decode_json(&mut source).unwrap(), &server);
     }
 }

@@ -6,7 +6,9 @@ use std::borrow::Cow;
 use proptest::prelude::*;
 use quarry_formats::plist::{self, ErrorKind, Integer, NodeKind, PlistFormat};
 use quarry_formats::Limits;
-use quarry_raw_value::{Date, Datetime, Offset, Path, RawValue, Time};
+use quarry_raw_value::{
+    Date, Datetime, Decode, Fallback, JsonKind, JsonSource, JsonStr, Offset, Path, RawValue, Time,
+};
 
 fn map<'a>(entries: Vec<(&'a str, RawValue<'a>)>) -> RawValue<'a> {
     RawValue::Map(
@@ -374,6 +376,165 @@ fn binary_shared_objects_are_allowed_but_their_expansion_is_bounded() {
         ErrorKind::ExpansionLimitReached(_)
     ));
     assert!(plist::check(&bomb).is_err());
+}
+
+/// Reads one value through the direct path's calls (peek, then the matching read),
+/// building the RawValue the other door would; what JSON has no kind for goes through
+/// `read_raw`. With `skip_odd`, every other dict entry is skipped instead.
+fn pull<'a, S: JsonSource<'a>>(source: &mut S, skip_odd: bool) -> Result<RawValue<'a>, Fallback> {
+    Ok(match source.peek_token() {
+        Err(Fallback) => source.read_raw()?,
+        Ok(JsonKind::Null) => {
+            source.read_null()?;
+            RawValue::Null
+        }
+        Ok(JsonKind::Bool) => RawValue::Bool(source.read_bool()?),
+        Ok(JsonKind::Number) => source.read_number()?,
+        Ok(JsonKind::String) => RawValue::String(source.read_str()?.into_cow()),
+        Ok(JsonKind::Array) => {
+            source.begin_array()?;
+            let mut items = Vec::new();
+            let mut first = true;
+            while source.next_item(first)? {
+                first = false;
+                items.push(pull(source, skip_odd)?);
+            }
+            RawValue::Seq(items)
+        }
+        Ok(JsonKind::Object) => {
+            source.begin_object()?;
+            let mut entries = Vec::new();
+            let mut index = 0;
+            while let Some(key) = source.next_key(index == 0)? {
+                let key = key.into_cow();
+                if skip_odd && index % 2 == 1 {
+                    source.skip_value()?;
+                } else {
+                    entries.push((key, pull(source, skip_odd)?));
+                }
+                index += 1;
+            }
+            RawValue::Map(entries)
+        }
+    })
+}
+
+/// `value` without every other dict entry, as `pull(.., true)` reads it.
+fn without_odd_entries(value: RawValue<'_>) -> RawValue<'_> {
+    match value {
+        RawValue::Seq(items) => RawValue::Seq(items.into_iter().map(without_odd_entries).collect()),
+        RawValue::Map(entries) if entries.len() == 1 && entries[0].0 == plist::UID_KEY => {
+            RawValue::Map(entries)
+        }
+        RawValue::Map(entries) => RawValue::Map(
+            entries
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| i % 2 == 0)
+                .map(|(_, (k, v))| (k, without_odd_entries(v)))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
+fn direct(file: &[u8]) -> plist::BinarySource<'_> {
+    plist::BinarySource::new(file, Limits::default()).unwrap()
+}
+
+#[test]
+fn binary_direct_source_reads_what_the_raw_value_door_reads() {
+    let objects = vec![
+        vec![0xD4, 1, 2, 3, 4, 5, 6, 7, 8],       // 0: dict of 4
+        vec![0x51, b'a'],                         // 1
+        vec![0x61, 0x00, 0xE9],                   // 2: key "é" (UTF-16)
+        vec![0x51, b'c'],                         // 3
+        vec![0x51, b'd'],                         // 4
+        vec![0x53, b'x', b'y', b'z'],             // 5
+        vec![0x11, 0x01, 0x2C],                   // 6: 300
+        vec![0x42, 0xFF, 0x00],                   // 7: data
+        vec![0xA5, 9, 10, 11, 12, 13],            // 8: array
+        vec![0x09],                               // 9: true
+        vec![0x23, 0x3F, 0xF8, 0, 0, 0, 0, 0, 0], // 10: 1.5
+        vec![0x33, 0, 0, 0, 0, 0, 0, 0, 0],       // 11: date 2001-01-01
+        vec![0x80, 7],                            // 12: UID 7
+        vec![0x61, 0x00, 0xE9],                   // 13: "é"
+    ];
+    let file = bplist(&objects, 1, 0);
+    let expected = plist::parse(&file).unwrap();
+    assert_eq!(pull(&mut direct(&file), false), Ok(expected.clone()));
+    assert_eq!(
+        RawValue::decode_json(&mut direct(&file)),
+        Ok(expected.clone())
+    );
+    assert_eq!(
+        pull(&mut direct(&file), true),
+        Ok(without_odd_entries(expected))
+    );
+    // Text is borrowed when it is ASCII, decoded when it is UTF-16.
+    let mut source = direct(&file);
+    source.begin_object().unwrap();
+    assert!(matches!(
+        source.next_key(true),
+        Ok(Some(JsonStr::Borrowed("a")))
+    ));
+    assert!(matches!(source.read_str(), Ok(JsonStr::Borrowed("xyz"))));
+    assert!(matches!(
+        source.next_key(false),
+        Ok(Some(JsonStr::Transient("é")))
+    ));
+    assert_eq!(source.read_u64(), Ok(300));
+    // Wrong reads fall back: data is not a string, a plist has no null.
+    source.next_key(false).unwrap();
+    assert_eq!(source.peek_token(), Err(Fallback));
+    assert!(source.read_str().is_err());
+    assert_eq!(direct(&file).read_null(), Err(Fallback));
+    assert_eq!(direct(&file).begin_array(), Err(Fallback));
+    assert!(plist::BinarySource::new(b"bplist00", Limits::default()).is_err());
+}
+
+#[test]
+fn binary_direct_source_falls_back_on_whatever_the_reader_rejects() {
+    // A cycle under a key the caller skips, and under one it reads.
+    let file = bplist(&[vec![0xD1, 1, 2], vec![0x51, b'k'], vec![0xA1, 0]], 1, 0);
+    let mut source = direct(&file);
+    source.begin_object().unwrap();
+    source.next_key(true).unwrap();
+    assert_eq!(source.skip_value(), Err(Fallback));
+    assert_eq!(pull(&mut direct(&file), false), Err(Fallback));
+    assert_eq!(RawValue::decode_json(&mut direct(&file)), Err(Fallback));
+    // Shared objects expanding without bound: skipping and reading both stop.
+    let levels = 40;
+    let mut objects: Vec<Vec<u8>> = vec![vec![0xD1, 1, 2], vec![0x51, b'k']];
+    objects.extend((0..levels).map(|i| vec![0xA2, i + 3, i + 3]));
+    objects.push(vec![0x10, 1]);
+    let bomb = bplist(&objects, 1, 0);
+    let mut source = direct(&bomb);
+    source.begin_object().unwrap();
+    source.next_key(true).unwrap();
+    assert_eq!(source.skip_value(), Err(Fallback));
+    assert_eq!(RawValue::decode_json(&mut direct(&bomb)), Err(Fallback));
+    // Bad UTF-16 (a lone surrogate) and a date out of range, skipped: still rejected.
+    for bad in [
+        vec![0x61, 0xD8, 0x00],
+        vec![0x33, 0x7F, 0xF0, 0, 0, 0, 0, 0, 0],
+    ] {
+        let file = bplist(&[vec![0xD1, 1, 2], vec![0x51, b'k'], bad], 1, 0);
+        assert!(plist::parse(&file).is_err());
+        let mut source = direct(&file);
+        source.begin_object().unwrap();
+        source.next_key(true).unwrap();
+        assert_eq!(source.skip_value(), Err(Fallback));
+    }
+    // The depth limit holds on the direct path too.
+    let deep = Limits::default().with_max_depth(2);
+    let file = bplist(&[vec![0xA1, 1], vec![0xA1, 2], vec![0xA0]], 1, 0);
+    let mut source = plist::BinarySource::new(&file, deep).unwrap();
+    source.begin_array().unwrap();
+    assert!(source.next_item(true).unwrap());
+    source.begin_array().unwrap();
+    assert!(source.next_item(true).unwrap());
+    assert_eq!(source.begin_array(), Err(Fallback));
 }
 
 #[test]
@@ -769,6 +930,10 @@ proptest! {
         prop_assert!(same(&back, &value), "{:?}", back);
         prop_assert!(same(&plist::parse_tree(&bytes).unwrap().to_raw_value(), &value));
         prop_assert!(plist::check(&bytes).is_ok());
+        let direct = pull(&mut plist::BinarySource::new(&bytes, Limits::default()).unwrap(), false);
+        prop_assert!(same(&direct.unwrap(), &back));
+        let skipping = pull(&mut plist::BinarySource::new(&bytes, Limits::default()).unwrap(), true);
+        prop_assert!(same(&skipping.unwrap(), &without_odd_entries(back.clone())));
     }
 
     #[test]

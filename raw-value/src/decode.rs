@@ -361,7 +361,8 @@ impl<'de, T: Decode<'de>> Decode<'de> for Vec<T> {
 
     fn decode_json<S: JsonSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
         source.begin_array()?;
-        let mut items = Vec::new();
+        // The hint comes from the input: trusted only as far as a small allocation.
+        let mut items = Vec::with_capacity(source.len_hint().min(4096));
         let mut first = true;
         while source.next_item(first)? {
             first = false;

@@ -112,6 +112,11 @@ pub trait JsonSource<'de> {
     /// Moves to the next array item: `true` if one follows, `false` after reading `]`.
     /// `first` is true for the call right after [`JsonSource::begin_array`].
     fn next_item(&mut self, first: bool) -> Result<bool, Fallback>;
+    /// Right after [`JsonSource::begin_array`]: how many items the array holds, when
+    /// the reader knows before reading them (binary plists do); 0 when it does not.
+    fn len_hint(&self) -> usize {
+        0
+    }
     /// Reads `{` (checking the depth limit).
     fn begin_object(&mut self) -> Result<(), Fallback>;
     /// Reads the next member's key and its `:`; `None` after reading `}`.

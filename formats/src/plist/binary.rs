@@ -21,10 +21,13 @@
 
 use std::borrow::Cow;
 
+use quarry_raw_value::{Fallback, JsonKind, JsonSource, JsonStr, RawValue};
+
 use crate::common::{Limits, Span};
 
 use super::builder::{datetime_from_apple_seconds, Integer, PlistBuilder, Text};
 use super::error::{Error, ErrorKind};
+use super::raw::{integer_value, RawValueBuilder};
 
 const MAGIC: &[u8; 8] = b"bplist00";
 const HEADER: usize = 8;
@@ -59,9 +62,15 @@ struct Reader<'a> {
     table: usize,
 }
 
-#[inline]
+/// The big-endian unsigned integer in `bytes` (at most 8 of them).
+#[inline(always)]
 fn be(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0u64, |acc, &b| (acc << 8) | u64::from(b))
+    match *bytes {
+        [a] => u64::from(a),
+        [a, b] => u64::from(u16::from_be_bytes([a, b])),
+        [a, b, c, d] => u64::from(u32::from_be_bytes([a, b, c, d])),
+        _ => bytes.iter().fold(0u64, |acc, &b| (acc << 8) | u64::from(b)),
+    }
 }
 
 #[cold]
@@ -123,7 +132,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Where object `index` starts.
-    #[inline]
+    #[inline(always)]
     fn offset(&self, index: u64, from: usize) -> Result<usize> {
         if index >= self.num_objects {
             return error(self.src, ErrorKind::InvalidReference(index), from);
@@ -178,8 +187,9 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Decodes object `index` (referenced from byte `from`), with its span.
-    #[inline]
+    /// Decodes object `index` (referenced from byte `from`), with its span. Inlined into
+    /// its callers: returned through memory, the result stalled on store forwarding.
+    #[inline(always)]
     fn object(&self, index: u64, from: usize) -> Result<(Object<'a>, Span)> {
         let at = self.offset(index, from)?;
         let src = self.src;
@@ -239,10 +249,11 @@ impl<'a> Reader<'a> {
                     let bad = bytes.iter().position(|b| !b.is_ascii()).unwrap_or(0);
                     return error(src, ErrorKind::InvalidAscii, start + bad);
                 }
-                match std::str::from_utf8(bytes) {
-                    Ok(s) => (Object::Ascii(s), start + len),
-                    Err(_) => return error(src, ErrorKind::InvalidAscii, start),
-                }
+                // SAFETY: every byte is ASCII (checked just above), and ASCII is UTF-8.
+                // Checking again with `from_utf8` cost 4-7% of a struct decode.
+                #[allow(unsafe_code)]
+                let text = unsafe { std::str::from_utf8_unchecked(bytes) };
+                (Object::Ascii(text), start + len)
             }
             0x6 => {
                 let (len, start) = self.length(at, low)?;
@@ -283,6 +294,56 @@ impl<'a> Reader<'a> {
             _ => return error(src, ErrorKind::UnknownObject(marker), at),
         };
         Ok((object, Span::new(at, end)))
+    }
+}
+
+/// A direct-mapped cache of decoded ASCII dict keys: (object index, text, span).
+/// Empty, it caches nothing.
+type KeyCache<'a> = [(u64, &'a str, Span)];
+
+impl<'a> Reader<'a> {
+    /// The dict key referenced at byte `key_at`, with its span; UTF-16 keys are decoded
+    /// into `scratch`.
+    #[inline]
+    fn key<'s>(
+        &self,
+        key_at: usize,
+        cache: &mut KeyCache<'a>,
+        budget: &mut Budget,
+        limits: &Limits,
+        scratch: &'s mut String,
+    ) -> Result<(Text<'a, 's>, Span)> {
+        let key_ref = self.reference(key_at);
+        // Keys repeat (writers share them): known ASCII keys skip decoding.
+        let slot = match cache.len() {
+            0 => None,
+            n => {
+                let slot = &mut cache[(key_ref % n as u64) as usize];
+                if slot.0 == key_ref {
+                    let (text, span) = (slot.1, slot.2);
+                    budget.charge(1 + text.len(), self.src, span.start, limits)?;
+                    return Ok((Text::Borrowed(text), span));
+                }
+                Some(slot)
+            }
+        };
+        let (key, span) = self.object(key_ref, key_at)?;
+        budget.charge(1 + payload_len(&key), self.src, span.start, limits)?;
+        match key {
+            Object::Ascii(s) => {
+                if let Some(slot) = slot {
+                    *slot = (key_ref, s, span);
+                }
+                Ok((Text::Borrowed(s), span))
+            }
+            Object::Utf16(bytes) => {
+                if !utf16(bytes, scratch) {
+                    return error(self.src, ErrorKind::InvalidUtf16, span.start);
+                }
+                Ok((Text::Decoded(scratch), span))
+            }
+            _ => error(self.src, ErrorKind::KeyNotString, key_at),
+        }
     }
 }
 
@@ -336,6 +397,17 @@ struct Budget {
 }
 
 impl Budget {
+    /// The cap for `src`: twice its size plus the alias expansion limit.
+    fn for_file(src: &[u8], limits: &Limits) -> Self {
+        Budget {
+            used: 0,
+            cap: src
+                .len()
+                .saturating_mul(2)
+                .saturating_add(limits.max_alias_expansion),
+        }
+    }
+
     #[inline]
     fn charge(&mut self, amount: usize, src: &[u8], at: usize, limits: &Limits) -> Result<()> {
         self.used = self.used.saturating_add(amount);
@@ -372,25 +444,41 @@ pub fn parse_binary_with<'a, B: PlistBuilder<'a>>(
         );
     }
     let r = Reader::new(src)?;
-    let b = builder;
+    let mut budget = Budget::for_file(src, &limits);
+    let from = src.len() - TRAILER + 16;
+    walk(
+        &r,
+        builder,
+        &limits,
+        limits.max_depth,
+        r.top,
+        from,
+        &mut budget,
+    )
+}
+
+/// Reads object `top` (referenced from byte `from`) and everything under it into
+/// `builder`, at most `max_depth` containers deep, charging `budget`.
+fn walk<'a, B: PlistBuilder<'a>>(
+    r: &Reader<'a>,
+    b: &mut B,
+    limits: &Limits,
+    max_depth: usize,
+    top: u64,
+    mut from: usize,
+    budget: &mut Budget,
+) -> Result<B::Value> {
+    let src = r.src;
     let mut scratch = String::new();
     let mut stack: Vec<Frame<B::Dict, B::Array>> = Vec::new();
-    let mut budget = Budget {
-        used: 0,
-        cap: src
-            .len()
-            .saturating_mul(2)
-            .saturating_add(limits.max_alias_expansion),
-    };
     let mut key_cache = [(u64::MAX, "", Span::default()); KEY_CACHE];
-    let mut next = r.top;
-    let mut from = src.len() - TRAILER + 16;
+    let mut next = top;
     loop {
         let (object, span) = r.object(next, from)?;
-        budget.charge(1 + payload_len(&object), src, span.start, &limits)?;
+        budget.charge(1 + payload_len(&object), src, span.start, limits)?;
         match object {
             Object::Array { refs, count } | Object::Dict { refs, count } => {
-                if stack.len() >= limits.max_depth {
+                if stack.len() >= max_depth {
                     return error(
                         src,
                         ErrorKind::DepthLimitReached(limits.max_depth),
@@ -454,30 +542,8 @@ pub fn parse_binary_with<'a, B: PlistBuilder<'a>>(
                 } => {
                     if *index < *count {
                         let key_at = *refs + *index * r.ref_size;
-                        let key_ref = r.reference(key_at);
-                        // Keys repeat (writers share them): known ASCII keys skip decoding.
-                        let slot = &mut key_cache[(key_ref % KEY_CACHE as u64) as usize];
-                        if slot.0 == key_ref {
-                            let (text, span) = (slot.1, slot.2);
-                            budget.charge(1 + text.len(), src, span.start, &limits)?;
-                            b.dict_key(dict, Text::Borrowed(text), span);
-                        } else {
-                            let (key, key_span) = r.object(key_ref, key_at)?;
-                            budget.charge(1 + payload_len(&key), src, key_span.start, &limits)?;
-                            match key {
-                                Object::Ascii(s) => {
-                                    *slot = (key_ref, s, key_span);
-                                    b.dict_key(dict, Text::Borrowed(s), key_span)
-                                }
-                                Object::Utf16(bytes) => {
-                                    if !utf16(bytes, &mut scratch) {
-                                        return error(src, ErrorKind::InvalidUtf16, key_span.start);
-                                    }
-                                    b.dict_key(dict, Text::Decoded(&scratch), key_span);
-                                }
-                                _ => return error(src, ErrorKind::KeyNotString, key_at),
-                            }
-                        }
+                        let key = r.key(key_at, &mut key_cache, budget, limits, &mut scratch)?;
+                        b.dict_key(dict, key.0, key.1);
                         from = *refs + (*count + *index) * r.ref_size;
                         next = r.reference(from);
                         *index += 1;
@@ -548,4 +614,303 @@ fn emit_scalar<'a, B: PlistBuilder<'a>>(
             return error(src, ErrorKind::UnknownObject(0), span.start)
         }
     })
+}
+
+/// A container the direct path has opened.
+struct Open {
+    object: u64,
+    refs: usize,
+    index: usize,
+    count: usize,
+    dict: bool,
+}
+
+/// The direct path over a binary plist: a [`JsonSource`] that derived types decode from
+/// without a [`RawValue`](quarry_raw_value::RawValue) in between.
+///
+/// It reads objects on demand from the top object with the checks, depth limit, cycle
+/// rule and work budget of [`parse_binary_with`]. Anything the JSON data model has no
+/// word for (dates, data, UIDs) is left to [`JsonSource::read_raw`] or falls back, and
+/// any error falls back, so the caller's RawValue path reports it.
+pub struct BinarySource<'a> {
+    r: Reader<'a>,
+    limits: Limits,
+    next: u64,
+    from: usize,
+    open: Vec<Open>,
+    budget: Budget,
+    scratch: String,
+    /// Left empty for small files, where filling it would cost more than it saves.
+    key_cache: Vec<(u64, &'a str, Span)>,
+}
+
+impl<'a> BinarySource<'a> {
+    /// A source positioned before the top object of `src`; `Fallback` when `src` is
+    /// not a binary plist whose trailer checks out under `limits`.
+    pub fn new(src: &'a [u8], limits: Limits) -> std::result::Result<Self, Fallback> {
+        if src.len() > limits.max_document_size {
+            return Err(Fallback);
+        }
+        let r = Reader::new(src).map_err(|_| Fallback)?;
+        let key_cache = if r.num_objects > 4 * KEY_CACHE as u64 {
+            vec![(u64::MAX, "", Span::default()); KEY_CACHE]
+        } else {
+            Vec::new()
+        };
+        Ok(BinarySource {
+            next: r.top,
+            from: src.len() - TRAILER + 16,
+            budget: Budget::for_file(src, &limits),
+            r,
+            limits,
+            open: Vec::new(),
+            scratch: String::new(),
+            key_cache,
+        })
+    }
+
+    /// The next object, without moving past it.
+    #[inline]
+    fn look(&self) -> std::result::Result<(Object<'a>, Span), Fallback> {
+        self.r.object(self.next, self.from).map_err(|_| Fallback)
+    }
+
+    /// The next object, charged to the budget.
+    #[inline]
+    fn take(&mut self) -> std::result::Result<(Object<'a>, Span), Fallback> {
+        let (object, span) = self.look()?;
+        self.budget
+            .charge(
+                1 + payload_len(&object),
+                self.r.src,
+                span.start,
+                &self.limits,
+            )
+            .map_err(|_| Fallback)?;
+        Ok((object, span))
+    }
+
+    /// Opens the container just taken (depth limit and cycle rule checked).
+    #[inline]
+    fn open(&mut self, refs: usize, count: usize, dict: bool) -> std::result::Result<(), Fallback> {
+        if self.open.len() >= self.limits.max_depth
+            || self.open.iter().any(|o| o.object == self.next)
+        {
+            return Err(Fallback);
+        }
+        self.open.push(Open {
+            object: self.next,
+            refs,
+            index: 0,
+            count,
+            dict,
+        });
+        Ok(())
+    }
+
+    /// Moves to the next item of the innermost array; `false` (and closed) at its end.
+    #[inline]
+    fn advance_item(&mut self) -> std::result::Result<bool, Fallback> {
+        let ref_size = self.r.ref_size;
+        let Some(o) = self.open.last_mut().filter(|o| !o.dict) else {
+            return Err(Fallback);
+        };
+        if o.index < o.count {
+            self.from = o.refs + o.index * ref_size;
+            o.index += 1;
+            self.next = self.r.reference(self.from);
+            Ok(true)
+        } else {
+            self.open.pop();
+            Ok(false)
+        }
+    }
+
+    /// Moves to the next entry of the innermost dict and returns its key; `None` (and
+    /// closed) at its end.
+    #[inline]
+    fn advance_key(&mut self) -> std::result::Result<Option<Text<'a, '_>>, Fallback> {
+        let ref_size = self.r.ref_size;
+        let Some(o) = self.open.last_mut().filter(|o| o.dict) else {
+            return Err(Fallback);
+        };
+        if o.index >= o.count {
+            self.open.pop();
+            return Ok(None);
+        }
+        let key_at = o.refs + o.index * ref_size;
+        self.from = o.refs + (o.count + o.index) * ref_size;
+        o.index += 1;
+        self.next = self.r.reference(self.from);
+        let (key, _) = self
+            .r
+            .key(
+                key_at,
+                &mut self.key_cache,
+                &mut self.budget,
+                &self.limits,
+                &mut self.scratch,
+            )
+            .map_err(|_| Fallback)?;
+        Ok(Some(key))
+    }
+}
+
+/// The JSON view of a plist text.
+#[inline]
+fn json_str<'a, 's>(text: Text<'a, 's>) -> JsonStr<'a, 's> {
+    match text {
+        Text::Borrowed(s) => JsonStr::Borrowed(s),
+        Text::Decoded(s) => JsonStr::Transient(s),
+    }
+}
+
+impl<'a> JsonSource<'a> for BinarySource<'a> {
+    fn peek_token(&mut self) -> std::result::Result<JsonKind, Fallback> {
+        Ok(match self.look()?.0 {
+            Object::Bool(_) => JsonKind::Bool,
+            Object::Integer(_) | Object::Real(_) => JsonKind::Number,
+            Object::Ascii(_) | Object::Utf16(_) => JsonKind::String,
+            Object::Array { .. } => JsonKind::Array,
+            Object::Dict { .. } => JsonKind::Object,
+            // No JSON kind: the RawValue path decides.
+            Object::Date(_) | Object::Data(_) | Object::Uid(_) => return Err(Fallback),
+        })
+    }
+
+    fn read_null(&mut self) -> std::result::Result<(), Fallback> {
+        // A plist has no null.
+        Err(Fallback)
+    }
+
+    #[inline]
+    fn read_bool(&mut self) -> std::result::Result<bool, Fallback> {
+        match self.take()?.0 {
+            Object::Bool(v) => Ok(v),
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn read_number(&mut self) -> std::result::Result<RawValue<'a>, Fallback> {
+        match self.take()?.0 {
+            Object::Integer(v) => Ok(integer_value(v)),
+            Object::Real(v) => Ok(RawValue::Float(v)),
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn read_i64(&mut self) -> std::result::Result<i64, Fallback> {
+        match self.take()?.0 {
+            Object::Integer(v) => v.as_i64().ok_or(Fallback),
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn read_u64(&mut self) -> std::result::Result<u64, Fallback> {
+        match self.take()?.0 {
+            Object::Integer(v) => v.as_u64().ok_or(Fallback),
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn read_str(&mut self) -> std::result::Result<JsonStr<'a, '_>, Fallback> {
+        match self.take()?.0 {
+            Object::Ascii(s) => Ok(JsonStr::Borrowed(s)),
+            Object::Utf16(bytes) => {
+                if utf16(bytes, &mut self.scratch) {
+                    Ok(JsonStr::Transient(&self.scratch))
+                } else {
+                    Err(Fallback)
+                }
+            }
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn begin_array(&mut self) -> std::result::Result<(), Fallback> {
+        match self.take()?.0 {
+            Object::Array { refs, count } => self.open(refs, count, false),
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn len_hint(&self) -> usize {
+        self.open.last().map_or(0, |o| o.count)
+    }
+
+    #[inline]
+    fn next_item(&mut self, _first: bool) -> std::result::Result<bool, Fallback> {
+        self.advance_item()
+    }
+
+    #[inline]
+    fn begin_object(&mut self) -> std::result::Result<(), Fallback> {
+        match self.take()?.0 {
+            Object::Dict { refs, count } => self.open(refs, count, true),
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn next_key(&mut self, _first: bool) -> std::result::Result<Option<JsonStr<'a, '_>>, Fallback> {
+        Ok(self.advance_key()?.map(json_str))
+    }
+
+    fn skip_value(&mut self) -> std::result::Result<(), Fallback> {
+        // Every object under this one is read and checked, as the RawValue path would.
+        let base = self.open.len();
+        loop {
+            let (object, _) = self.take()?;
+            match object {
+                Object::Array { refs, count } => self.open(refs, count, false)?,
+                Object::Dict { refs, count } => self.open(refs, count, true)?,
+                Object::Utf16(bytes) if !utf16(bytes, &mut self.scratch) => return Err(Fallback),
+                Object::Date(seconds) if datetime_from_apple_seconds(seconds).is_none() => {
+                    return Err(Fallback)
+                }
+                _ => {}
+            }
+            loop {
+                if self.open.len() == base {
+                    return Ok(());
+                }
+                let more = if self.open.last().is_some_and(|o| o.dict) {
+                    self.advance_key()?.is_some()
+                } else {
+                    self.advance_item()?
+                };
+                if more {
+                    break;
+                }
+            }
+        }
+    }
+
+    fn read_raw(&mut self) -> std::result::Result<RawValue<'a>, Fallback> {
+        let (object, span) = self.look()?;
+        let mut builder = RawValueBuilder::default();
+        if matches!(object, Object::Array { .. } | Object::Dict { .. }) {
+            let depth = self.limits.max_depth.saturating_sub(self.open.len());
+            walk(
+                &self.r,
+                &mut builder,
+                &self.limits,
+                depth,
+                self.next,
+                self.from,
+                &mut self.budget,
+            )
+            .map_err(|_| Fallback)
+        } else {
+            self.take()?;
+            emit_scalar(&mut builder, object, span, &mut self.scratch, self.r.src)
+                .map_err(|_| Fallback)
+        }
+    }
 }

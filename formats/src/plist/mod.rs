@@ -49,6 +49,11 @@
 //! processing instructions, the DOCTYPE and white space are not kept. A binary object
 //! shared by several containers appears once per reference in both doors.
 //!
+//! Binary plists also have a direct struct path: [`BinarySource`] hands objects to a
+//! derived type's `decode_json` as it asks for them, with no [`RawValue`] in between
+//! (the facade's `from_slice` takes it first). It reads with the same checks, limits
+//! and work budget; anything it does not handle falls back to the RawValue door.
+//!
 //! # Writing
 //!
 //! [`to_vec_xml`], [`to_vec_binary`] and [`to_vec_openstep`] write any [`Encode`]
@@ -75,7 +80,7 @@ mod xml;
 
 use quarry_raw_value::{Encode, EncodeError, RawValue};
 
-pub use binary::parse_binary_with;
+pub use binary::{parse_binary_with, BinarySource};
 pub use builder::{
     apple_seconds, datetime_from_apple_seconds, datetime_from_unix, to_utc, unix_time, Integer,
     PlistBuilder, Text,
