@@ -588,3 +588,28 @@ proptest! {
         prop_assert_eq!(&Server::decode_json(&mut source).unwrap(), &server);
     }
 }
+
+#[test]
+fn field_names_that_need_escaping_are_escaped() {
+    #[derive(Decode, Encode, Debug, PartialEq)]
+    struct Odd {
+        #[quarry(rename = "say \"hi\"")]
+        quoted: u8,
+        #[quarry(rename = "tab\there")]
+        tab: u8,
+        plain: u8,
+    }
+    let odd = Odd {
+        quoted: 1,
+        tab: 2,
+        plain: 3,
+    };
+    let text = encode(&odd);
+    assert_eq!(text, r#"{"say \"hi\"":1,"tab\there":2,"plain":3}"#);
+    assert_eq!(via_direct::<Odd>(&text).unwrap(), odd);
+    let pretty = String::from_utf8(json::to_vec_pretty(&odd).unwrap()).unwrap();
+    assert_eq!(
+        pretty,
+        "{\n  \"say \\\"hi\\\"\": 1,\n  \"tab\\there\": 2,\n  \"plain\": 3\n}"
+    );
+}

@@ -17,8 +17,11 @@ fn named_entries(fields: &[Field], bindings: &[TokenStream]) -> TokenStream {
                     .map_err(|__e| __e.at_key(#name))?;
             }
         } else {
+            // Names that need no escaping (all of them, in practice) skip the writer's scan.
+            let plain = !name.chars().any(|c| c == '"' || c == '\\' || c.is_control());
+            let write_key = if plain { quote!(plain_key) } else { quote!(key) };
             quote! {
-                __encoder.key(#name)?;
+                __encoder.#write_key(#name)?;
                 ::quarry::Encode::encode(#binding, __encoder).map_err(|__e| __e.at_key(#name))?;
             }
         }

@@ -273,3 +273,32 @@ proptest! {
         prop_assert_eq!(ours.is_ok(), theirs.is_ok(), "{:?}: {:?}", text, ours.err());
     }
 }
+
+/// Strings of every short length with each byte class at each position escape as
+/// serde_json escapes them (the writer tests up to 16 bytes as two words).
+#[test]
+fn short_strings_escape_at_every_position() {
+    let fillers = ["a", "é"];
+    let specials = ["\"", "\\", "\u{0}", "\u{1f}", "\n", " ", "\u{7f}", "é", "~"];
+    for filler in fillers {
+        for len in 0..=18 {
+            let plain = filler.repeat(len);
+            assert_eq!(
+                quarry_formats::json::to_string(&plain).unwrap(),
+                serde_json::to_string(&plain).unwrap()
+            );
+            for special in specials {
+                for at in 0..len {
+                    let mut s: Vec<&str> = vec![filler; len];
+                    s[at] = special;
+                    let s = s.concat();
+                    assert_eq!(
+                        quarry_formats::json::to_string(&s).unwrap(),
+                        serde_json::to_string(&s).unwrap(),
+                        "{s:?}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -38,6 +38,13 @@ pub trait Encoder {
     fn begin_map(&mut self, len: Option<usize>) -> Result<(), EncodeError>;
     /// Writes the key of the next map entry.
     fn key(&mut self, key: &str) -> Result<(), EncodeError>;
+    /// Writes a key fixed at compile time that holds no `"`, `\` or control character
+    /// (derived types call it for their field names), so a writer may copy it without
+    /// escaping. The default is [`Encoder::key`].
+    #[inline]
+    fn plain_key(&mut self, key: &'static str) -> Result<(), EncodeError> {
+        self.key(key)
+    }
     /// Closes the innermost map.
     fn end_map(&mut self) -> Result<(), EncodeError>;
 }

@@ -95,8 +95,8 @@ pub fn write_escaped_str(out: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
     out.reserve(bytes.len() + 2);
     out.push(b'"');
-    // Most strings (every key a derive writes) need no escape: one scan, one copy.
-    if bytes.len() < 16 && bytes.iter().all(|&b| b >= 0x20 && b != b'"' && b != b'\\') {
+    // Most short strings need no escape: a check of at most two words, one copy.
+    if bytes.len() <= 16 && !needs_escape_short(bytes) {
         out.extend_from_slice(bytes);
         out.push(b'"');
         return;
@@ -126,6 +126,35 @@ pub fn write_escaped_str(out: &mut Vec<u8>, s: &str) {
         run = i + 1;
     }
     out.push(b'"');
+}
+
+/// Whether a string of at most 16 bytes holds a byte JSON escapes. From 8 bytes on,
+/// the first and last eight bytes are tested as words (they overlap, and cover all).
+#[inline(always)]
+fn needs_escape_short(bytes: &[u8]) -> bool {
+    let n = bytes.len();
+    if n < 8 {
+        return bytes.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\');
+    }
+    let word = |at: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&bytes[at..at + 8]);
+        u64::from_le_bytes(w)
+    };
+    word_needs_escape(word(0)) || word_needs_escape(word(n - 8))
+}
+
+/// Whether one of the eight bytes of `w` is `"`, `\` or below 0x20 (exact: a borrow
+/// can only flag a byte above one that is flagged already).
+#[inline(always)]
+fn word_needs_escape(w: u64) -> bool {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let zero_byte = |x: u64| x.wrapping_sub(LO) & !x;
+    let flagged = zero_byte(w ^ (LO * u64::from(b'"')))
+        | zero_byte(w ^ (LO * u64::from(b'\\')))
+        | (w.wrapping_sub(LO * 0x20) & !w);
+    flagged & HI != 0
 }
 
 /// True when `text` is a number by JSON's grammar (what [`Encoder::big_number`] may emit).
@@ -237,6 +266,22 @@ impl Encoder for JsonWriter<'_> {
         write_escaped_str(self.out, key);
         self.out
             .extend_from_slice(if self.indent.is_some() { b": " } else { b":" });
+        self.after_key = true;
+        Ok(())
+    }
+
+    #[inline]
+    fn plain_key(&mut self, key: &'static str) -> Result<(), EncodeError> {
+        self.before_item();
+        let sep: &[u8] = if self.indent.is_some() {
+            b"\": "
+        } else {
+            b"\":"
+        };
+        self.out.reserve(key.len() + 3);
+        self.out.push(b'"');
+        self.out.extend_from_slice(key.as_bytes());
+        self.out.extend_from_slice(sep);
         self.after_key = true;
         Ok(())
     }
