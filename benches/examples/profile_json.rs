@@ -1,5 +1,6 @@
 //! Runs one JSON arm in a loop, for a profiler: `profile_json ARM FILE [ITERATIONS]`
-//! with ARM one of raw, tree, check, encode, serde-encode, serde-value, citm, serde-citm, twitter.
+//! with ARM one of raw, tree, check, encode, serde-encode, serde-value, citm, serde-citm, twitter,
+//! twitter-encode, serde-twitter-encode.
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -54,6 +55,19 @@ fn main() {
                 quarry::Format::Json,
             )
             .map_or(0, |c| c.statuses.len()),
+            "twitter-encode" | "serde-twitter-encode" => {
+                let t: quarry_benches::shapes::twitter::Twitter =
+                    serde_json::from_slice(&bytes).expect("twitter.json");
+                (0..50)
+                    .map(|_| {
+                        if arm == "twitter-encode" {
+                            quarry::json::to_vec(&t).map_or(0, |v| v.len())
+                        } else {
+                            serde_json::to_vec(&t).map_or(0, |v| v.len())
+                        }
+                    })
+                    .sum()
+            }
             "serde-encode" => serde_json::to_vec(&value).map_or(0, |v| v.len()),
             "serde-value" => serde_json::from_slice::<serde_json::Value>(&bytes)
                 .map_or(0, |v| v.is_object() as usize),

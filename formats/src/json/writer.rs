@@ -270,7 +270,9 @@ impl Encoder for JsonWriter<'_> {
         Ok(())
     }
 
-    #[inline]
+    // Inlined into the derive, where `key` is a literal: its copy is a few moves, not
+    // a call to memcpy.
+    #[inline(always)]
     fn plain_key(&mut self, key: &'static str) -> Result<(), EncodeError> {
         self.before_item();
         let sep: &[u8] = if self.indent.is_some() {
