@@ -1,5 +1,6 @@
-//! Runs every benchmark arm against its peers in one process, interleaved, and prints one
-//! table: format, input, arm, MB/s, ratio to each peer. With `--write`, rewrites the
+//! Runs every benchmark arm against its peers, interleaved (each format's group in a
+//! fresh child process of its own), and prints one table: format, input, arm, MB/s,
+//! ratio to each peer. With `--write`, rewrites the
 //! matching section of RESULTS.md.
 //!
 //! ```text
@@ -91,44 +92,78 @@ fn machine() -> String {
     format!("{model}, {cores} cores")
 }
 
+/// The child's part: measures the contests of `group` (those `filter` keeps) and prints
+/// one tab-separated line per peer (`row`, format, input, arm, peer, quarry MB/s, peer
+/// MB/s) and per dropped peer (`dropped`, note).
+fn measure_group(group: &str, filter: Option<&str>, rounds: usize, target: Duration) {
+    let Some((_, build)) = groups().into_iter().find(|(g, _)| *g == group) else {
+        eprintln!("bench-report: no group `{group}`");
+        std::process::exit(2);
+    };
+    let (contests, dropped) = without_failing_peers(build());
+    for note in dropped {
+        println!("dropped\t{note}");
+    }
+    for contest in contests {
+        if let Some(filter) = filter {
+            let name = format!("{} {} {}", contest.format, contest.input, contest.arm);
+            if !name.contains(filter) {
+                continue;
+            }
+        }
+        let speeds = measure(&contest, rounds, target);
+        for (peer, speed) in contest.arms.iter().zip(&speeds).skip(1) {
+            println!(
+                "row\t{}\t{}\t{}\t{}\t{}\t{}",
+                contest.format, contest.input, contest.arm, peer.library, speeds[0], speed
+            );
+        }
+        eprint!(".");
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    let value_of = |flag: &str| {
+        args.iter()
+            .position(|a| a == flag)
+            .and_then(|i| args.get(i + 1).cloned())
+    };
     let quick = args.iter().any(|a| a == "--quick");
     let write = args.iter().any(|a| a == "--write");
     let native = cfg!(target_feature = "avx2");
-    let section = args
-        .iter()
-        .position(|a| a == "--section")
-        .and_then(|i| args.get(i + 1).cloned())
-        .unwrap_or_else(|| {
-            if native {
-                "native".into()
-            } else {
-                "portable".into()
-            }
-        });
-    let filter = args
-        .iter()
-        .position(|a| a == "--filter")
-        .and_then(|i| args.get(i + 1).cloned());
+    let section = value_of("--section").unwrap_or_else(|| {
+        if native {
+            "native".into()
+        } else {
+            "portable".into()
+        }
+    });
+    let filter = value_of("--filter");
     let (rounds, target) = if quick {
         (5, Duration::from_millis(10))
     } else {
         (15, Duration::from_millis(40))
     };
+    // One group per child process: a group measured after others in the same process
+    // ran up to 10x slower on some inputs (glibc's heap, left in another shape by the
+    // earlier groups), so every group starts from a fresh process.
+    if let Some(group) = value_of("--group") {
+        measure_group(&group, filter.as_deref(), rounds, target);
+        return;
+    }
     let started = Instant::now();
 
     let mut table = String::new();
     table.push_str("| format | input | arm | quarry MB/s | peer | peer MB/s | quarry ÷ peer |\n");
     table.push_str("|---|---|---|---:|---|---:|---:|\n");
-    let mut ratios: std::collections::BTreeMap<
-        (&'static str, &'static str, &'static str),
-        Vec<f64>,
-    > = Default::default();
+    let mut ratios: std::collections::BTreeMap<(String, String, String), Vec<f64>> =
+        Default::default();
     let mut losses = Vec::new();
     let mut dropped = Vec::new();
-    for (group, build) in groups() {
-        // A filter that names a format skips building the others.
+    let exe = std::env::current_exe().expect("bench-report's own path");
+    for (group, _) in groups() {
+        // A filter that names a format skips the others.
         if let Some(filter) = &filter {
             let first = filter.split_whitespace().next().unwrap_or_default();
             let is_format = groups().iter().any(|(g, _)| *g == first);
@@ -136,41 +171,54 @@ fn main() {
                 continue;
             }
         }
-        let (contests, mut group_dropped) = without_failing_peers(build());
-        dropped.append(&mut group_dropped);
-        for contest in contests {
-            if let Some(filter) = &filter {
-                let name = format!("{} {} {}", contest.format, contest.input, contest.arm);
-                if !name.contains(filter.as_str()) {
-                    continue;
+        let mut child = std::process::Command::new(&exe);
+        child.args(["--group", group]);
+        // glibc's malloc adapts its mmap and trim thresholds to what it has seen, so an
+        // arm could pay page faults on every run or none depending on what ran before
+        // it (up to 10x swings seen). Fixed thresholds give every library the same
+        // steady heap.
+        child
+            .env("MALLOC_MMAP_THRESHOLD_", "1073741824")
+            .env("MALLOC_TRIM_THRESHOLD_", "1073741824")
+            .env("MALLOC_TOP_PAD_", "67108864");
+        if quick {
+            child.arg("--quick");
+        }
+        if let Some(filter) = &filter {
+            child.args(["--filter", filter]);
+        }
+        let output = child
+            .stderr(std::process::Stdio::inherit())
+            .output()
+            .expect("bench-report runs itself for each group");
+        if !output.status.success() {
+            eprintln!("bench-report: the `{group}` group failed");
+            std::process::exit(2);
+        }
+        for line in String::from_utf8_lossy(&output.stdout).lines() {
+            let fields: Vec<&str> = line.split('\t').collect();
+            match fields.as_slice() {
+                ["row", format, input, arm, peer, quarry_speed, peer_speed] => {
+                    let (q, p): (f64, f64) = (
+                        quarry_speed.parse().unwrap_or(0.0),
+                        peer_speed.parse().unwrap_or(f64::INFINITY),
+                    );
+                    let ratio = q / p;
+                    let _ = writeln!(
+                        table,
+                        "| {format} | {input} | {arm} | {q:.0} | {peer} | {p:.0} | {ratio:.2} |"
+                    );
+                    ratios
+                        .entry((format.to_string(), arm.to_string(), peer.to_string()))
+                        .or_default()
+                        .push(ratio);
+                    if ratio < 1.0 {
+                        losses.push(format!("{format} {input} {arm} vs {peer}: {ratio:.2}x"));
+                    }
                 }
+                ["dropped", note] => dropped.push(note.to_string()),
+                _ => {}
             }
-            let speeds = measure(&contest, rounds, target);
-            for (peer, speed) in contest.arms.iter().zip(&speeds).skip(1) {
-                let ratio = speeds[0] / speed;
-                let _ = writeln!(
-                    table,
-                    "| {} | {} | {} | {:.0} | {} | {:.0} | {:.2} |",
-                    contest.format,
-                    contest.input,
-                    contest.arm,
-                    speeds[0],
-                    peer.library,
-                    speed,
-                    ratio
-                );
-                ratios
-                    .entry((contest.format, contest.arm, peer.library))
-                    .or_default()
-                    .push(ratio);
-                if ratio < 1.0 {
-                    losses.push(format!(
-                        "{} {} {} vs {}: {:.2}x",
-                        contest.format, contest.input, contest.arm, peer.library, ratio
-                    ));
-                }
-            }
-            eprint!(".");
         }
     }
     eprintln!();
