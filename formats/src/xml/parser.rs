@@ -1670,6 +1670,20 @@ impl<'a> Parser<'a> {
     ) -> Result<bool> {
         let start = c.pos;
         c.pos += 2;
+        // The usual case: `</` then exactly the open element's name, then `>`. No name
+        // character is `>`, so this is the name the full path below would scan.
+        if self.open.len() > base {
+            let open = self.open.last().map_or(&[][..], |o| o.name.as_bytes());
+            let rest = &c.bytes()[c.pos..];
+            if rest.get(open.len()) == Some(&b'>') && rest.starts_with(open) {
+                c.pos += open.len() + 1;
+                if let Some(open) = self.open.pop() {
+                    self.drop_bindings(open.bindings);
+                }
+                b.end_element(self.span(c, start, c.pos));
+                return Ok(c.main && self.open.len() == base);
+            }
+        }
         let name = self.name(c)?;
         c.skip_ws();
         self.expect(c, b'>', "`>`")?;

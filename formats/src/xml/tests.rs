@@ -743,3 +743,44 @@ fn regression_a_pi_named_xml_something_is_not_the_declaration() {
     );
     assert!(parse(b"<?xml-stylesheet encoding='ebcdic'?><a/>").is_ok());
 }
+
+/// End tags take a shortcut when they repeat the open name and close at once; every
+/// other spelling goes through the full name scan, with the same errors.
+#[test]
+fn end_tags_match_the_open_element_exactly() {
+    let ok = [
+        "<a></a>",
+        "<a></a >",
+        "<a></a\n\t>",
+        "<p:a xmlns:p='u'></p:a>",
+        "<ab><a></a></ab>",
+        "<a><ab></ab></a>",
+        "<é></é>",
+        "<!DOCTYPE a [<!ENTITY e '<b></b>'>]><a>&e;</a>",
+    ];
+    for doc in ok {
+        assert!(check(doc.as_bytes()).is_ok(), "{doc}");
+    }
+    let mismatch = |expected: &str, found: &str| ErrorKind::MismatchedEndTag {
+        expected: expected.into(),
+        found: found.into(),
+    };
+    assert_eq!(kind(b"<a></ab>"), mismatch("a", "ab"));
+    assert_eq!(kind(b"<ab></a>"), mismatch("ab", "a"));
+    assert_eq!(kind(b"<a></A>"), mismatch("a", "A"));
+    assert_eq!(kind(b"<a></a"), ErrorKind::UnexpectedEnd);
+    assert!(matches!(
+        kind(b"<a></a/>"),
+        ErrorKind::UnexpectedCharacter { found: '/', .. }
+    ));
+    assert_eq!(kind(b"<a/></a>"), ErrorKind::ContentAfterRoot);
+    // An end tag inside an entity cannot close an element opened outside it.
+    assert!(matches!(
+        kind(b"<!DOCTYPE a [<!ENTITY e '</a>'>]><a>&e;"),
+        ErrorKind::UnbalancedEntity(_)
+    ));
+    // The span of an element still runs to the end of its end tag.
+    let doc = parse_tree(b"<r><a>x</a ></r>").unwrap();
+    let a = doc.root_element().first_child().unwrap();
+    assert_eq!(a.span(), crate::common::Span::new(3, 12));
+}
