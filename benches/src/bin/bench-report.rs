@@ -1,6 +1,6 @@
-//! Runs every benchmark arm against its peers, interleaved (each format's group in a
-//! fresh child process of its own), and prints one table: format, input, arm, MB/s,
-//! ratio to each peer. With `--write`, rewrites the
+//! Runs every benchmark arm against its peers, interleaved (each format's group in fresh
+//! child processes of its own, three of them, taking the median of each row), and prints
+//! one table: format, input, arm, MB/s, ratio to each peer. With `--write`, rewrites the
 //! matching section of RESULTS.md.
 //!
 //! ```text
@@ -35,9 +35,10 @@ fn calibrate(run: &dyn Fn() -> usize, target: Duration) -> u32 {
     }
 }
 
+/// The median of `values` (the upper one of an even count; 0 for none).
 fn median(mut values: Vec<f64>) -> f64 {
     values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
+    values.get(values.len() / 2).copied().unwrap_or(0.0)
 }
 
 /// Throughput of every arm, in MB/s, measured in interleaved rounds.
@@ -90,6 +91,43 @@ fn machine() -> String {
         .unwrap_or_else(|| "unknown CPU".into());
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     format!("{model}, {cores} cores")
+}
+
+/// Processes per group: each row is the median over them. One process in a few had an
+/// arm (quarry's or a peer's, at random) run 2x-5x slower throughout, which the median
+/// of three leaves out.
+const PROCESSES: usize = 3;
+
+/// One row's (format, input, arm, peer) and quarry's and the peer's MB/s, one pair per
+/// process.
+type Row = ([String; 4], Vec<(f64, f64)>);
+
+/// Runs `group` in a child process of this binary and returns what it printed.
+fn run_group(exe: &std::path::Path, group: &str, quick: bool, filter: Option<&str>) -> String {
+    let mut child = std::process::Command::new(exe);
+    child.args(["--group", group]);
+    // glibc's malloc adapts its mmap and trim thresholds to what it has seen, so an arm
+    // could pay page faults on every run or none depending on what ran before it (up
+    // to 10x swings seen). Fixed thresholds give every library the same steady heap.
+    child
+        .env("MALLOC_MMAP_THRESHOLD_", "1073741824")
+        .env("MALLOC_TRIM_THRESHOLD_", "1073741824")
+        .env("MALLOC_TOP_PAD_", "67108864");
+    if quick {
+        child.arg("--quick");
+    }
+    if let Some(filter) = filter {
+        child.args(["--filter", filter]);
+    }
+    let output = child
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .expect("bench-report runs itself for each group");
+    if !output.status.success() {
+        eprintln!("bench-report: the `{group}` group failed");
+        std::process::exit(2);
+    }
+    String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
 /// The child's part: measures the contests of `group` (those `filter` keeps) and prints
@@ -171,54 +209,43 @@ fn main() {
                 continue;
             }
         }
-        let mut child = std::process::Command::new(&exe);
-        child.args(["--group", group]);
-        // glibc's malloc adapts its mmap and trim thresholds to what it has seen, so an
-        // arm could pay page faults on every run or none depending on what ran before
-        // it (up to 10x swings seen). Fixed thresholds give every library the same
-        // steady heap.
-        child
-            .env("MALLOC_MMAP_THRESHOLD_", "1073741824")
-            .env("MALLOC_TRIM_THRESHOLD_", "1073741824")
-            .env("MALLOC_TOP_PAD_", "67108864");
-        if quick {
-            child.arg("--quick");
-        }
-        if let Some(filter) = &filter {
-            child.args(["--filter", filter]);
-        }
-        let output = child
-            .stderr(std::process::Stdio::inherit())
-            .output()
-            .expect("bench-report runs itself for each group");
-        if !output.status.success() {
-            eprintln!("bench-report: the `{group}` group failed");
-            std::process::exit(2);
-        }
-        for line in String::from_utf8_lossy(&output.stdout).lines() {
-            let fields: Vec<&str> = line.split('\t').collect();
-            match fields.as_slice() {
-                ["row", format, input, arm, peer, quarry_speed, peer_speed] => {
-                    let (q, p): (f64, f64) = (
-                        quarry_speed.parse().unwrap_or(0.0),
-                        peer_speed.parse().unwrap_or(f64::INFINITY),
-                    );
-                    let ratio = q / p;
-                    let _ = writeln!(
-                        table,
-                        "| {format} | {input} | {arm} | {q:.0} | {peer} | {p:.0} | {ratio:.2} |"
-                    );
-                    ratios
-                        .entry((format.to_string(), arm.to_string(), peer.to_string()))
-                        .or_default()
-                        .push(ratio);
-                    if ratio < 1.0 {
-                        losses.push(format!("{format} {input} {arm} vs {peer}: {ratio:.2}x"));
+        // Rows of every process, in the first process's order.
+        let mut rows: Vec<Row> = Vec::new();
+        for _ in 0..PROCESSES {
+            let stdout = run_group(&exe, group, quick, filter.as_deref());
+            for line in stdout.lines() {
+                let fields: Vec<&str> = line.split('\t').collect();
+                match fields.as_slice() {
+                    ["row", format, input, arm, peer, quarry_speed, peer_speed] => {
+                        let key = [format, input, arm, peer].map(|f| f.to_string());
+                        let speeds = (
+                            quarry_speed.parse().unwrap_or(0.0),
+                            peer_speed.parse().unwrap_or(f64::INFINITY),
+                        );
+                        match rows.iter_mut().find(|(k, _)| *k == key) {
+                            Some((_, seen)) => seen.push(speeds),
+                            None => rows.push((key, vec![speeds])),
+                        }
                     }
+                    ["dropped", note] if !dropped.iter().any(|d| d == note) => {
+                        dropped.push(note.to_string())
+                    }
+                    _ => {}
                 }
-                ["dropped", note] => dropped.push(note.to_string()),
-                _ => {}
             }
+        }
+        for ([format, input, arm, peer], speeds) in rows {
+            let q = median(speeds.iter().map(|s| s.0).collect());
+            let p = median(speeds.iter().map(|s| s.1).collect());
+            let ratio = q / p;
+            let _ = writeln!(
+                table,
+                "| {format} | {input} | {arm} | {q:.0} | {peer} | {p:.0} | {ratio:.2} |"
+            );
+            if ratio < 1.0 {
+                losses.push(format!("{format} {input} {arm} vs {peer}: {ratio:.2}x"));
+            }
+            ratios.entry((format, arm, peer)).or_default().push(ratio);
         }
     }
     eprintln!();
@@ -257,7 +284,7 @@ fn main() {
     );
     let _ = writeln!(
         report,
-        "- **Build:** release, {} · **Rounds:** {rounds} × ~{} ms per arm, median · **Run time:** {:.0} s",
+        "- **Build:** release, {} · **Rounds:** {rounds} × ~{} ms per arm, median, in each of {PROCESSES} processes per format; each row is the median of the {PROCESSES} · **Run time:** {:.0} s",
         if native { "`-C target-cpu=native` (sonic-rs and simd-json use their SIMD code)" } else { "portable (no target-cpu)" },
         target.as_millis(),
         started.elapsed().as_secs_f64()
