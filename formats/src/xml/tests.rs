@@ -784,3 +784,23 @@ fn end_tags_match_the_open_element_exactly() {
     let a = doc.root_element().first_child().unwrap();
     assert_eq!(a.span(), crate::common::Span::new(3, 12));
 }
+
+/// Found by the fuzzer: an empty CDATA section made a text node of its own, so the tree
+/// wrote `<a></a>`, which reads back without one and writes as `<a/>`.
+#[test]
+fn empty_cdata_and_entities_leave_no_text_node() {
+    for doc in [
+        "<a><![CDATA[]]></a>",
+        "<!DOCTYPE a [<!ENTITY e ''>]><a>&e;</a>",
+        "<a><![CDATA[]]><![CDATA[]]></a>",
+    ] {
+        let tree = parse_tree(doc.as_bytes()).unwrap();
+        assert!(!tree.root_element().has_children(), "{doc}");
+        assert_eq!(tree.to_string(), "<a/>");
+        assert_eq!(tree.to_raw_value(), parse(doc.as_bytes()).unwrap());
+    }
+    let tree = parse_tree(b"<r>x<a><![CDATA[]]></a>y</r>").unwrap();
+    let written = tree.to_string();
+    assert_eq!(written, "<r>x<a/>y</r>");
+    assert_eq!(parse_tree(written.as_bytes()).unwrap().to_string(), written);
+}

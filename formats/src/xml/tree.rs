@@ -814,6 +814,11 @@ impl<'a> TreeBuilder<'a> {
     }
 
     fn add_text(&mut self, text: Text<'a, '_>, span: Span) {
+        // An empty CDATA section or entity leaves no text node (as `<a></a>` has none),
+        // so a written tree reads back to the same tree.
+        if text.as_str().is_empty() {
+            return;
+        }
         let last = self.nodes[self.current as usize].last_child;
         if last != NONE {
             let node = &mut self.nodes[last as usize];
