@@ -804,3 +804,15 @@ fn empty_cdata_and_entities_leave_no_text_node() {
     assert_eq!(written, "<r>x<a/>y</r>");
     assert_eq!(parse_tree(written.as_bytes()).unwrap().to_string(), written);
 }
+
+/// Found by the fuzzer: a comment or PI can hold a CR only through an entity's `&#13;`,
+/// and has no way to escape it; written raw, it read back as LF, so the tree wrote
+/// differently the second time. The writer now writes it as the LF it reads back as.
+#[test]
+fn carriage_returns_in_comments_and_pis_are_written_as_line_feeds() {
+    let doc = "<!DOCTYPE a [<!ENTITY e '<!--x&#13;y--><?p q&#13;r?>'>]><a>&e;&#13;</a>";
+    let tree = parse_tree(doc.as_bytes()).unwrap();
+    let written = tree.to_string();
+    assert_eq!(written, "<a><!--x\ny--><?p q\nr?>&#13;</a>");
+    assert_eq!(parse_tree(written.as_bytes()).unwrap().to_string(), written);
+}

@@ -44,8 +44,9 @@ fn escape(out: &mut String, s: &str, attribute: bool) {
 
 /// Writes a parsed document back as XML: elements with their attributes as written
 /// (namespace declarations included, so prefixes stay bound), text and attribute
-/// values escaped, comments and processing instructions kept. The XML declaration
-/// and the DOCTYPE are not written: entities are already expanded.
+/// values escaped, comments and processing instructions kept (a CR in them, which they
+/// cannot escape, as LF). The XML declaration and the DOCTYPE are not written: entities
+/// are already expanded.
 pub fn write_tree(doc: &Document<'_>) -> String {
     let mut out = String::with_capacity(doc.source().len());
     for (i, top) in doc.root().children().enumerate() {
@@ -87,6 +88,19 @@ pub(crate) fn write_subtree(out: &mut String, top: Node<'_, '_>) {
     }
 }
 
+/// Appends comment or PI text, which has no escapes: a CR in it (only an entity's
+/// `&#13;` can put one there) is written as the LF a reader would normalize it to.
+fn push_without_cr(out: &mut String, s: &str) {
+    let mut parts = s.split('\r');
+    if let Some(first) = parts.next() {
+        out.push_str(first);
+    }
+    for part in parts {
+        out.push('\n');
+        out.push_str(part);
+    }
+}
+
 fn write_open(out: &mut String, node: Node<'_, '_>) {
     match node.kind() {
         NodeKind::Element => {
@@ -106,7 +120,7 @@ fn write_open(out: &mut String, node: Node<'_, '_>) {
         NodeKind::Text => escape_text(out, node.text().unwrap_or("")),
         NodeKind::Comment => {
             out.push_str("<!--");
-            out.push_str(node.text().unwrap_or(""));
+            push_without_cr(out, node.text().unwrap_or(""));
             out.push_str("-->");
         }
         NodeKind::ProcessingInstruction => {
@@ -115,7 +129,7 @@ fn write_open(out: &mut String, node: Node<'_, '_>) {
             out.push_str(target);
             if !data.is_empty() {
                 out.push(' ');
-                out.push_str(data);
+                push_without_cr(out, data);
             }
             out.push_str("?>");
         }
