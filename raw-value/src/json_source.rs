@@ -1,5 +1,6 @@
 //! The direct JSON path: what a type needs from a JSON reader to decode itself straight
-//! from the bytes, without building a [`RawValue`] first.
+//! from the bytes, without building a [`RawValue`] first. Any reader with JSON's data
+//! model can offer it: quarry's binary plist reader does too.
 //!
 //! The path is optimistic. Any surprise — a syntax error, a value of the wrong type, a
 //! missing or duplicated field, a failed constraint — returns [`Fallback`], and the caller
@@ -79,8 +80,9 @@ impl Deref for JsonStr<'_, '_> {
     }
 }
 
-/// A JSON reader positioned before a value. `quarry_formats::json::Parser` implements it;
-/// the derive's generated `decode_json` and the std impls call it.
+/// A JSON reader positioned before a value. `quarry_formats::json::Parser` and
+/// `quarry_formats::plist::BinarySource` implement it; the derive's generated
+/// `decode_json` and the std impls call it.
 pub trait JsonSource<'de> {
     /// The kind of the next value (whitespace skipped); `Fallback` at the end of input.
     fn peek_token(&mut self) -> Result<JsonKind, Fallback>;
