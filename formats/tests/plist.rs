@@ -291,10 +291,10 @@ fn xml_depth_is_limited() {
     );
 }
 
-#[test]
-fn binary_reads_every_type_and_borrows_text_and_data() {
-    // dict { "a": "xyz", "b": 300, "c": data, "d": [true, 1.5, date 0, UID 7, "é"] }
-    let objects = vec![
+/// The objects of a binary plist holding every type:
+/// dict { "a": "xyz", "b": 300, "c": data, "d": [true, 1.5, date 0, UID 7, "é"] }.
+fn every_type_objects() -> Vec<Vec<u8>> {
+    vec![
         vec![0xD4, 1, 2, 3, 4, 5, 6, 7, 8],       // 0: dict of 4
         vec![0x51, b'a'],                         // 1
         vec![0x51, b'b'],                         // 2
@@ -309,8 +309,12 @@ fn binary_reads_every_type_and_borrows_text_and_data() {
         vec![0x33, 0, 0, 0, 0, 0, 0, 0, 0],       // 11: date 2001-01-01
         vec![0x80, 7],                            // 12: UID 7
         vec![0x61, 0x00, 0xE9],                   // 13: "é"
-    ];
-    let file = bplist(&objects, 1, 0);
+    ]
+}
+
+#[test]
+fn binary_reads_every_type_and_borrows_text_and_data() {
+    let file = bplist(&every_type_objects(), 1, 0);
     let value = plist::parse(&file).unwrap();
     assert_eq!(
         value,
@@ -444,22 +448,8 @@ fn direct(file: &[u8]) -> plist::BinarySource<'_> {
 
 #[test]
 fn binary_direct_source_reads_what_the_raw_value_door_reads() {
-    let objects = vec![
-        vec![0xD4, 1, 2, 3, 4, 5, 6, 7, 8],       // 0: dict of 4
-        vec![0x51, b'a'],                         // 1
-        vec![0x61, 0x00, 0xE9],                   // 2: key "é" (UTF-16)
-        vec![0x51, b'c'],                         // 3
-        vec![0x51, b'd'],                         // 4
-        vec![0x53, b'x', b'y', b'z'],             // 5
-        vec![0x11, 0x01, 0x2C],                   // 6: 300
-        vec![0x42, 0xFF, 0x00],                   // 7: data
-        vec![0xA5, 9, 10, 11, 12, 13],            // 8: array
-        vec![0x09],                               // 9: true
-        vec![0x23, 0x3F, 0xF8, 0, 0, 0, 0, 0, 0], // 10: 1.5
-        vec![0x33, 0, 0, 0, 0, 0, 0, 0, 0],       // 11: date 2001-01-01
-        vec![0x80, 7],                            // 12: UID 7
-        vec![0x61, 0x00, 0xE9],                   // 13: "é"
-    ];
+    let mut objects = every_type_objects();
+    objects[2] = vec![0x61, 0x00, 0xE9]; // the key "b" becomes "é" (UTF-16)
     let file = bplist(&objects, 1, 0);
     let expected = plist::parse(&file).unwrap();
     assert_eq!(pull(&mut direct(&file), false), Ok(expected.clone()));
