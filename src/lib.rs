@@ -364,13 +364,19 @@ pub fn check(bytes: &[u8], format: Format) -> Result<(), Error> {
 /// Decodes a `T` from `bytes` in `format`. On failure, every decode error carries its
 /// path and the line and column of the offending value.
 ///
-/// JSON and binary plists are read straight into `T` (no intermediate value) when `T`
+/// JSON, TOML and binary plists are read straight into `T` (no intermediate value) when `T`
 /// supports it, as derived types do; on any failure the document is decoded again through [`RawValue`],
 /// so the errors are exactly the ones that path reports.
 pub fn from_slice<'de, T: Decode<'de>>(bytes: &'de [u8], format: Format) -> Result<T, Error> {
     #[cfg(feature = "json")]
     if format == Format::Json {
         if let Some(value) = json_direct(bytes) {
+            return Ok(value);
+        }
+    }
+    #[cfg(feature = "toml")]
+    if format == Format::Toml {
+        if let Some(value) = toml_direct(bytes) {
             return Ok(value);
         }
     }
@@ -404,6 +410,16 @@ fn json_direct<'de, T: Decode<'de>>(bytes: &'de [u8]) -> Option<T> {
     let value = T::decode_json(&mut parser).ok()?;
     parser.finish().ok()?;
     Some(value)
+}
+
+/// The direct TOML path; `None` (any failure, or a table added to after it closed)
+/// sends the caller to the RawValue path.
+#[cfg(feature = "toml")]
+#[inline]
+fn toml_direct<'de, T: Decode<'de>>(bytes: &'de [u8]) -> Option<T> {
+    let mut source = toml::DirectSource::new(bytes, Limits::default()).ok()?;
+    let value = T::decode_json(&mut source).ok()?;
+    source.finished().then_some(value)
 }
 
 /// The direct binary plist path; `None` (not a binary plist, or any failure) sends the

@@ -546,6 +546,77 @@ fn server_document() -> impl Strategy<Value = String> {
     })
 }
 
+/// Random TOML documents for Server: its two required keys with right and wrong values,
+/// then keys, tables and arrays of tables it knows or skips, in any order (repeats make
+/// invalid documents, a table reopened after another makes the direct path fall back).
+fn server_toml() -> impl Strategy<Value = String> {
+    let host = prop_oneof![
+        Just("\"h\""),
+        Just("'lit'"),
+        Just("\"esc\\u00e9\""),
+        Just("\"\"\"\nmulti\"\"\""),
+        Just("1979-05-27"),
+        Just("5"),
+    ];
+    let port = prop_oneof![
+        (0i64..70_000).prop_map(|n| n.to_string()),
+        Just("0x50".to_owned()),
+        Just("\"80\"".to_owned()),
+        Just("1.5".to_owned()),
+    ];
+    let line = prop_oneof![
+        Just("tags = [\"a\", \"b\"]"),
+        Just("tags = [\n  \"a\", # one\n  'b',\n]"),
+        Just("labels = []"),
+        Just("tags = [1]"),
+        Just("weight = 1.5"),
+        Just("weight = 2"),
+        Just("weight = -inf"),
+        Just("weight = \"x\""),
+        Just("other = {a = 1, b = [1, {c = 2}]}"),
+        Just("when = 2024-01-01T00:00:00Z"),
+        Just("dotted.a = 1"),
+        Just("dotted.b.c = \"x\"  # comment"),
+        Just("cache = 1"),
+    ];
+    let section = prop_oneof![
+        Just("[extra]\nx = 1"),
+        Just("[extra.deeper]\ny = [2]"),
+        Just("[[list]]\nz = 1\n[list.sub]\nw = 2\n[[list]]"),
+        Just("[[tags]]\nname = 'x'"),
+        Just("[weight]"),
+        Just("[dotted.more]"),
+    ];
+    (
+        host,
+        port,
+        prop::collection::vec(line, 0..5),
+        prop::collection::vec(section, 0..4),
+        any::<bool>(),
+    )
+        .prop_map(|(host, port, lines, sections, port_first)| {
+            let mut doc = String::new();
+            let required = [format!("hostName = {host}\n"), format!("port = {port}\n")];
+            let order = if port_first { [1, 0] } else { [0, 1] };
+            for (i, line) in lines.iter().enumerate() {
+                if i == 1 {
+                    doc.push_str(&required[order[0]]);
+                }
+                doc.push_str(line);
+                doc.push('\n');
+            }
+            if lines.len() < 2 {
+                doc.push_str(&required[order[0]]);
+            }
+            doc.push_str(&required[order[1]]);
+            for section in sections {
+                doc.push_str(section);
+                doc.push('\n');
+            }
+            doc
+        })
+}
+
 proptest! {
     #[test]
     fn direct_path_equals_raw_value_path(doc in server_document()) {
@@ -574,6 +645,19 @@ proptest! {
         prop_assert_eq!(direct.as_ref(), raw.as_ref().ok(), "{}", doc);
         let facade = quarry::from_slice::<Server>(&file, Format::Plist);
         prop_assert_eq!(facade.ok(), raw.ok());
+    }
+
+    #[test]
+    fn toml_direct_path_equals_raw_value_path(doc in server_toml()) {
+        let raw = quarry::toml::parse(doc.as_bytes()).map(Server::decode);
+        let mut source = quarry::toml::DirectSource::new(doc.as_bytes(), quarry::Limits::default()).unwrap();
+        let direct = Server::decode_json(&mut source).ok().filter(|_| source.finished());
+        // The direct path may fall back (a datetime read as a string does), never differ.
+        if let Some(direct) = &direct {
+            prop_assert_eq!(Some(direct), raw.as_ref().ok().and_then(|r| r.as_ref().ok()), "{}", doc);
+        }
+        let facade = quarry::from_str::<Server>(&doc, Format::Toml);
+        prop_assert_eq!(facade.ok(), raw.ok().and_then(Result::ok));
     }
 
     #[test]
@@ -612,4 +696,41 @@ fn field_names_that_need_escaping_are_escaped() {
         pretty,
         "{\n  \"say \\\"hi\\\"\": 1,\n  \"tab\\there\": 2,\n  \"plain\": 3\n}"
     );
+}
+
+/// A TOML table added to after another began (`[target.a]`, `[deps]`, `[target.b]`) is
+/// read directly when the type skips it; when the type reads it, the direct path falls
+/// back and the RawValue path (which merges the two parts) decides.
+#[test]
+fn toml_tables_added_to_later() {
+    #[derive(Decode, Debug, PartialEq)]
+    struct Pkg {
+        name: String,
+    }
+    #[derive(Decode, Debug, PartialEq)]
+    struct Doc {
+        name: String,
+        #[quarry(default)]
+        deps: BTreeMap<String, String>,
+        pkg: Option<Pkg>,
+    }
+    let direct = |src: &str| {
+        let mut source =
+            quarry::toml::DirectSource::new(src.as_bytes(), quarry::Limits::default()).unwrap();
+        Doc::decode_json(&mut source)
+            .ok()
+            .filter(|_| source.finished())
+    };
+    let raw = |src: &str| Doc::decode(quarry::toml::parse(src.as_bytes()).unwrap()).unwrap();
+
+    let skipped =
+        "name = 'x'\n[target.a]\nk = 1\n[deps]\nd = '1'\n[target.b]\nk = [2]\n[target.a.more]\n";
+    assert_eq!(direct(skipped), Some(raw(skipped)));
+    assert_eq!(raw(skipped).deps.len(), 1);
+
+    let read_twice = "name = 'x'\n[pkg]\nname = 'p'\n[deps]\n[pkg.meta]\nm = 1\n";
+    assert_eq!(direct(read_twice), None);
+    let decoded = quarry::from_str::<Doc>(read_twice, Format::Toml).unwrap();
+    assert_eq!(decoded, raw(read_twice));
+    assert_eq!(decoded.pkg, Some(Pkg { name: "p".into() }));
 }

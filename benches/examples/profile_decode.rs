@@ -2,10 +2,11 @@
 //! `profile_decode FORMAT FILE [ITERATIONS]` with FORMAT one of json, yaml, toml, xml,
 //! plist (XML and TOML batches decode as `Records<Person>`, the others as `Vec<Person>`),
 //! or `FORMAT-raw` to parse into a RawValue only, or `FORMAT-check` to validate only. A fourth argument picks another
-//! shape: `small` (`SmallMessage`) or `ints` (`Vec<i64>`).
+//! shape: `small` (`SmallMessage`), `ints` (`Vec<i64>`), or, for TOML and XML,
+//! `wide` (`Records<Wide>`) or `articles` (`Records<Article>`).
 
 use quarry::Format;
-use quarry_corpus_gen::shapes::{Person, Records, SmallMessage};
+use quarry_corpus_gen::shapes::{Article, Person, Records, SmallMessage, Wide};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -31,6 +32,10 @@ fn main() {
             quarry::parse_raw(&bytes, format).map_or(0, |v| v.kind_name().len())
         } else if shape == "small" {
             quarry::from_slice::<SmallMessage>(&bytes, format).map_or(0, |m| m.text.len())
+        } else if shape == "wide" {
+            quarry::from_slice::<Records<Wide>>(&bytes, format).map_or(0, |r| r.records.len())
+        } else if shape == "articles" {
+            quarry::from_slice::<Records<Article>>(&bytes, format).map_or(0, |r| r.records.len())
         } else if shape == "ints" {
             quarry::from_slice::<Vec<i64>>(&bytes, format).map_or(0, |v| v.len())
         } else if matches!(format, Format::Xml | Format::Toml) {

@@ -1,14 +1,17 @@
 //! Behaviour of the plist readers (XML, binary, OpenStep), both doors and the writers.
 #![cfg(feature = "plist")]
 
+mod support;
+
 use std::borrow::Cow;
 
 use proptest::prelude::*;
 use quarry_formats::plist::{self, ErrorKind, Integer, NodeKind, PlistFormat};
 use quarry_formats::Limits;
 use quarry_raw_value::{
-    Date, Datetime, Decode, Fallback, JsonKind, JsonSource, JsonStr, Offset, Path, RawValue, Time,
+    Date, Datetime, Decode, Fallback, JsonSource, JsonStr, Offset, Path, RawValue, Time,
 };
+use support::{pull, without_odd_entries};
 
 fn map<'a>(entries: Vec<(&'a str, RawValue<'a>)>) -> RawValue<'a> {
     RawValue::Map(
@@ -380,66 +383,6 @@ fn binary_shared_objects_are_allowed_but_their_expansion_is_bounded() {
         ErrorKind::ExpansionLimitReached(_)
     ));
     assert!(plist::check(&bomb).is_err());
-}
-
-/// Reads one value through the direct path's calls (peek, then the matching read),
-/// building the RawValue the other door would; what JSON has no kind for goes through
-/// `read_raw`. With `skip_odd`, every other dict entry is skipped instead.
-fn pull<'a, S: JsonSource<'a>>(source: &mut S, skip_odd: bool) -> Result<RawValue<'a>, Fallback> {
-    Ok(match source.peek_token() {
-        Err(Fallback) => source.read_raw()?,
-        Ok(JsonKind::Null) => {
-            source.read_null()?;
-            RawValue::Null
-        }
-        Ok(JsonKind::Bool) => RawValue::Bool(source.read_bool()?),
-        Ok(JsonKind::Number) => source.read_number()?,
-        Ok(JsonKind::String) => RawValue::String(source.read_str()?.into_cow()),
-        Ok(JsonKind::Array) => {
-            source.begin_array()?;
-            let mut items = Vec::new();
-            let mut first = true;
-            while source.next_item(first)? {
-                first = false;
-                items.push(pull(source, skip_odd)?);
-            }
-            RawValue::Seq(items)
-        }
-        Ok(JsonKind::Object) => {
-            source.begin_object()?;
-            let mut entries = Vec::new();
-            let mut index = 0;
-            while let Some(key) = source.next_key(index == 0)? {
-                let key = key.into_cow();
-                if skip_odd && index % 2 == 1 {
-                    source.skip_value()?;
-                } else {
-                    entries.push((key, pull(source, skip_odd)?));
-                }
-                index += 1;
-            }
-            RawValue::Map(entries)
-        }
-    })
-}
-
-/// `value` without every other dict entry, as `pull(.., true)` reads it.
-fn without_odd_entries(value: RawValue<'_>) -> RawValue<'_> {
-    match value {
-        RawValue::Seq(items) => RawValue::Seq(items.into_iter().map(without_odd_entries).collect()),
-        RawValue::Map(entries) if entries.len() == 1 && entries[0].0 == plist::UID_KEY => {
-            RawValue::Map(entries)
-        }
-        RawValue::Map(entries) => RawValue::Map(
-            entries
-                .into_iter()
-                .enumerate()
-                .filter(|(i, _)| i % 2 == 0)
-                .map(|(_, (k, v))| (k, without_odd_entries(v)))
-                .collect(),
-        ),
-        other => other,
-    }
 }
 
 fn direct(file: &[u8]) -> plist::BinarySource<'_> {

@@ -1,12 +1,15 @@
 //! Behaviour of the TOML parser, tree and writer.
 #![cfg(feature = "toml")]
 
+mod support;
+
 use std::borrow::Cow;
 
 use proptest::prelude::*;
 use quarry_formats::toml::{self, ErrorKind, NodeKind, StringKind, TableKind};
 use quarry_formats::Limits;
-use quarry_raw_value::{Datetime, Path, RawValue};
+use quarry_raw_value::{Datetime, Decode, Fallback, JsonSource, JsonStr, Path, RawValue};
+use support::{pull, without_odd_entries};
 
 fn err(input: &str) -> (String, usize, usize) {
     let e = toml::parse(input.as_bytes()).unwrap_err();
@@ -435,4 +438,202 @@ proptest! {
         prop_assert_eq!(raw, toml::check(text.as_bytes()).is_ok());
         prop_assert_eq!(raw, toml::parse_tree(text.as_bytes()).is_ok());
     }
+}
+
+/// Reads `input` whole through the direct source; `None` when it falls back.
+fn pulled(input: &[u8], skip_odd: bool) -> Option<RawValue<'_>> {
+    let mut source = toml::DirectSource::new(input, Limits::default()).ok()?;
+    let value = pull(&mut source, skip_odd).ok()?;
+    source.finished().then_some(value)
+}
+
+fn direct(input: &str) -> toml::DirectSource<'_> {
+    toml::DirectSource::new(input.as_bytes(), Limits::default()).unwrap()
+}
+
+const EVERY_SHAPE: &str = r#"
+title = "t"
+esc = "a\u00e9"
+"quoted key" = 1
+when = 1979-05-27T07:32:00Z
+date = 1979-05-27
+time = 07:32:00
+nums = [1, 2.5, inf, 0x10, -7, +3] # a comment
+nested = [
+  [1], # one
+  {a = 1, b = [true, 'lit']},
+  [],
+]
+inline = {}
+site.name = "x"
+site.port = 80
+site.deep.er = """
+multi"""
+
+[server]
+host = "h"
+
+[server.tls]
+on = true
+
+[[fruit]]
+name = "apple"
+[fruit.physical]
+color = "red"
+[[fruit.variety]]
+name = "red delicious"
+[[fruit]]
+name = "banana"
+[[fruit.variety]]
+name = "plantain"
+
+[x.y.z]
+w = 1
+[x]
+defined = "after its subtable"
+
+[empty]
+"#;
+
+#[test]
+fn direct_source_reads_what_the_raw_value_door_reads() {
+    let expected = toml::parse(EVERY_SHAPE.as_bytes()).unwrap();
+    assert_eq!(
+        pulled(EVERY_SHAPE.as_bytes(), false),
+        Some(expected.clone())
+    );
+    assert_eq!(
+        pulled(EVERY_SHAPE.as_bytes(), true),
+        Some(without_odd_entries(expected.clone()))
+    );
+    // `read_raw` at the root, as a type without a direct decoder reads it.
+    let mut source = direct(EVERY_SHAPE);
+    assert_eq!(RawValue::decode_json(&mut source), Ok(expected));
+    assert!(source.finished());
+}
+
+#[test]
+fn direct_source_borrows_keys_and_strings_unless_unescaped() {
+    let mut source = direct("a = \"x\"\n\"\\u0062\" = \"\\u0079\"\n");
+    source.begin_object().unwrap();
+    assert!(matches!(
+        source.next_key(true),
+        Ok(Some(JsonStr::Borrowed("a")))
+    ));
+    assert!(matches!(source.read_str(), Ok(JsonStr::Borrowed("x"))));
+    assert!(matches!(
+        source.next_key(false),
+        Ok(Some(JsonStr::Transient("b")))
+    ));
+    assert!(matches!(source.read_str(), Ok(JsonStr::Transient("y"))));
+    assert!(matches!(source.next_key(false), Ok(None)));
+    assert!(source.finished());
+    // A string decoded from escapes is handed over as the String the lexer made.
+    let mut source = direct("a = 'x'\nb = \"\\u0079\"\n");
+    source.begin_object().unwrap();
+    source.next_key(true).unwrap();
+    assert_eq!(source.read_cow(), Ok(Cow::Borrowed("x")));
+    source.next_key(false).unwrap();
+    assert_eq!(source.read_cow(), Ok(Cow::<str>::Owned("y".into())));
+    assert!(matches!(source.next_key(false), Ok(None)));
+}
+
+#[test]
+fn direct_source_falls_back_where_document_order_is_not_table_order() {
+    for doc in [
+        // A table added to after another began.
+        "[a]\nx = 1\n[b]\n[a.c]\n",
+        "a.x = 1\nb = 2\na.y = 3\n",
+        "[[a]]\n[b]\n[[a]]\n",
+        "[a.b]\n[c]\n[a]\n",
+        // A dotted key in an inline table.
+        "t = {a.b = 1}\n",
+    ] {
+        assert!(toml::parse(doc.as_bytes()).is_ok(), "{doc}");
+        assert_eq!(pulled(doc.as_bytes(), false), None, "{doc}");
+    }
+}
+
+#[test]
+fn direct_source_falls_back_on_errors_and_limits() {
+    for doc in [
+        "a = 1\na = 2\n",
+        "a = [1,,]\n",
+        "[a]\n[a]\n",
+        "a = {b = 1,}\n",
+        "a = 1 b = 2\n",
+    ] {
+        assert!(toml::parse(doc.as_bytes()).is_err(), "{doc}");
+        assert_eq!(pulled(doc.as_bytes(), false), None, "{doc}");
+        assert_eq!(pulled(doc.as_bytes(), true), None, "{doc}");
+    }
+    let deep = format!("a = {}{}\n", "[".repeat(200), "]".repeat(200));
+    assert_eq!(pulled(deep.as_bytes(), false), None);
+    let mut source = direct("a = 1\n");
+    source.begin_object().unwrap();
+    source.next_key(true).unwrap();
+    assert_eq!(source.read_null(), Err(Fallback));
+}
+
+/// Every toml-test 1.0 case through the direct source: a valid document reads as the
+/// RawValue door reads it (or falls back), an invalid one always falls back.
+#[test]
+fn direct_source_agrees_with_the_raw_value_door_on_toml_test() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/conformance/toml/tests");
+    let list = std::fs::read_to_string(dir.join("files-toml-1.0.0")).expect("toml-test list");
+    let (mut direct, mut valid, mut invalid) = (0, 0, 0);
+    for file in list.lines().filter(|l| l.ends_with(".toml")) {
+        let bytes = std::fs::read(dir.join(file)).expect("test file");
+        match toml::parse(&bytes) {
+            Ok(expected) => {
+                valid += 1;
+                // Compared as debug text, so NaN equals NaN (and -0.0 still differs from 0.0).
+                if let Some(value) = pulled(&bytes, false) {
+                    direct += 1;
+                    assert_eq!(format!("{value:?}"), format!("{expected:?}"), "{file}");
+                    let skipped = pulled(&bytes, true).expect("reads with skipping too");
+                    let expected = without_odd_entries(expected);
+                    assert_eq!(format!("{skipped:?}"), format!("{expected:?}"), "{file}");
+                }
+            }
+            Err(_) => {
+                invalid += 1;
+                assert_eq!(pulled(&bytes, false), None, "{file}");
+                assert_eq!(pulled(&bytes, true), None, "{file}");
+            }
+        }
+    }
+    println!("toml-test through the direct source: {direct}/{valid} read directly, {invalid} invalid all fell back");
+    assert_eq!((valid, invalid), (210, 499));
+    assert!(direct >= 150, "only {direct} of {valid} read directly");
+}
+
+#[test]
+fn integers_fast_and_slow_agree_at_the_edges() {
+    let int = |text: &str| match toml::parse(format!("a = {text}").as_bytes()) {
+        Ok(RawValue::Map(entries)) => Ok(entries[0].1.clone().into_owned()),
+        Ok(other) => panic!("{other:?}"),
+        Err(e) => Err(e.kind().to_string()),
+    };
+    assert_eq!(int("0"), Ok(RawValue::Int(0)));
+    assert_eq!(int("-0"), Ok(RawValue::Int(0)));
+    assert_eq!(int("+7"), Ok(RawValue::Int(7)));
+    assert_eq!(
+        int("123456789012345678"),
+        Ok(RawValue::Int(123_456_789_012_345_678))
+    );
+    assert_eq!(
+        int("1234567890123456789"),
+        Ok(RawValue::Int(1_234_567_890_123_456_789))
+    );
+    assert_eq!(int("-9223372036854775808"), Ok(RawValue::Int(i64::MIN)));
+    assert_eq!(int("1_000"), Ok(RawValue::Int(1000)));
+    assert_eq!(int("7e2"), Ok(RawValue::Float(700.0)));
+    assert_eq!(int("7.5"), Ok(RawValue::Float(7.5)));
+    assert!(int("9223372036854775808").is_err());
+    assert!(int("012").is_err());
+    assert!(int("1__0").is_err());
+    assert!(int("1_").is_err());
+    assert!(int("12abc").is_err());
 }

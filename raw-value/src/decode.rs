@@ -211,7 +211,7 @@ impl<'de> Decode<'de> for String {
 
     #[inline]
     fn decode_json<S: JsonSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
-        source.read_str().map(|s| (*s).to_owned())
+        source.read_string()
     }
 }
 
@@ -225,7 +225,7 @@ impl<'de> Decode<'de> for Cow<'de, str> {
 
     #[inline]
     fn decode_json<S: JsonSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
-        source.read_str().map(JsonStr::into_cow)
+        source.read_cow()
     }
 }
 

@@ -109,6 +109,18 @@ pub trait JsonSource<'de> {
     }
     /// Reads a string.
     fn read_str(&mut self) -> Result<JsonStr<'de, '_>, Fallback>;
+    /// Reads a string into a `String` of its own; a reader that already decoded it
+    /// into one hands that over.
+    #[inline]
+    fn read_string(&mut self) -> Result<String, Fallback> {
+        self.read_str().map(|s| (*s).to_owned())
+    }
+    /// Reads a string, borrowed from the input when it can be; a reader that already
+    /// decoded it into a `String` hands that over.
+    #[inline]
+    fn read_cow(&mut self) -> Result<Cow<'de, str>, Fallback> {
+        self.read_str().map(JsonStr::into_cow)
+    }
     /// Reads `[` (checking the depth limit).
     fn begin_array(&mut self) -> Result<(), Fallback>;
     /// Moves to the next array item: `true` if one follows, `false` after reading `]`.
@@ -123,6 +135,10 @@ pub trait JsonSource<'de> {
     fn begin_object(&mut self) -> Result<(), Fallback>;
     /// Reads the next member's key and its `:`; `None` after reading `}`.
     /// `first` is true for the call right after [`JsonSource::begin_object`].
+    ///
+    /// A key may come twice: a JSON object may repeat one, and a TOML table that was
+    /// skipped may be handed out again when a later header adds to it. A decoder
+    /// decides on each key by its text, and falls back when one it reads repeats.
     fn next_key(&mut self, first: bool) -> Result<Option<JsonStr<'de, '_>>, Fallback>;
     /// Skips one value, validating it.
     fn skip_value(&mut self) -> Result<(), Fallback>;

@@ -37,6 +37,49 @@ pub fn find_string_special<const QUOTE: u8, const DEL: bool>(bytes: &[u8], mut i
     i
 }
 
+/// Skips the digits at `i`, folding them into `value` (wrapping past 19 digits);
+/// returns the offset of the first non-digit and the folded value.
+#[inline]
+pub(crate) fn fold_digits(bytes: &[u8], mut i: usize, mut value: u64) -> (usize, u64) {
+    while let Some(chunk) = bytes
+        .get(i..i + 8)
+        .and_then(|c| <[u8; 8]>::try_from(c).ok())
+    {
+        if !all_digits(chunk) {
+            break;
+        }
+        value = value
+            .wrapping_mul(100_000_000)
+            .wrapping_add(eight_digits_value(chunk));
+        i += 8;
+    }
+    while let Some(&b @ b'0'..=b'9') = bytes.get(i) {
+        value = value.wrapping_mul(10).wrapping_add(u64::from(b - b'0'));
+        i += 1;
+    }
+    (i, value)
+}
+
+/// True when all eight bytes are ASCII digits.
+#[inline]
+pub(crate) fn all_digits(chunk: [u8; 8]) -> bool {
+    let v = u64::from_le_bytes(chunk);
+    // Each byte is in 0x30..=0x39 exactly when adding 0x46 keeps it below 0x80 and its
+    // high nibble is 3.
+    (v & 0xF0F0_F0F0_F0F0_F0F0) == 0x3030_3030_3030_3030
+        && (v.wrapping_add(0x4646_4646_4646_4646) & 0x8080_8080_8080_8080) == 0
+}
+
+/// The value of exactly eight ASCII digits, combined pairwise in one register:
+/// digits to pairs (x10), pairs to quads (x100), quads to the whole (x10000).
+#[inline]
+pub(crate) fn eight_digits_value(chunk: [u8; 8]) -> u64 {
+    let v = u64::from_le_bytes(chunk).wrapping_sub(0x3030_3030_3030_3030);
+    let v = (v.wrapping_mul(10) + (v >> 8)) & 0x00FF_00FF_00FF_00FF;
+    let v = (v.wrapping_mul(100) + (v >> 16)) & 0x0000_FFFF_0000_FFFF;
+    v.wrapping_mul(10_000).wrapping_add(v >> 32) & 0xFFFF_FFFF
+}
+
 /// A writer's output as a `String`. Every writer emits only UTF-8 (text comes from
 /// `&str`, the rest is ASCII), so this never replaces anything; it is lossy rather than
 /// panicking only to keep `unwrap` out of library code.
@@ -60,6 +103,19 @@ mod tests {
             };
             proptest::prop_assert_eq!(find_string_special::<b'"', false>(&bytes, start), naive(b'"', false));
             proptest::prop_assert_eq!(find_string_special::<b'\'', true>(&bytes, start), naive(b'\'', true));
+        }
+
+        #[test]
+        fn digit_runs_fold_like_a_naive_loop(text in "[0-9]{0,30}[a.]?[0-9]{0,3}", start in 0u64..10) {
+            let bytes = text.as_bytes();
+            let end = bytes.iter().position(|b| !b.is_ascii_digit()).unwrap_or(bytes.len());
+            let naive = bytes[..end].iter().fold(start, |m, &d| m.wrapping_mul(10).wrapping_add(u64::from(d - b'0')));
+            proptest::prop_assert_eq!(fold_digits(bytes, 0, start), (end, naive));
+        }
+
+        #[test]
+        fn all_digits_matches_naive(chunk: [u8; 8]) {
+            proptest::prop_assert_eq!(all_digits(chunk), chunk.iter().all(u8::is_ascii_digit));
         }
     }
 }

@@ -3,6 +3,7 @@
 //! buffer, and only for strings holding escapes.
 
 use super::{Error, ErrorKind};
+use crate::common::fold_digits;
 
 /// A string read from the input: borrowed when it held no escape, otherwise decoded into
 /// the caller's scratch buffer. The caller is told which, so it can keep the borrow.
@@ -341,49 +342,6 @@ impl<'a> Lexer<'a> {
     }
 }
 
-/// Skips the digits at `i`, folding them into `value` (wrapping past 19 digits);
-/// returns the offset of the first non-digit and the folded value.
-#[inline]
-fn fold_digits(bytes: &[u8], mut i: usize, mut value: u64) -> (usize, u64) {
-    while let Some(chunk) = bytes
-        .get(i..i + 8)
-        .and_then(|c| <[u8; 8]>::try_from(c).ok())
-    {
-        if !all_digits(chunk) {
-            break;
-        }
-        value = value
-            .wrapping_mul(100_000_000)
-            .wrapping_add(eight_digits_value(chunk));
-        i += 8;
-    }
-    while let Some(&b @ b'0'..=b'9') = bytes.get(i) {
-        value = value.wrapping_mul(10).wrapping_add(u64::from(b - b'0'));
-        i += 1;
-    }
-    (i, value)
-}
-
-/// True when all eight bytes are ASCII digits.
-#[inline]
-fn all_digits(chunk: [u8; 8]) -> bool {
-    let v = u64::from_le_bytes(chunk);
-    // Each byte is in 0x30..=0x39 exactly when adding 0x46 keeps it below 0x80 and its
-    // high nibble is 3.
-    (v & 0xF0F0_F0F0_F0F0_F0F0) == 0x3030_3030_3030_3030
-        && (v.wrapping_add(0x4646_4646_4646_4646) & 0x8080_8080_8080_8080) == 0
-}
-
-/// The value of exactly eight ASCII digits, combined pairwise in one register:
-/// digits to pairs (x10), pairs to quads (x100), quads to the whole (x10000).
-#[inline]
-fn eight_digits_value(chunk: [u8; 8]) -> u64 {
-    let v = u64::from_le_bytes(chunk).wrapping_sub(0x3030_3030_3030_3030);
-    let v = (v.wrapping_mul(10) + (v >> 8)) & 0x00FF_00FF_00FF_00FF;
-    let v = (v.wrapping_mul(100) + (v >> 16)) & 0x0000_FFFF_0000_FFFF;
-    v.wrapping_mul(10_000).wrapping_add(v >> 32) & 0xFFFF_FFFF
-}
-
 /// A number the lexer has checked against JSON's grammar but not yet converted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NumberToken<'a> {
@@ -550,18 +508,6 @@ mod tests {
             proptest::prop_assert_eq!(number(&text).unwrap(), Number::Float(expected));
         }
 
-        #[test]
-        fn digit_runs_fold_like_a_naive_loop(text in "[0-9]{0,30}[a.]?[0-9]{0,3}", start in 0u64..10) {
-            let bytes = text.as_bytes();
-            let end = bytes.iter().position(|b| !b.is_ascii_digit()).unwrap_or(bytes.len());
-            let naive = bytes[..end].iter().fold(start, |m, &d| m.wrapping_mul(10).wrapping_add(u64::from(d - b'0')));
-            proptest::prop_assert_eq!(fold_digits(bytes, 0, start), (end, naive));
-        }
-
-        #[test]
-        fn all_digits_matches_naive(chunk: [u8; 8]) {
-            proptest::prop_assert_eq!(all_digits(chunk), chunk.iter().all(u8::is_ascii_digit));
-        }
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use quarry_raw_value::Datetime;
 
-use crate::common::Span;
+use crate::common::{fold_digits, Span};
 
 use super::builder::{Key, StringKind};
 use super::error::{Error, ErrorKind};
@@ -62,6 +62,9 @@ pub struct Lexer<'a> {
     src: &'a str,
     bytes: &'a [u8],
     pos: usize,
+    /// Where a basic string with escapes is decoded, reused, so the string it becomes
+    /// is allocated once at its final size.
+    scratch: String,
 }
 
 impl<'a> Lexer<'a> {
@@ -71,6 +74,7 @@ impl<'a> Lexer<'a> {
             src,
             bytes: src.as_bytes(),
             pos,
+            scratch: String::new(),
         }
     }
 
@@ -171,7 +175,7 @@ impl<'a> Lexer<'a> {
 
     /// A bare key followed by `=` (spaces allowed around it), consumed with the `=` and
     /// the spaces after it; `None`, consuming nothing, for anything else.
-    #[inline]
+    #[inline(always)]
     pub fn simple_key(&mut self) -> Option<Key<'a>> {
         let start = self.pos;
         let mut end = start;
@@ -259,12 +263,18 @@ impl<'a> Lexer<'a> {
                         None => Cow::Borrowed(&self.src[begin..end]),
                         Some(mut s) => {
                             s.push_str(&self.src[run..end]);
-                            Cow::Owned(s)
+                            let string = Cow::Owned(s.as_str().to_owned());
+                            self.scratch = s;
+                            string
                         }
                     });
                 }
                 Some(b'\\') => {
-                    let s = owned.get_or_insert_with(String::new);
+                    let s = owned.get_or_insert_with(|| {
+                        let mut scratch = std::mem::take(&mut self.scratch);
+                        scratch.clear();
+                        scratch
+                    });
                     s.push_str(&self.src[run..self.pos]);
                     self.escape(s)?;
                     run = self.pos;
@@ -460,6 +470,22 @@ impl<'a> Lexer<'a> {
             if radix != 0 {
                 return self.radix_integer(start + 2, radix);
             }
+        }
+        // The common integer: plain digits (no `_`, no leading zero), at most 18 of
+        // them so it cannot overflow, and not followed by a fraction or exponent.
+        let (end, magnitude) = fold_digits(self.bytes, p, 0);
+        let count = end - p;
+        if (1..=18).contains(&count)
+            && (count == 1 || self.bytes[p] != b'0')
+            && !matches!(self.bytes.get(end), Some(b'.' | b'e' | b'E' | b'_'))
+        {
+            self.pos = end;
+            let magnitude = magnitude as i64;
+            return Ok(Scalar::Integer(if negative {
+                -magnitude
+            } else {
+                magnitude
+            }));
         }
         let int_start = p;
         p = self.digits(p)?;

@@ -35,7 +35,7 @@ use quarry_raw_value::{Encode, EncodeError, RawValue, RawValueEncoder};
 pub use builder::{Key, StringKind, TableId, TableKind, TomlBuilder, ROOT};
 pub use error::{Error, ErrorKind};
 pub use lexer::{Lexer, Scalar};
-pub use parser::{parse_with, Parser};
+pub use parser::{parse_with, DirectSource, Parser};
 pub use raw::RawValueBuilder;
 pub use tree::{Document, EntryKey, Node, NodeKind, TreeBuilder};
 pub use writer::{write_document, NullEntries};

@@ -14,6 +14,7 @@ use crate::common::{Limits, Span};
 use super::builder::{Key, TableId, TableKind, TomlBuilder, ROOT};
 use super::error::{Error, ErrorKind};
 use super::lexer::{Lexer, Scalar};
+use quarry_raw_value::{Fallback, JsonKind, JsonSource, JsonStr, RawValue};
 
 /// What a key in a table holds, as far as the redefinition rules care.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,7 +43,7 @@ enum State {
 }
 
 /// Tables with more keys than this get a hash index.
-const INDEX_FROM: u32 = 12;
+const INDEX_FROM: u32 = 24;
 
 /// No key: the end of a table's key list.
 const NONE: u32 = u32::MAX;
@@ -51,30 +52,55 @@ const NONE: u32 = u32::MAX;
 struct TableShape<'a> {
     state: State,
     depth: usize,
+    /// The table (or array of tables) this one is a key or element of; [`NONE`] for the
+    /// root and for tables not (yet) placed. The direct path walks these links.
+    parent: TableId,
+    /// This table's key in `parent` (an index in [`Shape::keys`]); [`NONE`] for an
+    /// element of an array of tables.
+    key: u32,
+    /// For the direct path: [`OPEN`], [`CLOSED`] or [`SKIPPED`].
+    closed: u8,
     /// The table's first and last key in [`Shape::keys`] (a linked list, so no table
     /// needs a `Vec` of its own).
     head: u32,
     tail: u32,
     len: u32,
-    /// One bit per key, by [`key_bit`]: a clear bit proves a key absent without a walk.
-    bloom: u64,
+    /// Two bits per key, by [`key_bits`]: a clear one proves a key absent without a walk.
+    bloom: u128,
     index: Option<HashMap<Cow<'a, str>, Child>>,
 }
 
-/// The bit a key sets in its table's [`TableShape::bloom`].
+/// The two bits a key sets in its table's [`TableShape::bloom`], from a hash of its
+/// length and its first and last eight bytes (so `f01`…`f24` differ, as they would
+/// not by their first and last byte alone).
 #[inline]
-fn key_bit(name: &str) -> u64 {
+fn key_bits(name: &str) -> u128 {
     let bytes = name.as_bytes();
-    let (first, last) = match bytes {
-        [] => (0, 0),
-        [first, .., last] => (*first, *last),
-        [only] => (*only, *only),
+    let len = bytes.len();
+    let word = |at: usize| {
+        bytes
+            .get(at..at + 8)
+            .and_then(|w| <[u8; 8]>::try_from(w).ok())
+            .map_or(0, u64::from_le_bytes)
     };
-    let hash = (bytes.len() as u32)
-        .wrapping_mul(0x9E37_79B9)
-        .wrapping_add(u32::from(first).wrapping_mul(31))
-        .wrapping_add(u32::from(last).wrapping_mul(131));
-    1 << ((hash ^ (hash >> 7)) & 63)
+    let half = |at: usize| {
+        bytes
+            .get(at..at + 4)
+            .and_then(|w| <[u8; 4]>::try_from(w).ok())
+            .map_or(0, |w| u64::from(u32::from_le_bytes(w)))
+    };
+    // Fixed-size reads that overlap for short keys: no loop, no copy of unknown length.
+    let (head, tail) = match len {
+        8.. => (word(0), word(len - 8)),
+        4..=7 => (half(0), half(len - 4)),
+        1..=3 => (
+            u64::from(bytes[0]) << 16 | u64::from(bytes[len / 2]) << 8 | u64::from(bytes[len - 1]),
+            0,
+        ),
+        0 => (0, 0),
+    };
+    let hash = (head ^ tail.rotate_left(29) ^ len as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (1u128 << (hash >> 57)) | (1u128 << ((hash >> 50) & 127))
 }
 
 #[derive(Debug)]
@@ -98,6 +124,9 @@ impl<'a> Shape<'a> {
         self.tables.push(TableShape {
             state,
             depth,
+            parent: NONE,
+            key: NONE,
+            closed: OPEN,
             head: NONE,
             tail: NONE,
             len: 0,
@@ -113,7 +142,8 @@ impl<'a> Shape<'a> {
 
     fn lookup(&self, id: TableId, name: &str) -> Option<Child> {
         let table = &self.tables[id as usize];
-        if table.bloom & key_bit(name) == 0 {
+        let bits = key_bits(name);
+        if table.bloom & bits != bits {
             return None;
         }
         if let Some(index) = &table.index {
@@ -130,13 +160,14 @@ impl<'a> Shape<'a> {
         None
     }
 
-    fn insert(&mut self, id: TableId, name: Cow<'a, str>, child: Child) {
+    /// Adds key `name` holding `child` to table `id`; returns the key's index.
+    fn insert(&mut self, id: TableId, name: Cow<'a, str>, child: Child) -> u32 {
         let at = self.keys.len() as u32;
         let table = &mut self.tables[id as usize];
         if let Some(index) = &mut table.index {
             index.insert(name.clone(), child);
         }
-        table.bloom |= key_bit(&name);
+        table.bloom |= key_bits(&name);
         table.len += 1;
         let previous = std::mem::replace(&mut table.tail, at);
         if previous == NONE {
@@ -144,6 +175,11 @@ impl<'a> Shape<'a> {
         }
         let build_index = table.len > INDEX_FROM && table.index.is_none();
         let head = table.head;
+        if let Child::Table(child) = child {
+            let child = &mut self.tables[child as usize];
+            child.parent = id;
+            child.key = at;
+        }
         self.keys.push(KeyShape {
             name,
             child,
@@ -161,6 +197,26 @@ impl<'a> Shape<'a> {
                 at = key.next;
             }
             self.tables[id as usize].index = Some(index);
+        }
+        at
+    }
+}
+
+impl Shape<'_> {
+    /// Key `at` of table `id` now holds `child` (the direct path adds a key before
+    /// reading its value).
+    fn set_child(&mut self, id: TableId, at: u32, child: Child) {
+        let key = &mut self.keys[at as usize];
+        key.child = child;
+        if let Some(index) = &mut self.tables[id as usize].index {
+            if let Some(slot) = index.get_mut(&key.name) {
+                *slot = child;
+            }
+        }
+        if let Child::Table(child) = child {
+            let child = &mut self.tables[child as usize];
+            child.parent = id;
+            child.key = at;
         }
     }
 }
@@ -380,6 +436,7 @@ impl<'a> Parser<'a> {
         builder: &mut B,
     ) -> TableId {
         let id = self.shape.add(State::Element, depth);
+        self.shape.table(id).parent = array;
         self.shape.table(array).state = State::TableArray { last: id };
         builder.array_element(array, id, span);
         id
@@ -530,7 +587,9 @@ impl<'a> Parser<'a> {
 
     /// The key of a `key = value` in table `table`, up to and including `=` and the
     /// spaces after it: the table the value goes in (dotted keys walk down) and the key.
-    #[inline]
+    /// Always inlined: its result, returned through memory, was copied out with wider
+    /// loads than the stores that wrote it (a store-forwarding stall).
+    #[inline(always)]
     fn member_key<B: TomlBuilder<'a>>(
         &mut self,
         table: TableId,
@@ -643,5 +702,602 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+    }
+}
+
+/// A table of a [`DirectSource`] not closed yet.
+const OPEN: u8 = 0;
+/// A table read and closed: it cannot be handed out again.
+const CLOSED: u8 = 1;
+/// A table closed while being skipped: handed out again, it is skipped again.
+const SKIPPED: u8 = 2;
+
+/// What the consumer of a [`DirectSource`] reads next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Next {
+    /// Nothing: the next call moves on to a key or an item.
+    Nothing,
+    /// The value at the lexer's position: after a key's `=`, or an inline array's item.
+    Inline,
+    /// Table (or array of tables) `id`, made by a header or a dotted key.
+    Table(TableId),
+}
+
+/// The header or key the source has read but not yet handed out.
+#[derive(Debug)]
+enum Ahead {
+    /// Nothing read ahead.
+    Nothing,
+    /// `key = value` for table `parent`, read up to the value; the key is already in
+    /// the shape, at `key`.
+    Line { parent: TableId, key: u32 },
+    /// A header; the keys that follow go in `section`.
+    Header { section: TableId },
+    /// The end of the document.
+    End,
+}
+
+/// An open inline array or inline table.
+#[derive(Debug)]
+enum Inline {
+    /// `[`: whether an item has been handed out.
+    Array { started: bool },
+    /// `{`: its table, and the key (in the shape) of the member being read.
+    Table { id: TableId, member: Option<u32> },
+}
+
+/// The direct path over a TOML document: a [`JsonSource`] that derived types decode
+/// from without a [`RawValue`] in between, driven by the one parser's own steps.
+///
+/// The document is handed out as nested objects in document order: the root's keys,
+/// then each header's table under its path, each array of tables as an array of its
+/// elements. The parser checks every line and header as it is reached, with its usual
+/// rules. A table that closed and is added to again later (`[a]`, `[b]`, `[a.c]`)
+/// cannot be handed out in order, so the source falls back there, as on any error or
+/// surprise; `quarry::from_slice` then decodes through [`RawValue`], so values and
+/// errors are exactly that door's.
+pub struct DirectSource<'a> {
+    parser: Parser<'a>,
+    /// The open tables and arrays of tables, the root first, and whether each is an
+    /// array of tables.
+    open: Vec<(TableId, bool)>,
+    /// Open inline arrays and tables, inside the innermost open table.
+    inline: Vec<Inline>,
+    next: Next,
+    ahead: Ahead,
+    /// The table the keys below the last header go in.
+    section: TableId,
+    /// The line whose value is being read: its table and key (in the shape), which
+    /// learns what the value was once it is read.
+    line: Option<(TableId, u32)>,
+    /// The depth of that line's table: inline nesting counts from it.
+    line_depth: usize,
+    /// What the last value read was, for the shape.
+    child: Child,
+    /// The tables from the root down to the table of what is read ahead.
+    chain: Vec<TableId>,
+    /// How many tables [`JsonSource::skip_value`] is inside.
+    skipping: usize,
+    /// The containers of values skipped with [`JsonSource::skip_value`].
+    frames: Vec<Frame<'a, ()>>,
+    /// A string or key with an escape, decoded.
+    scratch: String,
+}
+
+impl std::fmt::Debug for DirectSource<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DirectSource")
+            .field("pos", &self.parser.lexer.pos())
+            .field("open", &self.open)
+            .field("next", &self.next)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'a> DirectSource<'a> {
+    /// A source over `input`: checks the size limit and UTF-8, skips a byte order mark.
+    pub fn new(input: &'a [u8], limits: Limits) -> Result<Self, Error> {
+        Ok(DirectSource {
+            parser: Parser::new(input, limits)?,
+            open: Vec::new(),
+            inline: Vec::new(),
+            next: Next::Table(ROOT),
+            ahead: Ahead::Nothing,
+            section: ROOT,
+            line: None,
+            line_depth: 0,
+            child: Child::Value,
+            chain: Vec::new(),
+            skipping: 0,
+            frames: Vec::new(),
+            scratch: String::new(),
+        })
+    }
+
+    /// Whether the whole document has been read (the root table closed at the end).
+    pub fn finished(&self) -> bool {
+        self.open.is_empty() && self.next == Next::Nothing && matches!(self.ahead, Ahead::End)
+    }
+
+    /// Closes the innermost open table or array of tables.
+    fn close(&mut self) {
+        if let Some((id, _)) = self.open.pop() {
+            self.parser.shape.tables[id as usize].closed =
+                if self.skipping > 0 { SKIPPED } else { CLOSED };
+        }
+    }
+
+    /// Whether table `id` may be handed out (again): a table read once cannot be, as
+    /// the consumer would see part of it; one skipped can, as it is skipped again
+    /// (its key repeats, and a consumer that reads it falls back on a repeated key).
+    fn may_open(&self, id: TableId) -> bool {
+        self.parser.shape.tables[id as usize].closed != CLOSED
+    }
+
+    /// Records what the value of the line just read was, and ends its line.
+    fn finish_line(&mut self) -> Result<(), Fallback> {
+        if let Some((parent, key)) = self.line.take() {
+            if self.next != Next::Nothing || !self.inline.is_empty() {
+                return Err(Fallback);
+            }
+            self.parser.shape.set_child(parent, key, self.child);
+            self.parser.end_of_line(&mut ()).map_err(|_| Fallback)?;
+        }
+        Ok(())
+    }
+
+    /// Reads the next header, key or the end (skipping blank and comment lines).
+    fn read_ahead(&mut self) -> Result<(), Fallback> {
+        loop {
+            self.parser.lexer.skip_ws();
+            match self.parser.lexer.peek() {
+                None => {
+                    self.ahead = Ahead::End;
+                    return Ok(());
+                }
+                Some(b'\n' | b'\r') => {
+                    self.parser.lexer.newline().map_err(|_| Fallback)?;
+                }
+                Some(b'#') => self.parser.end_of_line(&mut ()).map_err(|_| Fallback)?,
+                Some(b'[') => {
+                    let section = self.parser.header(&mut ()).map_err(|_| Fallback)?;
+                    self.parser.end_of_line(&mut ()).map_err(|_| Fallback)?;
+                    self.section = section;
+                    self.ahead = Ahead::Header { section };
+                    return Ok(());
+                }
+                Some(_) => {
+                    let (parent, key) = self
+                        .parser
+                        .member_key(self.section, &mut ())
+                        .map_err(|_| Fallback)?;
+                    // The key joins its table now, so it is never moved again; its
+                    // value's kind is set once the value is read.
+                    let key = self.parser.shape.insert(parent, key.name, Child::Value);
+                    self.ahead = Ahead::Line { parent, key };
+                    return Ok(());
+                }
+            }
+        }
+    }
+
+    /// Sets [`DirectSource::chain`] to the tables from the root down to `id`, and says
+    /// whether the open tables are a prefix of it.
+    fn on_path(&mut self, mut id: TableId) -> bool {
+        self.chain.clear();
+        while id != NONE {
+            self.chain.push(id);
+            id = self.parser.shape.tables[id as usize].parent;
+        }
+        self.chain.reverse();
+        self.chain.len() >= self.open.len()
+            && self
+                .open
+                .iter()
+                .zip(&self.chain)
+                .all(|(&(open, _), &id)| open == id)
+    }
+
+    /// Key `at` of the shape, as the consumer sees it.
+    fn key(&self, at: u32) -> JsonStr<'a, '_> {
+        match &self.parser.shape.keys[at as usize].name {
+            Cow::Borrowed(name) => JsonStr::Borrowed(name),
+            Cow::Owned(name) => JsonStr::Transient(name),
+        }
+    }
+
+    /// [`JsonSource::next_key`] in the open table `table`.
+    fn next_table_key(&mut self, table: TableId) -> Result<Option<JsonStr<'a, '_>>, Fallback> {
+        self.finish_line()?;
+        loop {
+            if matches!(self.ahead, Ahead::Nothing) {
+                self.read_ahead()?;
+            }
+            let target = match self.ahead {
+                Ahead::Line { parent, key } if parent == table => {
+                    self.ahead = Ahead::Nothing;
+                    self.next = Next::Inline;
+                    self.line_depth = self.parser.shape.tables[parent as usize].depth;
+                    self.line = Some((parent, key));
+                    return Ok(Some(self.key(key)));
+                }
+                Ahead::Line { parent, .. } => parent,
+                Ahead::Header { section } => section,
+                Ahead::End | Ahead::Nothing => {
+                    self.close();
+                    return Ok(None);
+                }
+            };
+            if !self.on_path(target) {
+                self.close();
+                return Ok(None);
+            }
+            let depth = self.open.len();
+            if self.chain.len() == depth {
+                // A header naming the open table itself: the one that made it, or one
+                // defining a table its subtables' headers made first.
+                self.ahead = Ahead::Nothing;
+                continue;
+            }
+            let child = self.chain[depth];
+            if !self.may_open(child) {
+                return Err(Fallback);
+            }
+            self.next = Next::Table(child);
+            return Ok(Some(self.key(self.parser.shape.tables[child as usize].key)));
+        }
+    }
+
+    /// [`JsonSource::next_item`] in the open array of tables.
+    fn next_element(&mut self) -> Result<bool, Fallback> {
+        if matches!(self.ahead, Ahead::Nothing) {
+            self.read_ahead()?;
+        }
+        let target = match self.ahead {
+            Ahead::Line { parent, .. } => parent,
+            Ahead::Header { section } => section,
+            Ahead::End | Ahead::Nothing => NONE,
+        };
+        let depth = self.open.len();
+        if target == NONE || !self.on_path(target) || self.chain.len() == depth {
+            self.close();
+            return Ok(false);
+        }
+        let element = self.chain[depth];
+        if !self.may_open(element) {
+            return Err(Fallback);
+        }
+        self.next = Next::Table(element);
+        Ok(true)
+    }
+
+    /// Whether table `id` is an array of tables.
+    fn is_table_array(&self, id: TableId) -> bool {
+        matches!(
+            self.parser.shape.tables[id as usize].state,
+            State::TableArray { .. }
+        )
+    }
+
+    /// Whether the value at the lexer's position is a datetime: `dddd-` or `dd:` (no
+    /// number has a `-` after four digits or a `:` anywhere).
+    fn at_datetime(&self) -> bool {
+        let rest = &self.parser.lexer.src().as_bytes()[self.parser.lexer.pos()..];
+        let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+        matches!(
+            (digits, rest.get(digits)),
+            (4, Some(b'-')) | (2, Some(b':'))
+        )
+    }
+
+    /// Checks the depth limit for an inline array or table opening here.
+    fn check_inline_depth(&self) -> Result<(), Fallback> {
+        if self.line_depth + self.inline.len() + 1 > self.parser.limits.max_depth {
+            return Err(Fallback);
+        }
+        Ok(())
+    }
+
+    /// The scalar at the lexer's position, read.
+    #[inline]
+    fn scalar(&mut self) -> Result<Scalar<'a>, Fallback> {
+        if self.next != Next::Inline {
+            return Err(Fallback);
+        }
+        let (scalar, _) = self.parser.lexer.scalar().map_err(|_| Fallback)?;
+        self.next = Next::Nothing;
+        self.child = Child::Value;
+        Ok(scalar)
+    }
+
+    /// Reads one value of any kind as a [`RawValue`], as the RawValue door builds it.
+    fn raw(&mut self) -> Result<RawValue<'a>, Fallback> {
+        match self.peek_token() {
+            Ok(JsonKind::Array) => {
+                self.begin_array()?;
+                let mut items = Vec::new();
+                let mut first = true;
+                while self.next_item(first)? {
+                    first = false;
+                    items.push(self.raw()?);
+                }
+                Ok(RawValue::Seq(items))
+            }
+            Ok(JsonKind::Object) => {
+                self.begin_object()?;
+                let mut entries = Vec::new();
+                let mut first = true;
+                while let Some(key) = self.next_key(first)? {
+                    first = false;
+                    let key = key.into_cow();
+                    entries.push((key, self.raw()?));
+                }
+                Ok(RawValue::Map(entries))
+            }
+            _ => Ok(match self.scalar()? {
+                Scalar::String(value, _) => RawValue::String(value),
+                Scalar::Integer(value) => RawValue::Int(value),
+                Scalar::Float(value) => RawValue::Float(value),
+                Scalar::Bool(value) => RawValue::Bool(value),
+                Scalar::Datetime(value) => RawValue::Datetime(value),
+            }),
+        }
+    }
+}
+
+impl<'a> JsonSource<'a> for DirectSource<'a> {
+    #[inline]
+    fn peek_token(&mut self) -> Result<JsonKind, Fallback> {
+        match self.next {
+            Next::Nothing => Err(Fallback),
+            Next::Table(id) if self.is_table_array(id) => Ok(JsonKind::Array),
+            Next::Table(_) => Ok(JsonKind::Object),
+            Next::Inline => match self.parser.lexer.peek() {
+                Some(b'"' | b'\'') => Ok(JsonKind::String),
+                // A datetime has no JSON kind: `read_raw` reads it.
+                Some(b'0'..=b'9') if self.at_datetime() => Err(Fallback),
+                Some(b'0'..=b'9' | b'+' | b'-' | b'i' | b'n') => Ok(JsonKind::Number),
+                Some(b't' | b'f') => Ok(JsonKind::Bool),
+                Some(b'[') => Ok(JsonKind::Array),
+                Some(b'{') => Ok(JsonKind::Object),
+                _ => Err(Fallback),
+            },
+        }
+    }
+
+    /// TOML has no null.
+    fn read_null(&mut self) -> Result<(), Fallback> {
+        Err(Fallback)
+    }
+
+    #[inline]
+    fn read_bool(&mut self) -> Result<bool, Fallback> {
+        match self.scalar()? {
+            Scalar::Bool(b) => Ok(b),
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn read_number(&mut self) -> Result<RawValue<'a>, Fallback> {
+        match self.scalar()? {
+            Scalar::Integer(i) => Ok(RawValue::Int(i)),
+            Scalar::Float(f) => Ok(RawValue::Float(f)),
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn read_i64(&mut self) -> Result<i64, Fallback> {
+        match self.scalar()? {
+            Scalar::Integer(i) => Ok(i),
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn read_u64(&mut self) -> Result<u64, Fallback> {
+        match self.scalar()? {
+            Scalar::Integer(i) => u64::try_from(i).map_err(|_| Fallback),
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn read_str(&mut self) -> Result<JsonStr<'a, '_>, Fallback> {
+        match self.scalar()? {
+            Scalar::String(Cow::Borrowed(s), _) => Ok(JsonStr::Borrowed(s)),
+            Scalar::String(Cow::Owned(s), _) => {
+                self.scratch = s;
+                Ok(JsonStr::Transient(&self.scratch))
+            }
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn read_string(&mut self) -> Result<String, Fallback> {
+        match self.scalar()? {
+            Scalar::String(s, _) => Ok(s.into_owned()),
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn read_cow(&mut self) -> Result<Cow<'a, str>, Fallback> {
+        match self.scalar()? {
+            Scalar::String(s, _) => Ok(s),
+            _ => Err(Fallback),
+        }
+    }
+
+    fn begin_array(&mut self) -> Result<(), Fallback> {
+        match self.next {
+            Next::Table(id) if self.is_table_array(id) => self.open.push((id, true)),
+            Next::Inline if self.parser.lexer.peek() == Some(b'[') => {
+                self.check_inline_depth()?;
+                self.parser.lexer.bump();
+                self.parser
+                    .skip_array_space(&mut ())
+                    .map_err(|_| Fallback)?;
+                self.inline.push(Inline::Array { started: false });
+            }
+            _ => return Err(Fallback),
+        }
+        self.next = Next::Nothing;
+        Ok(())
+    }
+
+    fn next_item(&mut self, _first: bool) -> Result<bool, Fallback> {
+        if self.next != Next::Nothing {
+            return Err(Fallback);
+        }
+        match self.inline.last_mut() {
+            None => match self.open.last() {
+                Some(&(_, true)) => self.next_element(),
+                _ => Err(Fallback),
+            },
+            Some(Inline::Array { started }) => {
+                let started = std::mem::replace(started, true);
+                let parser = &mut self.parser;
+                if started {
+                    parser.skip_array_space(&mut ()).map_err(|_| Fallback)?;
+                    if parser.lexer.peek() != Some(b']') {
+                        parser.lexer.expect(b',', "`,`").map_err(|_| Fallback)?;
+                        parser.skip_array_space(&mut ()).map_err(|_| Fallback)?;
+                    }
+                }
+                if parser.lexer.peek() == Some(b']') {
+                    parser.lexer.bump();
+                    self.inline.pop();
+                    self.child = Child::Array;
+                    return Ok(false);
+                }
+                self.next = Next::Inline;
+                Ok(true)
+            }
+            Some(Inline::Table { .. }) => Err(Fallback),
+        }
+    }
+
+    fn begin_object(&mut self) -> Result<(), Fallback> {
+        match self.next {
+            Next::Table(id) if !self.is_table_array(id) => self.open.push((id, false)),
+            Next::Inline if self.parser.lexer.peek() == Some(b'{') => {
+                self.check_inline_depth()?;
+                let depth = self.line_depth + self.inline.len() + 1;
+                let id = self.parser.shape.add(State::Inline, depth);
+                self.parser.lexer.bump();
+                self.parser.lexer.skip_ws();
+                self.inline.push(Inline::Table { id, member: None });
+            }
+            _ => return Err(Fallback),
+        }
+        self.next = Next::Nothing;
+        Ok(())
+    }
+
+    fn next_key(&mut self, _first: bool) -> Result<Option<JsonStr<'a, '_>>, Fallback> {
+        if self.next != Next::Nothing {
+            return Err(Fallback);
+        }
+        let (id, member) = match self.inline.last_mut() {
+            None => match self.open.last() {
+                Some(&(table, false)) => return self.next_table_key(table),
+                _ => return Err(Fallback),
+            },
+            Some(Inline::Table { id, member }) => (*id, member.take()),
+            Some(Inline::Array { .. }) => return Err(Fallback),
+        };
+        let lexer = &mut self.parser.lexer;
+        let close = match member {
+            // `{}`: TOML 1.0 has no trailing comma in an inline table.
+            None => lexer.peek() == Some(b'}'),
+            Some(key) => {
+                self.parser.shape.set_child(id, key, self.child);
+                let lexer = &mut self.parser.lexer;
+                lexer.skip_ws();
+                match lexer.peek() {
+                    Some(b',') => {
+                        lexer.bump();
+                        lexer.skip_ws();
+                        false
+                    }
+                    Some(b'}') => true,
+                    _ => return Err(Fallback),
+                }
+            }
+        };
+        if close {
+            self.parser.lexer.bump();
+            self.inline.pop();
+            self.child = Child::Table(id);
+            return Ok(None);
+        }
+        let (parent, key) = self.parser.member_key(id, &mut ()).map_err(|_| Fallback)?;
+        if parent != id {
+            // A dotted key inside an inline table.
+            return Err(Fallback);
+        }
+        let key = self.parser.shape.insert(id, key.name, Child::Value);
+        self.next = Next::Inline;
+        if let Some(Inline::Table { member, .. }) = self.inline.last_mut() {
+            *member = Some(key);
+        }
+        Ok(Some(self.key(key)))
+    }
+
+    fn skip_value(&mut self) -> Result<(), Fallback> {
+        match self.next {
+            Next::Inline => {
+                let child = match self.parser.lexer.peek() {
+                    Some(b'[' | b'{') => {
+                        let mut frames = std::mem::take(&mut self.frames);
+                        frames.clear();
+                        let depth = self.line_depth + self.inline.len();
+                        let result = self.parser.nested_value(&mut (), depth, &mut frames);
+                        self.frames = frames;
+                        result.map_err(|_| Fallback)?.1
+                    }
+                    _ => {
+                        self.parser.lexer.scalar().map_err(|_| Fallback)?;
+                        Child::Value
+                    }
+                };
+                self.next = Next::Nothing;
+                self.child = child;
+                Ok(())
+            }
+            Next::Table(id) => {
+                // Tables closed while skipping may be handed out again.
+                self.skipping += 1;
+                let result = if self.is_table_array(id) {
+                    self.begin_array().and_then(|()| {
+                        let mut first = true;
+                        while self.next_item(first)? {
+                            first = false;
+                            self.skip_value()?;
+                        }
+                        Ok(())
+                    })
+                } else {
+                    self.begin_object().and_then(|()| {
+                        let mut first = true;
+                        while self.next_key(first)?.is_some() {
+                            first = false;
+                            self.skip_value()?;
+                        }
+                        Ok(())
+                    })
+                };
+                self.skipping -= 1;
+                result
+            }
+            Next::Nothing => Err(Fallback),
+        }
+    }
+
+    fn read_raw(&mut self) -> Result<RawValue<'a>, Fallback> {
+        self.raw()
     }
 }
