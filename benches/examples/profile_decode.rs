@@ -3,7 +3,8 @@
 //! plist (XML and TOML batches decode as `Records<Person>`, the others as `Vec<Person>`),
 //! or `FORMAT-raw` to parse into a RawValue only, or `FORMAT-check` to validate only. A fourth argument picks another
 //! shape: `small` (`SmallMessage`), `ints` (`Vec<i64>`), or, for TOML and XML,
-//! `wide` (`Records<Wide>`) or `articles` (`Records<Article>`).
+//! `wide` (`Records<Wide>`) or `articles` (`Records<Article>`); `config` (`Config`);
+//! `manifest` (a `Cargo.toml` manifest).
 
 use quarry::Format;
 use quarry_corpus_gen::shapes::{Article, Person, Records, SmallMessage, Wide};
@@ -32,6 +33,12 @@ fn main() {
             quarry::parse_raw(&bytes, format).map_or(0, |v| v.kind_name().len())
         } else if shape == "small" {
             quarry::from_slice::<SmallMessage>(&bytes, format).map_or(0, |m| m.text.len())
+        } else if shape == "manifest" {
+            quarry::from_slice::<quarry_benches::shapes::cargo_manifest::Manifest>(&bytes, format)
+                .map_or(0, |m| m.dependencies.len())
+        } else if shape == "config" {
+            quarry::from_slice::<quarry_corpus_gen::shapes::Config>(&bytes, format)
+                .map_or(0, |c| c.limits.len())
         } else if shape == "wide" {
             quarry::from_slice::<Records<Wide>>(&bytes, format).map_or(0, |r| r.records.len())
         } else if shape == "articles" {

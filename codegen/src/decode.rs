@@ -477,11 +477,18 @@ fn enum_decode(c: &Container, variants: &[Variant], de: &Lifetime) -> TokenStrea
             }
         }
         Tagging::Untagged => {
-            let attempts = variants.iter().map(|v| {
+            let last = variants.len().saturating_sub(1);
+            let attempts = variants.iter().enumerate().map(|(i, v)| {
                 let content = variant_content(v, de, c.deny_unknown_fields);
+                // Every attempt but the last decodes a copy; the last takes the value.
+                let value = if i == last {
+                    quote!(let __value = __value;)
+                } else {
+                    quote!(let __value = __value.clone();)
+                };
                 quote! {
                     {
-                        let __value = __value.clone();
+                        #value
                         let __attempt: ::quarry::__private::Result<Self, ::quarry::DecodeErrors> = (|| #content)();
                         if let ::quarry::__private::Ok(__x) = __attempt {
                             return ::quarry::__private::Ok(__x);
@@ -493,9 +500,10 @@ fn enum_decode(c: &Container, variants: &[Variant], de: &Lifetime) -> TokenStrea
                 "data did not match any variant of untagged enum `{}`",
                 c.ident
             );
+            let unused = variants.is_empty().then(|| quote!(let _ = __value;));
             quote! {
                 #(#attempts)*
-                let _ = __value;
+                #unused
                 ::quarry::__private::Err(::quarry::DecodeErrors::custom(#message))
             }
         }

@@ -2,14 +2,17 @@
 //! the parse limits and byte scanning. Formats keep only their own error kinds.
 
 mod error;
+mod hash;
 mod limits;
 mod nulls;
 mod path;
 mod position;
 mod render;
 mod scan;
+mod utf8;
 
 pub use error::Error;
+pub(crate) use hash::KeyHashState;
 pub use limits::Limits;
 pub use nulls::NullEntries;
 pub use path::follow_path;
@@ -18,3 +21,4 @@ pub use quarry_raw_value::Position;
 pub use render::render_snippet;
 pub(crate) use scan::fold_digits;
 pub use scan::{find_string_special, utf8_output};
+pub(crate) use utf8::validate as validate_utf8;

@@ -5,7 +5,7 @@
 
 use quarry_raw_value::{Fallback, JsonKind, JsonSource, JsonStr, RawValue};
 
-use crate::common::{Limits, Span};
+use crate::common::{validate_utf8, Limits, Span};
 
 use super::builder::JsonBuilder;
 use super::lexer::Lexer;
@@ -42,9 +42,9 @@ impl<'a> Parser<'a> {
                 0,
             ));
         }
-        let src = match std::str::from_utf8(input) {
+        let src = match validate_utf8(input) {
             Ok(src) => src,
-            Err(e) => return Err(Error::new(ErrorKind::InvalidUtf8, input, e.valid_up_to())),
+            Err(at) => return Err(Error::new(ErrorKind::InvalidUtf8, input, at)),
         };
         let mut lexer = Lexer::new(src);
         if src.starts_with('\u{feff}') {

@@ -16,7 +16,7 @@
 
 use std::borrow::Cow;
 
-use crate::common::{Limits, Span};
+use crate::common::{validate_utf8, Limits, Span};
 
 use super::builder::{PlistBuilder, Text};
 use super::error::{Error, ErrorKind};
@@ -296,9 +296,9 @@ pub fn parse_openstep_with<'a, B: PlistBuilder<'a>>(
     } else {
         0
     };
-    let src = match std::str::from_utf8(input) {
+    let src = match validate_utf8(input) {
         Ok(s) => s,
-        Err(e) => return Err(Error::new(ErrorKind::InvalidUtf8, input, e.valid_up_to())),
+        Err(at) => return Err(Error::new(ErrorKind::InvalidUtf8, input, at)),
     };
     let mut p = Parser {
         src,

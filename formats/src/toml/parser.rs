@@ -9,7 +9,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use crate::common::{Limits, Span};
+use crate::common::{validate_utf8, KeyHashState, Limits, Span};
 
 use super::builder::{Key, TableId, TableKind, TomlBuilder, ROOT};
 use super::error::{Error, ErrorKind};
@@ -67,7 +67,7 @@ struct TableShape<'a> {
     len: u32,
     /// Two bits per key, by [`key_bits`]: a clear one proves a key absent without a walk.
     bloom: u128,
-    index: Option<HashMap<Cow<'a, str>, Child>>,
+    index: Option<HashMap<Cow<'a, str>, Child, KeyHashState>>,
 }
 
 /// The two bits a key sets in its table's [`TableShape::bloom`], from a hash of its
@@ -189,7 +189,8 @@ impl<'a> Shape<'a> {
             self.keys[previous as usize].next = at;
         }
         if build_index {
-            let mut index = HashMap::with_capacity(2 * INDEX_FROM as usize);
+            let mut index =
+                HashMap::with_capacity_and_hasher(2 * INDEX_FROM as usize, KeyHashState::default());
             let mut at = head;
             while at != NONE {
                 let key = &self.keys[at as usize];
@@ -263,8 +264,8 @@ impl<'a> Parser<'a> {
                 limits.max_document_size,
             ));
         }
-        let src = std::str::from_utf8(input)
-            .map_err(|e| Error::new(ErrorKind::InvalidUtf8, input, e.valid_up_to()))?;
+        let src =
+            validate_utf8(input).map_err(|at| Error::new(ErrorKind::InvalidUtf8, input, at))?;
         let start = if src.starts_with('\u{feff}') { 3 } else { 0 };
         let mut shape = Shape::default();
         shape.add(State::Root, 0);

@@ -16,7 +16,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use crate::common::{Limits, Span};
+use crate::common::{validate_utf8, Limits, Span};
 
 use super::builder::{
     Declaration, Doctype, NamespaceBinding, RawAttribute, StartTag, Text, Value, XmlBuilder,
@@ -159,9 +159,9 @@ pub(crate) fn decode_input(input: &[u8], limits: Limits) -> Result<Input<'_>> {
             }
         }
     }
-    match std::str::from_utf8(body) {
+    match validate_utf8(body) {
         Ok(s) => Ok(Input::Borrowed(s)),
-        Err(e) => Err(Error::new(ErrorKind::InvalidUtf8, body, e.valid_up_to())),
+        Err(at) => Err(Error::new(ErrorKind::InvalidUtf8, body, at)),
     }
 }
 

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use quarry_raw_value::RawValue;
 
-use crate::common::Span;
+use crate::common::{KeyHashState, Span};
 
 use super::builder::{StartTag, Text, XmlBuilder};
 
@@ -30,7 +30,7 @@ pub struct RawValueBuilder<'a> {
     /// is compared with a key only when their fingerprints are equal.
     fingerprints: Vec<u64>,
     /// Name-to-member indexes of elements with many children (see [`Frame::index`]).
-    indexes: Vec<HashMap<Cow<'a, str>, usize>>,
+    indexes: Vec<HashMap<Cow<'a, str>, usize, KeyHashState>>,
     /// The root element's name and value, once it has ended.
     root: Option<(Cow<'a, str>, RawValue<'a>)>,
 }
@@ -157,7 +157,8 @@ impl<'a> RawValueBuilder<'a> {
             },
             None => {
                 if count >= INDEX_AFTER && parent.index == 0 {
-                    let mut index = HashMap::with_capacity(count * 2);
+                    let mut index =
+                        HashMap::with_capacity_and_hasher(count * 2, KeyHashState::default());
                     for (i, (k, _)) in members[parent.start..].iter().enumerate() {
                         index.entry(k.clone()).or_insert(parent.start + i);
                     }

@@ -9,7 +9,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use crate::common::{Limits, Span};
+use crate::common::{validate_utf8, Limits, Span};
 
 use super::builder::{
     CollectionStyle, DocumentStart, Props, ScalarStyle, Tag, YamlBuilder, CORE_PREFIX,
@@ -90,9 +90,9 @@ impl<'a> Parser<'a> {
                 0,
             ));
         }
-        let src = match std::str::from_utf8(input) {
+        let src = match validate_utf8(input) {
             Ok(src) => src,
-            Err(e) => return Err(Error::new(ErrorKind::InvalidUtf8, input, e.valid_up_to())),
+            Err(at) => return Err(Error::new(ErrorKind::InvalidUtf8, input, at)),
         };
         let offset = if src.starts_with('\u{feff}') { 3 } else { 0 };
         Ok(Parser {
