@@ -1,0 +1,85 @@
+//! The struct door on TOML: a derived type decodes the same through the direct path
+//! (`toml::DirectSource`) and through RawValue, and any document read whole through the
+//! direct source equals the RawValue door's value (or the source fell back).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use quarry::toml::DirectSource;
+use quarry::{Decode, Format, Limits, RawValue};
+use std::collections::BTreeMap;
+
+#[derive(quarry::Decode, Debug, PartialEq)]
+#[quarry(rename_all = "kebab-case")]
+struct Manifest<'a> {
+    name: Option<&'a str>,
+    #[quarry(range = 1..=65535)]
+    port: Option<u16>,
+    #[quarry(alias = "labels", default)]
+    tags: Vec<String>,
+    package: Option<Package>,
+    #[quarry(default)]
+    dependencies: BTreeMap<String, Dependency>,
+    #[quarry(default)]
+    bin: Vec<Target>,
+    ratio: Option<f64>,
+    created: Option<quarry::Datetime>,
+    mode: Option<Mode>,
+}
+
+#[derive(quarry::Decode, Debug, PartialEq)]
+struct Package {
+    name: String,
+    version: Option<String>,
+}
+
+#[derive(quarry::Decode, Debug, PartialEq)]
+#[quarry(untagged)]
+enum Dependency {
+    Version(String),
+    Detailed {
+        version: Option<String>,
+        #[quarry(default)]
+        features: Vec<String>,
+    },
+}
+
+#[derive(quarry::Decode, Debug, PartialEq)]
+#[quarry(deny_unknown_fields)]
+struct Target {
+    name: String,
+    path: Option<String>,
+    pairs: Option<Vec<(u8, bool)>>,
+}
+
+#[derive(quarry::Decode, Debug, PartialEq)]
+enum Mode {
+    Fast,
+    Safe,
+}
+
+fuzz_target!(|data: &[u8]| {
+    let facade = quarry::from_slice::<Manifest>(data, Format::Toml);
+    let Ok(raw) = quarry::toml::parse(data) else {
+        assert!(facade.is_err());
+        if let Ok(mut source) = DirectSource::new(data, Limits::default()) {
+            let read = RawValue::decode_json(&mut source);
+            assert!(read.is_err() || !source.finished());
+        }
+        return;
+    };
+    // (Compared as text: NaN is not equal to itself.)
+    let mut source = DirectSource::new(data, Limits::default()).unwrap();
+    if let Ok(direct) = RawValue::decode_json(&mut source) {
+        if source.finished() {
+            assert_eq!(format!("{direct:?}"), format!("{raw:?}"));
+        }
+    }
+    let via_raw = Manifest::decode(raw);
+    let mut source = DirectSource::new(data, Limits::default()).unwrap();
+    if let Ok(direct) = Manifest::decode_json(&mut source) {
+        if source.finished() {
+            assert_eq!(Some(&direct), via_raw.as_ref().ok());
+        }
+    }
+    assert_eq!(facade.ok(), via_raw.ok());
+});
