@@ -39,19 +39,43 @@ pub fn find_string_special<const QUOTE: u8, const DEL: bool>(bytes: &[u8], mut i
 
 /// Skips the digits at `i`, folding them into `value` (wrapping past 19 digits);
 /// returns the offset of the first non-digit and the folded value.
+///
+/// Eight bytes at a time: a full word of digits folds in one step, and a word where
+/// the digits end folds its leading digits in one step too (shifted to the top of a
+/// word of `0`s), so a number of up to eight digits takes one step.
 #[inline]
 pub(crate) fn fold_digits(bytes: &[u8], mut i: usize, mut value: u64) -> (usize, u64) {
+    const POW10: [u64; 9] = [
+        1,
+        10,
+        100,
+        1_000,
+        10_000,
+        100_000,
+        1_000_000,
+        10_000_000,
+        100_000_000,
+    ];
     while let Some(chunk) = bytes
         .get(i..i + 8)
         .and_then(|c| <[u8; 8]>::try_from(c).ok())
     {
-        if !all_digits(chunk) {
-            break;
+        let digits = leading_digits(chunk);
+        if digits == 8 {
+            value = value
+                .wrapping_mul(100_000_000)
+                .wrapping_add(eight_digits_value(chunk));
+            i += 8;
+            continue;
         }
-        value = value
-            .wrapping_mul(100_000_000)
-            .wrapping_add(eight_digits_value(chunk));
-        i += 8;
+        if digits > 0 {
+            let word = (u64::from_le_bytes(chunk) << (8 * (8 - digits)))
+                | (0x3030_3030_3030_3030 >> (8 * digits));
+            value = value
+                .wrapping_mul(POW10[digits])
+                .wrapping_add(eight_digits_value(word.to_le_bytes()));
+        }
+        return (i + digits, value);
     }
     while let Some(&b @ b'0'..=b'9') = bytes.get(i) {
         value = value.wrapping_mul(10).wrapping_add(u64::from(b - b'0'));
@@ -60,14 +84,15 @@ pub(crate) fn fold_digits(bytes: &[u8], mut i: usize, mut value: u64) -> (usize,
     (i, value)
 }
 
-/// True when all eight bytes are ASCII digits.
+/// How many of the eight bytes, from the first, are ASCII digits.
 #[inline]
-pub(crate) fn all_digits(chunk: [u8; 8]) -> bool {
-    let v = u64::from_le_bytes(chunk);
-    // Each byte is in 0x30..=0x39 exactly when adding 0x46 keeps it below 0x80 and its
-    // high nibble is 3.
-    (v & 0xF0F0_F0F0_F0F0_F0F0) == 0x3030_3030_3030_3030
-        && (v.wrapping_add(0x4646_4646_4646_4646) & 0x8080_8080_8080_8080) == 0
+pub(crate) fn leading_digits(chunk: [u8; 8]) -> usize {
+    let x = u64::from_le_bytes(chunk) ^ 0x3030_3030_3030_3030;
+    // A byte is a digit exactly when its `x` is below 10: then adding 0x76 leaves the
+    // high bit clear, and so does `x` itself. (A carry out of a non-digit byte can only
+    // flag bytes after it, never the first one flagged.)
+    let non_digits = (x.wrapping_add(0x7676_7676_7676_7676) | x) & 0x8080_8080_8080_8080;
+    (non_digits.trailing_zeros() / 8) as usize
 }
 
 /// The value of exactly eight ASCII digits, combined pairwise in one register:
@@ -114,8 +139,20 @@ mod tests {
         }
 
         #[test]
-        fn all_digits_matches_naive(chunk: [u8; 8]) {
-            proptest::prop_assert_eq!(all_digits(chunk), chunk.iter().all(u8::is_ascii_digit));
+        fn leading_digits_matches_naive(chunk: [u8; 8], digits in 0usize..=8) {
+            let mut chunk = chunk;
+            for b in &mut chunk[..digits] {
+                *b = b'0' + *b % 10;
+            }
+            let naive = chunk.iter().take_while(|b| b.is_ascii_digit()).count();
+            proptest::prop_assert_eq!(leading_digits(chunk), naive);
+        }
+
+        #[test]
+        fn numbers_fold_like_a_naive_loop(number in 0u64..u64::MAX, tail in "[ ,.eE\\]}a-z]{0,9}", pad in 0usize..9) {
+            let text = format!("{}{number}{tail}", " ".repeat(pad));
+            let (end, value) = fold_digits(text.as_bytes(), pad, 0);
+            proptest::prop_assert_eq!((end, value), (pad + number.to_string().len(), number));
         }
     }
 }
