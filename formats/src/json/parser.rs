@@ -261,6 +261,22 @@ pub fn parse_with<'a, B: JsonBuilder<'a>>(
     Ok(value)
 }
 
+impl<'a> Parser<'a> {
+    /// [`JsonSource::next_key`] for a key with an escape (or a malformed one).
+    #[inline(never)]
+    fn escaped_key(&mut self) -> Result<Option<JsonStr<'a, '_>>, Fallback> {
+        let key = self
+            .lexer
+            .read_escaped_string(&mut self.scratch)
+            .map_err(|_| Fallback)?;
+        if self.lexer.peek() != Some(b':') {
+            return Err(Fallback);
+        }
+        self.lexer.bump();
+        Ok(Some(key))
+    }
+}
+
 /// The direct path: derived and std types read themselves from the parser. Every
 /// failure is a [`Fallback`]; the caller re-decodes through `RawValue` for the error.
 impl<'a> JsonSource<'a> for Parser<'a> {
@@ -340,9 +356,13 @@ impl<'a> JsonSource<'a> for Parser<'a> {
         if self.lexer.peek() != Some(b'"') {
             return Err(Fallback);
         }
-        self.lexer
-            .read_string(&mut self.scratch)
-            .map_err(|_| Fallback)
+        match self.lexer.read_unescaped_string() {
+            Some(s) => Ok(JsonStr::Borrowed(s)),
+            None => self
+                .lexer
+                .read_escaped_string(&mut self.scratch)
+                .map_err(|_| Fallback),
+        }
     }
 
     #[inline]
@@ -397,15 +417,15 @@ impl<'a> JsonSource<'a> for Parser<'a> {
             Some(b'"') if first => {}
             _ => return Err(Fallback),
         }
-        let key = self
-            .lexer
-            .read_string(&mut self.scratch)
-            .map_err(|_| Fallback)?;
-        if self.lexer.peek() != Some(b':') {
-            return Err(Fallback);
+        // The common key, with no escape, is read into registers and returned.
+        if let Some(key) = self.lexer.read_unescaped_string() {
+            if self.lexer.peek() != Some(b':') {
+                return Err(Fallback);
+            }
+            self.lexer.bump();
+            return Ok(Some(JsonStr::Borrowed(key)));
         }
-        self.lexer.bump();
-        Ok(Some(key))
+        self.escaped_key()
     }
 
     #[inline]
