@@ -450,6 +450,15 @@ fn emitter_quotes_what_would_read_back_differently() {
     assert_eq!(to_string(&"a\nb\n").unwrap(), "|\n  a\n  b\n");
     assert_eq!(to_string(&"a\n\n").unwrap(), "|+\n  a\n\n");
     assert_eq!(to_string(&"  a\nb").unwrap(), "|2-\n    a\n  b\n");
+    // Only blank lines: the spaces of the last one are content, so the indentation is
+    // explicit (without it `|-` took them for indentation and read back ""; found by the
+    // yaml fuzz target from `|-1` and a line of spaces).
+    assert_eq!(to_string(&"\n ").unwrap(), "|2-\n\n   \n");
+    let written = to_string(&"\n ").unwrap();
+    assert_eq!(
+        parse(written.as_bytes()).unwrap(),
+        RawValue::String("\n ".into())
+    );
 }
 
 #[test]

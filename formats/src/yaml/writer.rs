@@ -266,13 +266,14 @@ fn write_literal(out: &mut Vec<u8>, s: &str, indent: usize) {
     let mut pieces: Vec<&str> = s.split('\n').collect();
     let last = pieces.pop().unwrap_or("");
     // An explicit indentation when the content starts with a space, or when a
-    // white-space-only line comes before the first content line.
+    // white-space-only line comes before the first content line (or is all there is).
     let first_content = pieces
         .iter()
         .chain([&last])
         .find(|l| !l.trim_matches(' ').is_empty());
     let leading_spaces = pieces
         .iter()
+        .chain([&last])
         .take_while(|l| l.trim_matches(' ').is_empty())
         .any(|l| !l.is_empty());
     if first_content.is_some_and(|l| l.starts_with(' ')) || leading_spaces {
