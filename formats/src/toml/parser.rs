@@ -1106,22 +1106,18 @@ impl<'a> JsonSource<'a> for DirectSource<'a> {
 
     #[inline]
     fn read_str(&mut self) -> Result<JsonStr<'a, '_>, Fallback> {
-        match self.scalar()? {
-            Scalar::String(Cow::Borrowed(s), _) => Ok(JsonStr::Borrowed(s)),
-            Scalar::String(Cow::Owned(s), _) => {
+        match self.read_cow()? {
+            Cow::Borrowed(s) => Ok(JsonStr::Borrowed(s)),
+            Cow::Owned(s) => {
                 self.scratch = s;
                 Ok(JsonStr::Transient(&self.scratch))
             }
-            _ => Err(Fallback),
         }
     }
 
     #[inline]
     fn read_string(&mut self) -> Result<String, Fallback> {
-        match self.scalar()? {
-            Scalar::String(s, _) => Ok(s.into_owned()),
-            _ => Err(Fallback),
-        }
+        self.read_cow().map(Cow::into_owned)
     }
 
     #[inline]
