@@ -364,7 +364,7 @@ pub fn check(bytes: &[u8], format: Format) -> Result<(), Error> {
 /// Decodes a `T` from `bytes` in `format`. On failure, every decode error carries its
 /// path and the line and column of the offending value.
 ///
-/// JSON, TOML and binary plists are read straight into `T` (no intermediate value) when `T`
+/// JSON, YAML, TOML and binary plists are read straight into `T` (no intermediate value) when `T`
 /// supports it, as derived types do; on any failure the document is decoded again through [`RawValue`],
 /// so the errors are exactly the ones that path reports.
 pub fn from_slice<'de, T: Decode<'de>>(bytes: &'de [u8], format: Format) -> Result<T, Error> {
@@ -377,6 +377,12 @@ pub fn from_slice<'de, T: Decode<'de>>(bytes: &'de [u8], format: Format) -> Resu
     #[cfg(feature = "toml")]
     if format == Format::Toml {
         if let Some(value) = toml_direct(bytes) {
+            return Ok(value);
+        }
+    }
+    #[cfg(feature = "yaml")]
+    if format == Format::Yaml {
+        if let Some(value) = yaml_direct(bytes) {
             return Ok(value);
         }
     }
@@ -418,6 +424,17 @@ fn json_direct<'de, T: Decode<'de>>(bytes: &'de [u8]) -> Option<T> {
 #[inline]
 fn toml_direct<'de, T: Decode<'de>>(bytes: &'de [u8]) -> Option<T> {
     let mut source = toml::DirectSource::new(bytes, Limits::default()).ok()?;
+    let value = T::decode_json(&mut source).ok()?;
+    source.finished().then_some(value)
+}
+
+/// The direct YAML path; `None` (any failure, or anything the RawValue door gives a
+/// meaning of its own: aliases, anchors, tags, merge keys, a second document) sends the
+/// caller to the RawValue path.
+#[cfg(feature = "yaml")]
+#[inline]
+fn yaml_direct<'de, T: Decode<'de>>(bytes: &'de [u8]) -> Option<T> {
+    let mut source = yaml::DirectSource::new(bytes, &yaml::Options::default()).ok()?;
     let value = T::decode_json(&mut source).ok()?;
     source.finished().then_some(value)
 }

@@ -64,7 +64,7 @@ pub use builder::{
     CollectionStyle, DocumentStart, Props, ScalarStyle, Tag, YamlBuilder, CORE_PREFIX,
 };
 pub use error::{Error, ErrorKind};
-pub use parser::{parse_with, Parser};
+pub use parser::{parse_with, DirectSource, Parser};
 pub use raw::RawValueBuilder;
 pub use tree::{Children, Document, Node, NodeKind, Stream, TreeBuilder};
 pub use writer::YamlWriter;

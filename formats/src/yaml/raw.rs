@@ -83,6 +83,12 @@ impl<'a> RawValueBuilder<'a> {
         self.documents
     }
 
+    /// The value built at the top level, once its last event came (the direct path
+    /// builds one collection at a time with it).
+    pub(crate) fn take_root(&mut self) -> Option<RawValue<'a>> {
+        self.root.take()
+    }
+
     #[inline]
     fn in_key_position(&self) -> bool {
         match self.frames.last() {

@@ -8,7 +8,6 @@
 //! changed them.
 
 use std::borrow::Cow;
-use std::collections::VecDeque;
 
 use crate::common::Span;
 
@@ -179,6 +178,94 @@ fn is_uri_char(c: u8) -> bool {
         || c >= 0x80
 }
 
+/// The tokens scanned and not yet consumed, in order.
+///
+/// Slots `head..tail` of a `Vec` that only grows: consuming a token moves `head`, and
+/// a token is written into a slot left by an earlier one. So the parser reads a
+/// token's fields in place and the scanner writes them in place; moving whole tokens
+/// through the stack costs a store-forwarding stall per token.
+#[derive(Debug, Default)]
+struct TokenQueue<'a> {
+    items: Vec<Token<'a>>,
+    head: usize,
+    tail: usize,
+}
+
+impl<'a> TokenQueue<'a> {
+    #[inline]
+    fn len(&self) -> usize {
+        self.tail - self.head
+    }
+
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.tail == self.head
+    }
+
+    #[inline]
+    fn front(&self) -> Option<&Token<'a>> {
+        if self.is_empty() {
+            return None;
+        }
+        self.items.get(self.head)
+    }
+
+    #[inline]
+    fn front_mut(&mut self) -> Option<&mut Token<'a>> {
+        if self.is_empty() {
+            return None;
+        }
+        self.items.get_mut(self.head)
+    }
+
+    #[inline]
+    fn push_back(&mut self, token: Token<'a>) {
+        match self.items.get_mut(self.tail) {
+            Some(slot) => *slot = token,
+            None => self.items.push(token),
+        }
+        self.tail += 1;
+    }
+
+    /// Puts `token` at position `n` from the front.
+    fn insert(&mut self, n: usize, token: Token<'a>) {
+        self.push_back(token);
+        self.items[self.head + n..self.tail].rotate_right(1);
+    }
+
+    #[inline]
+    fn push_front(&mut self, token: Token<'a>) {
+        self.insert(0, token);
+    }
+
+    /// Consumes the front token, leaving it in its slot (what the caller needed of it
+    /// was read); it is dropped when the slot is written again.
+    #[inline]
+    fn advance(&mut self) {
+        self.head += 1;
+        if self.head == self.tail {
+            self.head = 0;
+            self.tail = 0;
+        }
+    }
+
+    /// Moves the front token out.
+    #[inline]
+    fn pop_front(&mut self) -> Option<Token<'a>> {
+        let slot = self.front_mut()?;
+        let token = std::mem::replace(
+            slot,
+            Token {
+                kind: TokenKind::StreamEnd,
+                start: 0,
+                end: 0,
+            },
+        );
+        self.advance();
+        Some(token)
+    }
+}
+
 /// The scanner over one (UTF-8, BOM-stripped) input.
 pub(crate) struct Scanner<'a> {
     src: &'a str,
@@ -188,7 +275,7 @@ pub(crate) struct Scanner<'a> {
     pos: usize,
     line: usize,
     line_start: usize,
-    tokens: VecDeque<Token<'a>>,
+    tokens: TokenQueue<'a>,
     tokens_parsed: usize,
     /// The token at the front of the queue is final (no key will be inserted before it).
     token_available: bool,
@@ -237,7 +324,7 @@ impl<'a> Scanner<'a> {
             pos: offset,
             line: 0,
             line_start: offset,
-            tokens: VecDeque::with_capacity(16),
+            tokens: TokenQueue::default(),
             tokens_parsed: 0,
             token_available: false,
             stream_start_produced: false,
@@ -354,13 +441,32 @@ impl<'a> Scanner<'a> {
         Ok(self.tokens.pop_front().expect("peeked"))
     }
 
+    /// Takes the text, style and span of the next token, a peeked scalar or key, and
+    /// consumes it. The fields are read in place: moving whole tokens between the
+    /// queue and the stack stalls on store forwarding.
+    #[inline(always)]
+    pub(crate) fn take_scalar(&mut self) -> (Cow<'a, str>, ScalarStyle, usize, usize) {
+        let token = self.tokens.front_mut().expect("peeked");
+        let (value, style) = match &mut token.kind {
+            TokenKind::Scalar(value, style) | TokenKind::KeyScalar(value, style) => {
+                (std::mem::take(value), *style)
+            }
+            _ => unreachable!("a scalar was peeked"),
+        };
+        let (start, end) = (token.start, token.end);
+        self.token_available = false;
+        self.tokens_parsed += 1;
+        self.tokens.advance();
+        (value, style, start, end)
+    }
+
     /// Consumes the next token without moving it out; returns where it ended.
     #[inline]
     pub(crate) fn skip_token(&mut self) -> Result<usize> {
         let end = self.peek_token()?.end;
         self.token_available = false;
         self.tokens_parsed += 1;
-        self.tokens.pop_front();
+        self.tokens.advance();
         Ok(end)
     }
 
@@ -1464,7 +1570,27 @@ impl<'a> Scanner<'a> {
             // line, it is a key, and no lookahead through the token queue is needed.
             let at = (self.pos, self.line, self.col(), self.tab_before);
             self.simple_key_allowed = false;
-            let token = self.scan_plain_scalar()?;
+            if let Some((start, end)) = self.scan_plain_fast() {
+                // The usual one-line scalar: its token is built in the queue (moving a
+                // token built on the stack costs a store-forwarding stall per token).
+                if self.line == at.1 && self.ch() == b':' && self.blankz_at(1) {
+                    self.key_checks(at)?;
+                    self.tokens.push_back(Token {
+                        kind: TokenKind::KeyScalar(
+                            Cow::Borrowed(&self.src[start..end]),
+                            ScalarStyle::Plain,
+                        ),
+                        start,
+                        end,
+                    });
+                    self.after_key_colon();
+                    return Ok(());
+                }
+                self.not_a_key(at)?;
+                self.push_plain(start, end);
+                return Ok(());
+            }
+            let token = self.scan_plain_general()?;
             if self.line == at.1 && self.ch() == b':' && self.blankz_at(1) {
                 return self.fetch_key_and_value(token, at);
             }
@@ -1474,9 +1600,23 @@ impl<'a> Scanner<'a> {
         }
         self.save_simple_key()?;
         self.simple_key_allowed = false;
-        let token = self.scan_plain_scalar()?;
+        if let Some((start, end)) = self.scan_plain_fast() {
+            self.push_plain(start, end);
+            return Ok(());
+        }
+        let token = self.scan_plain_general()?;
         self.tokens.push_back(token);
         Ok(())
+    }
+
+    /// Queues the plain scalar `start..end` (one line, as the input has it).
+    #[inline]
+    fn push_plain(&mut self, start: usize, end: usize) {
+        self.tokens.push_back(Token {
+            kind: TokenKind::Scalar(Cow::Borrowed(&self.src[start..end]), ScalarStyle::Plain),
+            start,
+            end,
+        });
     }
 
     /// In block context, a scalar whose `:` does not follow on its line is no implicit
@@ -1494,6 +1634,23 @@ impl<'a> Scanner<'a> {
     fn fetch_key_and_value(
         &mut self,
         token: Token<'a>,
+        at: (usize, usize, usize, bool),
+    ) -> Result<()> {
+        self.key_checks(at)?;
+        let kind = match token.kind {
+            TokenKind::Scalar(value, style) => TokenKind::KeyScalar(value, style),
+            other => other,
+        };
+        self.push(kind, token.start, token.end);
+        self.after_key_colon();
+        Ok(())
+    }
+
+    /// The rules for an implicit block key that starts at `(pos, line, col, tab_before)`
+    /// and whose `:` is next; opens a block mapping if the key is the first.
+    #[inline]
+    fn key_checks(
+        &mut self,
         (pos, line, col, tab_before): (usize, usize, usize, bool),
     ) -> Result<()> {
         self.remove_simple_key()?;
@@ -1507,34 +1664,23 @@ impl<'a> Scanner<'a> {
         if tab_before && self.indent < col as isize {
             return Err(self.error(ErrorKind::TabIndentation, pos));
         }
-        self.roll_indent(col, None, TokenKind::BlockMappingStart, pos)?;
-        let kind = match token.kind {
-            TokenKind::Scalar(value, style) => TokenKind::KeyScalar(value, style),
-            other => other,
-        };
-        self.push(kind, token.start, token.end);
-        // The `:`.
+        self.roll_indent(col, None, TokenKind::BlockMappingStart, pos)
+    }
+
+    /// Consumes a block key's `:` (and the usual single space after it).
+    #[inline]
+    fn after_key_colon(&mut self) {
         self.pos += 1;
         self.simple_key_allowed = false;
-        // The usual single space before the value: skip it here.
         if self.ch() == b' ' && self.peek(1) > b' ' && self.peek(1) != b'#' {
             self.pos += 1;
         }
-        Ok(())
-    }
-
-    fn scan_plain_scalar(&mut self) -> Result<Token<'a>> {
-        if let Some(token) = self.scan_plain_fast() {
-            #[cfg(debug_assertions)]
-            self.check_plain_fast(&token);
-            return Ok(token);
-        }
-        self.scan_plain_general()
     }
 
     /// In debug builds (tests, fuzzing), the fast path must agree with the general one.
     #[cfg(debug_assertions)]
-    fn check_plain_fast(&mut self, token: &Token<'a>) {
+    fn check_plain_fast(&mut self, (start, end): (usize, usize)) {
+        let token = &self.plain_token(start, end);
         let after = (
             self.pos,
             self.line,
@@ -1570,7 +1716,16 @@ impl<'a> Scanner<'a> {
     /// path: no continuation line, no tab, nothing unusual. Leaves the scanner where the
     /// general path would.
     #[inline]
-    fn scan_plain_fast(&mut self) -> Option<Token<'a>> {
+    fn scan_plain_fast(&mut self) -> Option<(usize, usize)> {
+        let span = self.scan_plain_one_line()?;
+        #[cfg(debug_assertions)]
+        self.check_plain_fast(span);
+        Some(span)
+    }
+
+    /// [`Scanner::scan_plain_fast`] without the debug check: the scalar's span.
+    #[inline]
+    fn scan_plain_one_line(&mut self) -> Option<(usize, usize)> {
         let b = self.b;
         let flow = self.flow_level > 0;
         let table = if flow {
@@ -1601,9 +1756,9 @@ impl<'a> Scanner<'a> {
             }
             let Some(&c) = b.get(p) else {
                 // The end of the input.
-                let token = self.plain_token(start, if p == run { last } else { p });
+                let span = (start, if p == run { last } else { p });
                 self.pos = p;
-                return Some(token);
+                return Some(span);
             };
             if c == b':' {
                 let ends = match b.get(p + 1) {
@@ -1615,9 +1770,9 @@ impl<'a> Scanner<'a> {
                     last = p;
                     continue;
                 }
-                let token = self.plain_token(start, if p == run { last } else { p });
+                let span = (start, if p == run { last } else { p });
                 self.pos = p;
-                return Some(token);
+                return Some(span);
             }
             if p > run {
                 last = p;
@@ -1630,9 +1785,9 @@ impl<'a> Scanner<'a> {
                     }
                     match b.get(q) {
                         None | Some(b'#') => {
-                            let token = self.plain_token(start, last);
+                            let span = (start, last);
                             self.pos = q;
-                            return Some(token);
+                            return Some(span);
                         }
                         Some(b'\n' | b'\r') => {
                             p = q;
@@ -1640,18 +1795,18 @@ impl<'a> Scanner<'a> {
                         }
                         Some(b'\t' | 0) => return None,
                         Some(&n) if flow && is_flow_indicator(n) => {
-                            let token = self.plain_token(start, last);
+                            let span = (start, last);
                             self.pos = q;
-                            return Some(token);
+                            return Some(span);
                         }
                         Some(_) => p = q,
                     }
                 }
                 b'\n' | b'\r' => break,
                 b',' | b'[' | b']' | b'{' | b'}' => {
-                    let token = self.plain_token(start, last);
+                    let span = (start, last);
                     self.pos = p;
-                    return Some(token);
+                    return Some(span);
                 }
                 _ => return None,
             }
@@ -1691,16 +1846,16 @@ impl<'a> Scanner<'a> {
                 }
             }
         }
-        let token = self.plain_token(start, last);
+        let span = (start, last);
         self.pos = q;
         self.line = line;
         self.line_start = line_start;
         self.simple_key_allowed = true;
         self.tab_in_indentation = false;
-        Some(token)
+        Some(span)
     }
 
-    #[inline]
+    #[cfg(debug_assertions)]
     fn plain_token(&self, start: usize, end: usize) -> Token<'a> {
         Token {
             kind: TokenKind::Scalar(Cow::Borrowed(&self.src[start..end]), ScalarStyle::Plain),
