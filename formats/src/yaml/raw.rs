@@ -5,6 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use quarry_raw_value::{base64, RawValue};
 
+use crate::common::fold_digits;
 use crate::common::Span;
 
 use super::builder::{CollectionStyle, DocumentStart, Props, ScalarStyle, Tag, YamlBuilder};
@@ -403,17 +404,10 @@ fn resolve_number(s: &str) -> Option<Number> {
     }
     // Integers: up to 18 digits cannot overflow, so accumulate them directly.
     if d.len() <= 18 {
-        let mut v: i64 = 0;
-        let mut all_digits = true;
-        for &c in d {
-            let digit = c.wrapping_sub(b'0');
-            if digit > 9 {
-                all_digits = false;
-                break;
-            }
-            v = v * 10 + i64::from(digit);
-        }
-        if all_digits {
+        // Eight digits at a time, as the JSON and TOML lexers read them.
+        let (end, v) = fold_digits(d, 0, 0);
+        if end == d.len() {
+            let v = v as i64;
             return Some(Number::Int(if sign == b'-' { -v } else { v }));
         }
     }

@@ -221,8 +221,45 @@ impl<'a> TokenQueue<'a> {
     #[inline]
     fn push_back(&mut self, token: Token<'a>) {
         match self.items.get_mut(self.tail) {
-            Some(slot) => *slot = token,
+            // Field by field: a token without content is then a one-byte store.
+            Some(slot) => {
+                slot.start = token.start;
+                slot.end = token.end;
+                slot.kind = token.kind;
+            }
             None => self.items.push(token),
+        }
+        self.tail += 1;
+    }
+
+    /// Queues a plain scalar (`key`: one followed by its `:`) whose text is `text`,
+    /// writing its fields into a free slot one by one (a whole token built first and
+    /// then copied in would be read back before its stores land).
+    #[inline]
+    fn push_plain(&mut self, key: bool, text: &'a str, start: usize, end: usize) {
+        let Some(slot) = self.items.get_mut(self.tail) else {
+            let kind = if key {
+                TokenKind::KeyScalar(Cow::Borrowed(text), ScalarStyle::Plain)
+            } else {
+                TokenKind::Scalar(Cow::Borrowed(text), ScalarStyle::Plain)
+            };
+            self.items.push(Token { kind, start, end });
+            self.tail += 1;
+            return;
+        };
+        slot.start = start;
+        slot.end = end;
+        match &mut slot.kind {
+            TokenKind::Scalar(value, style) if !key => {
+                *value = Cow::Borrowed(text);
+                *style = ScalarStyle::Plain;
+            }
+            TokenKind::KeyScalar(value, style) if key => {
+                *value = Cow::Borrowed(text);
+                *style = ScalarStyle::Plain;
+            }
+            kind if key => *kind = TokenKind::KeyScalar(Cow::Borrowed(text), ScalarStyle::Plain),
+            kind => *kind = TokenKind::Scalar(Cow::Borrowed(text), ScalarStyle::Plain),
         }
         self.tail += 1;
     }
@@ -1575,14 +1612,8 @@ impl<'a> Scanner<'a> {
                 // token built on the stack costs a store-forwarding stall per token).
                 if self.line == at.1 && self.ch() == b':' && self.blankz_at(1) {
                     self.key_checks(at)?;
-                    self.tokens.push_back(Token {
-                        kind: TokenKind::KeyScalar(
-                            Cow::Borrowed(&self.src[start..end]),
-                            ScalarStyle::Plain,
-                        ),
-                        start,
-                        end,
-                    });
+                    self.tokens
+                        .push_plain(true, &self.src[start..end], start, end);
                     self.after_key_colon();
                     return Ok(());
                 }
@@ -1612,11 +1643,8 @@ impl<'a> Scanner<'a> {
     /// Queues the plain scalar `start..end` (one line, as the input has it).
     #[inline]
     fn push_plain(&mut self, start: usize, end: usize) {
-        self.tokens.push_back(Token {
-            kind: TokenKind::Scalar(Cow::Borrowed(&self.src[start..end]), ScalarStyle::Plain),
-            start,
-            end,
-        });
+        self.tokens
+            .push_plain(false, &self.src[start..end], start, end);
     }
 
     /// In block context, a scalar whose `:` does not follow on its line is no implicit
