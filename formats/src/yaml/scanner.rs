@@ -127,6 +127,19 @@ const DOUBLE_SPECIAL: [bool; 256] = {
     t
 };
 
+/// Whether a plain scalar starting `c`, `next` can be fetched right after the indicator
+/// before it (`- ` or a key's `: `): no indicator, comment, quote, tag, anchor, white
+/// space or non-ASCII byte, so the next fetch would go straight to the plain scalar.
+#[inline]
+fn starts_plain_at_once(c: u8, next: u8) -> bool {
+    c.is_ascii_alphanumeric()
+        || matches!(
+            c,
+            b'_' | b'.' | b'/' | b'(' | b'$' | b'~' | b'+' | b'=' | b';' | b'^'
+        )
+        || (c == b'-' && next.is_ascii_digit())
+}
+
 #[inline]
 fn is_blank(c: u8) -> bool {
     c == b' ' || c == b'\t'
@@ -919,6 +932,13 @@ impl<'a> Scanner<'a> {
         let start = self.pos;
         self.pos += 1;
         self.push(TokenKind::BlockEntry, start, self.pos);
+        // `- value`: the entry's plain scalar is fetched at once (the steps of the next
+        // fetch before it are no-ops after one space).
+        if self.ch() == b' ' && starts_plain_at_once(self.peek(1), self.peek(2)) {
+            self.pos += 1;
+            self.tab_before = false;
+            return self.fetch_plain_scalar();
+        }
         Ok(())
     }
 
@@ -1615,6 +1635,12 @@ impl<'a> Scanner<'a> {
                     self.tokens
                         .push_plain(true, &self.src[start..end], start, end);
                     self.after_key_colon();
+                    // `key: value`: the value's plain scalar is fetched at once (the
+                    // steps of the next fetch before it are no-ops here).
+                    if starts_plain_at_once(self.ch(), self.peek(1)) {
+                        self.tab_before = false;
+                        return self.fetch_plain_value();
+                    }
                     return Ok(());
                 }
                 self.not_a_key(at)?;
@@ -1629,6 +1655,13 @@ impl<'a> Scanner<'a> {
             self.tokens.push_back(token);
             return Ok(());
         }
+        self.fetch_plain_value()
+    }
+
+    /// A plain scalar where no implicit key starts (flow context, or after a key's `:`
+    /// on its line).
+    #[inline]
+    fn fetch_plain_value(&mut self) -> Result<()> {
         self.save_simple_key()?;
         self.simple_key_allowed = false;
         if let Some((start, end)) = self.scan_plain_fast() {
