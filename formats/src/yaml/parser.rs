@@ -929,7 +929,10 @@ enum Event {
 #[derive(Debug)]
 struct Capture<'a> {
     event: Option<Event>,
-    text: Cow<'a, str>,
+    /// A scalar's text as the input has it, unless `owned`.
+    borrowed: &'a str,
+    /// A scalar's text that folding or escapes rewrote.
+    owned: Option<String>,
     style: ScalarStyle,
 }
 
@@ -938,6 +941,24 @@ impl<'a> Capture<'a> {
     fn set(&mut self, event: Event) -> Result<(), ErrorKind> {
         self.event = Some(event);
         Ok(())
+    }
+
+    /// The last scalar's text.
+    #[inline]
+    fn text(&self) -> &str {
+        match &self.owned {
+            None => self.borrowed,
+            Some(s) => s,
+        }
+    }
+
+    /// Moves the last scalar's text out.
+    #[inline]
+    fn take_text(&mut self) -> Cow<'a, str> {
+        match self.owned.take() {
+            None => Cow::Borrowed(self.borrowed),
+            Some(s) => Cow::Owned(s),
+        }
     }
 
     /// `Unsupported` for a node with properties, else `event`.
@@ -972,7 +993,14 @@ impl<'a> YamlBuilder<'a> for Capture<'a> {
         if props.anchor.is_some() || props.tag.is_some() {
             return self.set(Event::Unsupported);
         }
-        self.text = value;
+        // Field by field: the reader loads them one by one right after.
+        match value {
+            Cow::Borrowed(s) => {
+                self.borrowed = s;
+                self.owned = None;
+            }
+            Cow::Owned(s) => self.owned = Some(s),
+        }
         self.style = style;
         self.set(Event::Scalar)
     }
@@ -1058,7 +1086,8 @@ impl<'a> DirectSource<'a> {
             parser: Parser::new(input, options.limits, false)?,
             capture: Capture {
                 event: None,
-                text: Cow::Borrowed(""),
+                borrowed: "",
+                owned: None,
                 style: ScalarStyle::Plain,
             },
             peeked: false,
@@ -1144,7 +1173,7 @@ impl<'a> DirectSource<'a> {
         if self.pull()? != Event::Scalar || self.capture.style != ScalarStyle::Plain {
             return Err(Fallback);
         }
-        Ok(resolve_plain(std::mem::take(&mut self.capture.text)))
+        Ok(resolve_plain(self.capture.take_text()))
     }
 
     /// The next value if it is a string: a non-plain scalar, or a plain one the core
@@ -1154,10 +1183,10 @@ impl<'a> DirectSource<'a> {
         if self.pull()? != Event::Scalar {
             return Err(Fallback);
         }
-        if self.capture.style == ScalarStyle::Plain && !plain_is_string(&self.capture.text) {
+        if self.capture.style == ScalarStyle::Plain && !plain_is_string(self.capture.text()) {
             return Err(Fallback);
         }
-        Ok(std::mem::take(&mut self.capture.text))
+        Ok(self.capture.take_text())
     }
 
     /// The scalar just pulled, as a key (borrowed, or transient when it was rewritten);
@@ -1167,10 +1196,10 @@ impl<'a> DirectSource<'a> {
         if self.is_merge_key() {
             return Err(Fallback);
         }
-        match &mut self.capture.text {
-            Cow::Borrowed(s) => Ok(JsonStr::Borrowed(s)),
-            Cow::Owned(s) => {
-                std::mem::swap(&mut self.scratch, s);
+        match self.capture.owned.take() {
+            None => Ok(JsonStr::Borrowed(self.capture.borrowed)),
+            Some(s) => {
+                self.scratch = s;
                 Ok(JsonStr::Transient(&self.scratch))
             }
         }
@@ -1180,7 +1209,7 @@ impl<'a> DirectSource<'a> {
     /// a meaning of its own (a merge key).
     #[inline]
     fn is_merge_key(&self) -> bool {
-        self.merge_keys && self.capture.style == ScalarStyle::Plain && self.capture.text == "<<"
+        self.merge_keys && self.capture.style == ScalarStyle::Plain && self.capture.text() == "<<"
     }
 
     /// Skips the rest of a collection whose start was just read. Falls back where the
@@ -1225,7 +1254,7 @@ impl<'a> JsonSource<'a> for DirectSource<'a> {
     fn peek_token(&mut self) -> Result<JsonKind, Fallback> {
         Ok(match self.peek()? {
             Event::Scalar if self.capture.style == ScalarStyle::Plain => {
-                match resolve_plain(Cow::Borrowed(&self.capture.text)) {
+                match resolve_plain(Cow::Borrowed(self.capture.text())) {
                     RawValue::Null => JsonKind::Null,
                     RawValue::Bool(_) => JsonKind::Bool,
                     RawValue::String(_) => JsonKind::String,
@@ -1350,7 +1379,7 @@ impl<'a> JsonSource<'a> for DirectSource<'a> {
     fn read_raw(&mut self) -> Result<RawValue<'a>, Fallback> {
         let mapping = match self.pull()? {
             Event::Scalar => {
-                let text = std::mem::take(&mut self.capture.text);
+                let text = self.capture.take_text();
                 return resolve_scalar(text, self.capture.style, None).map_err(|_| Fallback);
             }
             Event::MappingStart => true,

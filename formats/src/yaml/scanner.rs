@@ -250,11 +250,25 @@ impl<'a> TokenQueue<'a> {
     /// then copied in would be read back before its stores land).
     #[inline]
     fn push_plain(&mut self, key: bool, text: &'a str, start: usize, end: usize) {
+        self.push_borrowed(key, text, ScalarStyle::Plain, start, end);
+    }
+
+    /// Queues a scalar in `style` (`key`: one followed by its `:`) whose text `text`
+    /// is a slice of the input, writing its fields into a free slot one by one.
+    #[inline]
+    fn push_borrowed(
+        &mut self,
+        key: bool,
+        text: &'a str,
+        scalar_style: ScalarStyle,
+        start: usize,
+        end: usize,
+    ) {
         let Some(slot) = self.items.get_mut(self.tail) else {
             let kind = if key {
-                TokenKind::KeyScalar(Cow::Borrowed(text), ScalarStyle::Plain)
+                TokenKind::KeyScalar(Cow::Borrowed(text), scalar_style)
             } else {
-                TokenKind::Scalar(Cow::Borrowed(text), ScalarStyle::Plain)
+                TokenKind::Scalar(Cow::Borrowed(text), scalar_style)
             };
             self.items.push(Token { kind, start, end });
             self.tail += 1;
@@ -265,20 +279,17 @@ impl<'a> TokenQueue<'a> {
         match &mut slot.kind {
             TokenKind::Scalar(value, style) if !key => {
                 *value = Cow::Borrowed(text);
-                *style = ScalarStyle::Plain;
+                *style = scalar_style;
             }
             TokenKind::KeyScalar(value, style) if key => {
                 *value = Cow::Borrowed(text);
-                *style = ScalarStyle::Plain;
+                *style = scalar_style;
             }
             kind if key => replace_kind(
                 kind,
-                TokenKind::KeyScalar(Cow::Borrowed(text), ScalarStyle::Plain),
+                TokenKind::KeyScalar(Cow::Borrowed(text), scalar_style),
             ),
-            kind => replace_kind(
-                kind,
-                TokenKind::Scalar(Cow::Borrowed(text), ScalarStyle::Plain),
-            ),
+            kind => replace_kind(kind, TokenKind::Scalar(Cow::Borrowed(text), scalar_style)),
         }
         self.tail += 1;
     }
@@ -365,20 +376,18 @@ fn skip_plain_run_block(b: &[u8], mut p: usize) -> usize {
 /// (an outlined call) for them pays on every token.
 #[inline]
 fn replace_kind<'a>(place: &mut TokenKind<'a>, kind: TokenKind<'a>) {
-    let old = std::mem::replace(place, kind);
-    let owns = matches!(
-        old,
+    if matches!(
+        place,
         TokenKind::Scalar(Cow::Owned(_), _)
             | TokenKind::KeyScalar(Cow::Owned(_), _)
             | TokenKind::Tag(_)
             | TokenKind::TagDirective(_)
-    );
-    if owns {
-        drop(old);
-    } else {
-        // Nothing to free: the kind only borrows from the input.
-        std::mem::forget(old);
+    ) {
+        // Frees what it owns (rare).
+        *place = TokenKind::StreamEnd;
     }
+    // Nothing in `place` owns memory now: overwrite it without the drop glue.
+    std::mem::forget(std::mem::replace(place, kind));
 }
 
 /// The scanner over one (UTF-8, BOM-stripped) input.
@@ -1479,6 +1488,23 @@ impl<'a> Scanner<'a> {
             self.save_simple_key()?;
         }
         self.simple_key_allowed = false;
+        if double && !eager {
+            if let Some(end) = self.double_quoted_on_line() {
+                // The usual value `"text"`: no escape, one line; its token is written
+                // into the queue in place.
+                let start = self.pos;
+                self.tokens.push_borrowed(
+                    false,
+                    &self.src[start + 1..end],
+                    ScalarStyle::DoubleQuoted,
+                    start,
+                    end + 1,
+                );
+                self.pos = end + 1;
+                self.json_token_number = self.tokens_parsed + self.tokens.len();
+                return self.check_after_flow_node();
+            }
+        }
         let token = if double {
             self.scan_double_quoted()?
         } else {
@@ -1501,6 +1527,17 @@ impl<'a> Scanner<'a> {
         self.tokens.push_back(token);
         self.json_token_number = self.tokens_parsed + self.tokens.len();
         self.check_after_flow_node()
+    }
+
+    /// The offset of the closing quote of the double-quoted scalar at `pos` when it has
+    /// no escape and no line break, which is then its text as it stands.
+    #[inline]
+    fn double_quoted_on_line(&self) -> Option<usize> {
+        let mut p = self.pos + 1;
+        while p < self.b.len() && !DOUBLE_SPECIAL[self.b[p] as usize] {
+            p += 1;
+        }
+        (self.b.get(p) == Some(&b'"')).then_some(p)
     }
 
     /// After a line break inside a quoted scalar: skips the following empty lines and
@@ -1705,6 +1742,10 @@ impl<'a> Scanner<'a> {
                     if starts_plain_at_once(self.ch(), self.peek(1)) {
                         self.tab_before = false;
                         return self.fetch_plain_value();
+                    }
+                    if self.ch() == b'"' {
+                        self.tab_before = false;
+                        return self.fetch_flow_scalar(true);
                     }
                     return Ok(());
                 }
