@@ -77,20 +77,33 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    /// The whitespace run of [`Lexer::peek`]; indentation is skipped eight spaces at a time.
+    /// The whitespace run of [`Lexer::peek`] (which saw white space at `pos`). After a
+    /// line break, the indentation's spaces are counted eight at a time from one word.
     #[inline(never)]
     fn skip_whitespace(&mut self) -> Option<u8> {
+        const SPACES: u64 = u64::from_ne_bytes([b' '; 8]);
         let bytes = self.src.as_bytes();
+        let mut pos = self.pos;
         loop {
-            while let Some(chunk) = bytes.get(self.pos..self.pos + 8) {
-                if chunk != b"        " {
-                    break;
+            let newline = bytes[pos] == b'\n';
+            pos += 1;
+            if newline {
+                while let Some(chunk) = bytes.get(pos..pos + 8) {
+                    let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+                    let other = word ^ SPACES;
+                    if other != 0 {
+                        pos += (other.trailing_zeros() / 8) as usize;
+                        break;
+                    }
+                    pos += 8;
                 }
-                self.pos += 8;
             }
-            match bytes.get(self.pos) {
-                Some(b' ' | b'\n' | b'\r' | b'\t') => self.pos += 1,
-                other => return other.copied(),
+            match bytes.get(pos) {
+                Some(b' ' | b'\n' | b'\r' | b'\t') => {}
+                other => {
+                    self.pos = pos;
+                    return other.copied();
+                }
             }
         }
     }
