@@ -72,7 +72,15 @@ impl<'a> Lexer<'a> {
     pub fn peek(&mut self) -> Option<u8> {
         let bytes = self.src.as_bytes();
         match bytes.get(self.pos) {
-            Some(b' ' | b'\n' | b'\r' | b'\t') => self.skip_whitespace(),
+            // One space (`"key": value`) without the call.
+            Some(b' ') => match bytes.get(self.pos + 1) {
+                Some(b' ' | b'\n' | b'\r' | b'\t') => self.skip_whitespace(),
+                next => {
+                    self.pos += 1;
+                    next.copied()
+                }
+            },
+            Some(b'\n' | b'\r' | b'\t') => self.skip_whitespace(),
             other => other.copied(),
         }
     }
