@@ -19,6 +19,6 @@ pub use path::follow_path;
 pub use position::{position_at, LineIndex, Span};
 pub use quarry_raw_value::Position;
 pub use render::render_snippet;
-pub(crate) use scan::fold_digits;
 pub use scan::{find_string_special, utf8_output};
+pub(crate) use scan::{fold_digits, skip_spaces};
 pub(crate) use utf8::validate as validate_utf8;

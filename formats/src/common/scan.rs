@@ -84,6 +84,25 @@ pub(crate) fn fold_digits(bytes: &[u8], mut i: usize, mut value: u64) -> (usize,
     (i, value)
 }
 
+/// The offset of the first byte at or after `i` that is not a space, or `bytes.len()`:
+/// an indentation, counted eight bytes at a time (the trailing zero bytes of a word
+/// xor eight spaces).
+#[inline]
+pub(crate) fn skip_spaces(bytes: &[u8], mut i: usize) -> usize {
+    const SPACES: u64 = u64::from_ne_bytes([b' '; 8]);
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let other = u64::from_le_bytes(chunk.try_into().expect("eight bytes")) ^ SPACES;
+        if other != 0 {
+            return i + (other.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while bytes.get(i) == Some(&b' ') {
+        i += 1;
+    }
+    i
+}
+
 /// How many of the eight bytes, from the first, are ASCII digits.
 #[inline]
 pub(crate) fn leading_digits(chunk: [u8; 8]) -> usize {
@@ -115,6 +134,36 @@ pub fn utf8_output(bytes: Vec<u8>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every run of 0 to 20 spaces, from every start in it, ended by each kind of byte
+    /// (or by the end): the word count stops where a byte loop stops.
+    #[test]
+    fn skip_spaces_stops_at_the_first_other_byte() {
+        for len in 0..=20 {
+            for end in [
+                None,
+                Some(b'\n'),
+                Some(b'\t'),
+                Some(b'"'),
+                Some(0x80),
+                Some(0),
+            ] {
+                let mut bytes = vec![b' '; len];
+                bytes.extend(end);
+                bytes.extend_from_slice(b"   x");
+                let first_other = bytes.iter().position(|&b| b != b' ').unwrap();
+                for start in 0..=len {
+                    assert_eq!(
+                        skip_spaces(&bytes, start),
+                        first_other,
+                        "{bytes:?} from {start}"
+                    );
+                }
+                let all = vec![b' '; len];
+                assert_eq!(skip_spaces(&all, 0), len);
+            }
+        }
+    }
 
     proptest::proptest! {
         #[test]

@@ -3,7 +3,7 @@
 //! buffer, and only for strings holding escapes.
 
 use super::{Error, ErrorKind};
-use crate::common::fold_digits;
+use crate::common::{fold_digits, skip_spaces};
 
 /// A string read from the input: borrowed when it held no escape, otherwise decoded into
 /// the caller's scratch buffer. The caller is told which, so it can keep the borrow.
@@ -85,26 +85,17 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    /// The whitespace run of [`Lexer::peek`] (which saw white space at `pos`). After a
-    /// line break, the indentation's spaces are counted eight at a time from one word.
+    /// The whitespace run of [`Lexer::peek`] (which saw white space at `pos`); after a
+    /// line break, the indentation is skipped eight spaces at a time.
     #[inline(never)]
     fn skip_whitespace(&mut self) -> Option<u8> {
-        const SPACES: u64 = u64::from_ne_bytes([b' '; 8]);
         let bytes = self.src.as_bytes();
         let mut pos = self.pos;
         loop {
             let newline = bytes[pos] == b'\n';
             pos += 1;
             if newline {
-                while let Some(chunk) = bytes.get(pos..pos + 8) {
-                    let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
-                    let other = word ^ SPACES;
-                    if other != 0 {
-                        pos += (other.trailing_zeros() / 8) as usize;
-                        break;
-                    }
-                    pos += 8;
-                }
+                pos = skip_spaces(bytes, pos);
             }
             match bytes.get(pos) {
                 Some(b' ' | b'\n' | b'\r' | b'\t') => {}

@@ -9,7 +9,7 @@
 
 use std::borrow::Cow;
 
-use crate::common::Span;
+use crate::common::{skip_spaces, Span};
 
 use super::builder::ScalarStyle;
 use super::{Error, ErrorKind};
@@ -720,7 +720,7 @@ impl<'a> Scanner<'a> {
             let before = self.pos;
             loop {
                 match self.ch() {
-                    b' ' => self.pos += 1,
+                    b' ' => self.pos = skip_spaces(self.b, self.pos + 1),
                     b'\t' => {
                         self.tab_before = true;
                         if at_line_start {
@@ -1995,9 +1995,7 @@ impl<'a> Scanner<'a> {
             };
             line += 1;
             line_start = q;
-            while b.get(q) == Some(&b' ') {
-                q += 1;
-            }
+            q = skip_spaces(b, q);
             match b.get(q) {
                 Some(b'\n' | b'\r') => continue,
                 Some(b'\t' | 0) => return None,
