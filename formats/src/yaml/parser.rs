@@ -483,6 +483,20 @@ impl<'a> Parser<'a> {
         self.emit(b.scalar(value, style, props, span), span.start)
     }
 
+    /// [`Parser::scalar`] for a scalar without properties (most of them), inlined
+    /// into the step that read it.
+    #[inline(always)]
+    fn bare_scalar<B: YamlBuilder<'a>>(
+        &mut self,
+        b: &mut B,
+        value: Cow<'a, str>,
+        style: ScalarStyle,
+        span: Span,
+    ) -> Result<(), Error> {
+        self.nodes += 1;
+        self.emit(b.scalar(value, style, Props::default(), span), span.start)
+    }
+
     fn start_collection<B: YamlBuilder<'a>>(
         &mut self,
         b: &mut B,
@@ -538,7 +552,7 @@ impl<'a> Parser<'a> {
         if matches!(self.peek()?.kind, TokenKind::Scalar(..)) {
             let (value, style, start, end) = self.take_scalar();
             self.state = next;
-            return self.scalar(b, value, style, Props::default(), Span::new(start, end));
+            return self.bare_scalar(b, value, style, Span::new(start, end));
         }
         self.states.push(next);
         self.node(b, block, indentless)
@@ -557,7 +571,7 @@ impl<'a> Parser<'a> {
             // The common case first: a scalar without properties.
             let (value, style, start, end) = self.take_scalar();
             self.state = self.pop_state();
-            return self.scalar(b, value, style, Props::default(), Span::new(start, end));
+            return self.bare_scalar(b, value, style, Span::new(start, end));
         }
         if let TokenKind::Alias(name) = token.kind {
             let end = token.end;
@@ -735,7 +749,7 @@ impl<'a> Parser<'a> {
                 self.colon_end = colon + 1;
                 self.last_end = self.last_end.max(colon + 1);
                 self.state = State::BlockMappingValueAfterKey;
-                self.scalar(b, value, style, Props::default(), Span::new(start, end))
+                self.bare_scalar(b, value, style, Span::new(start, end))
             }
             TokenKind::Value => {
                 let at = token.start;

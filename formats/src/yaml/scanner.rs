@@ -255,7 +255,7 @@ impl<'a> TokenQueue<'a> {
 
     /// Queues a scalar in `style` (`key`: one followed by its `:`) whose text `text`
     /// is a slice of the input, writing its fields into a free slot one by one.
-    #[inline]
+    #[inline(always)]
     fn push_borrowed(
         &mut self,
         key: bool,
