@@ -859,6 +859,7 @@ impl<'a> Scanner<'a> {
 
     /// Opens a block collection at `column` if it is deeper than the current one,
     /// inserting `kind` before token `number` (or at the end).
+    #[inline(always)]
     fn roll_indent(
         &mut self,
         column: usize,
@@ -866,33 +867,49 @@ impl<'a> Scanner<'a> {
         kind: TokenKind<'a>,
         at: usize,
     ) -> Result<()> {
-        if self.flow_level > 0 {
+        // The usual case, a key or entry of the open collection, inline.
+        if self.flow_level > 0 || self.indent >= column as isize {
             return Ok(());
         }
-        if self.indent < column as isize {
-            self.indents.push(self.indent);
-            if self.indents.len() > self.max_depth {
-                return Err(self.error(ErrorKind::DepthLimitReached(self.max_depth), at));
-            }
-            self.indent = column as isize;
-            let token = Token {
-                kind,
-                start: at,
-                end: at,
-            };
-            match number {
-                Some(n) if n == self.tokens_parsed => self.tokens.push_front(token),
-                Some(n) => self.tokens.insert(n - self.tokens_parsed, token),
-                None => self.tokens.push_back(token),
-            }
+        self.open_block(column, number, kind, at)
+    }
+
+    /// [`Scanner::roll_indent`] when it opens a collection.
+    fn open_block(
+        &mut self,
+        column: usize,
+        number: Option<usize>,
+        kind: TokenKind<'a>,
+        at: usize,
+    ) -> Result<()> {
+        self.indents.push(self.indent);
+        if self.indents.len() > self.max_depth {
+            return Err(self.error(ErrorKind::DepthLimitReached(self.max_depth), at));
+        }
+        self.indent = column as isize;
+        let token = Token {
+            kind,
+            start: at,
+            end: at,
+        };
+        match number {
+            Some(n) if n == self.tokens_parsed => self.tokens.push_front(token),
+            Some(n) => self.tokens.insert(n - self.tokens_parsed, token),
+            None => self.tokens.push_back(token),
         }
         Ok(())
     }
 
+    #[inline(always)]
     fn unroll_indent(&mut self, column: isize) {
-        if self.flow_level > 0 {
+        if self.flow_level > 0 || self.indent <= column {
             return;
         }
+        self.close_blocks(column);
+    }
+
+    /// [`Scanner::unroll_indent`] when it closes collections.
+    fn close_blocks(&mut self, column: isize) {
         while self.indent > column {
             self.push(TokenKind::BlockEnd, self.pos, self.pos);
             self.indent = self.indents.pop().unwrap_or(-1);
@@ -1766,7 +1783,7 @@ impl<'a> Scanner<'a> {
 
     /// A plain scalar where no implicit key starts (flow context, or after a key's `:`
     /// on its line).
-    #[inline]
+    #[inline(always)]
     fn fetch_plain_value(&mut self) -> Result<()> {
         self.save_simple_key()?;
         self.simple_key_allowed = false;
@@ -1815,7 +1832,7 @@ impl<'a> Scanner<'a> {
 
     /// The rules for an implicit block key that starts at `(pos, line, col, tab_before)`
     /// and whose `:` is next; opens a block mapping if the key is the first.
-    #[inline]
+    #[inline(always)]
     fn key_checks(
         &mut self,
         (pos, line, col, tab_before): (usize, usize, usize, bool),
@@ -1835,7 +1852,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// Consumes a block key's `:` (and the usual single space after it).
-    #[inline]
+    #[inline(always)]
     fn after_key_colon(&mut self) {
         self.pos += 1;
         self.simple_key_allowed = false;
