@@ -1257,10 +1257,17 @@ impl<'a> DirectSource<'a> {
     }
 }
 
-/// Whether the core schema reads the plain scalar `text` as a string.
+/// Whether the core schema reads the plain scalar `text` as a string. Only a scalar
+/// starting the way a null, a boolean or a number does needs resolving.
 #[inline]
 fn plain_is_string(text: &str) -> bool {
-    matches!(resolve_plain(Cow::Borrowed(text)), RawValue::String(_))
+    match text.as_bytes().first() {
+        None => false,
+        Some(b'~' | b'n' | b'N' | b't' | b'T' | b'f' | b'F' | b'0'..=b'9' | b'+' | b'-' | b'.') => {
+            matches!(resolve_plain(Cow::Borrowed(text)), RawValue::String(_))
+        }
+        Some(_) => true,
+    }
 }
 
 impl<'a> JsonSource<'a> for DirectSource<'a> {
@@ -1420,6 +1427,39 @@ impl<'a> JsonSource<'a> for DirectSource<'a> {
             if let Some(value) = builder.take_root() {
                 return Ok(value);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The direct path's shortcut for strings agrees with the core schema on texts
+    /// starting with every ASCII byte and on every special spelling.
+    #[test]
+    fn plain_is_string_agrees_with_resolve_plain() {
+        let mut texts: Vec<String> = (0x20u8..0x7F)
+            .flat_map(|b| {
+                let c = b as char;
+                [
+                    format!("{c}"),
+                    format!("{c}1"),
+                    format!("{c}x"),
+                    format!("{c}inf"),
+                ]
+            })
+            .collect();
+        for special in [
+            "", "~", "null", "Null", "NULL", "nul", "true", "True", "TRUE", "tRUE", "false",
+            "False", "FALSE", "12", "-3", "+4", "0o17", "0x1F", "0xG", "1.5", "1e3", ".inf",
+            "-.Inf", ".NaN", ".nan.", "1_000", "é", "Ω1",
+        ] {
+            texts.push(special.to_owned());
+        }
+        for text in &texts {
+            let expected = matches!(resolve_plain(Cow::Borrowed(text)), RawValue::String(_));
+            assert_eq!(plain_is_string(text), expected, "{text:?}");
         }
     }
 }

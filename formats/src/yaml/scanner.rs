@@ -231,7 +231,7 @@ impl<'a> TokenQueue<'a> {
         self.items.get_mut(self.head)
     }
 
-    #[inline]
+    #[inline(always)]
     fn push_back(&mut self, token: Token<'a>) {
         match self.items.get_mut(self.tail) {
             // Field by field: a token without content is then a one-byte store.
@@ -374,7 +374,7 @@ fn skip_plain_run_block(b: &[u8], mut p: usize) -> usize {
 /// Writes `kind` over a used slot's kind. The old kind is dropped only when it owns
 /// something (a rewritten text, a tag); most are borrowed, and skipping the drop glue
 /// (an outlined call) for them pays on every token.
-#[inline]
+#[inline(always)]
 fn replace_kind<'a>(place: &mut TokenKind<'a>, kind: TokenKind<'a>) {
     if matches!(
         place,
@@ -625,6 +625,7 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    #[inline(always)]
     fn push(&mut self, kind: TokenKind<'a>, start: usize, end: usize) {
         self.tokens.push_back(Token { kind, start, end });
     }
