@@ -122,11 +122,84 @@ const TOML_CEILINGS: &[(&str, usize)] = &[
     ("config", 54),
 ];
 
+/// Allocations of quarry's YAML struct door per generated document, measured on
+/// 2026-11-30 through the direct path (`yaml::DirectSource`): the value's own, plus the
+/// scalars the scanner rewrote (escapes, folding), skipped ones included. Lower is
+/// welcome (update the figure); higher fails.
+const YAML_CEILINGS: &[(&str, usize)] = &[
+    ("small-message", 7),
+    ("person-batch-25", 228),
+    ("person-batch-250", 2200),
+    ("escaped-articles", 1267),
+    ("telemetry", 1014),
+    ("unknown-fields", 3146),
+    ("wide-record", 13),
+    ("int-list-10", 8),
+    ("int-list-1000", 14),
+    ("int-list-10000", 18),
+    ("config", 47),
+];
+
 #[test]
 fn allocations_stay_within_ceilings() {
     struct_door_allocates_only_what_the_value_owns();
     json_doors_allocate_per_document();
     toml_struct_door_allocates_per_value_what_the_value_owns();
+    yaml_struct_door_allocates_per_value_what_the_value_owns();
+}
+
+/// (quarry, serde_yaml) allocations decoding YAML `bytes` into `T`.
+fn both_yaml<T>(bytes: &[u8]) -> (usize, usize)
+where
+    T: for<'de> Decode<'de> + serde::de::DeserializeOwned,
+{
+    let quarry =
+        count(|| drop(quarry::from_slice::<T>(bytes, Format::Yaml).expect("quarry decodes")));
+    let serde_yaml =
+        count(|| drop(serde_yaml::from_slice::<T>(bytes).expect("serde_yaml decodes")));
+    (quarry, serde_yaml)
+}
+
+/// The YAML struct door reads derived types directly, so it allocates the value's own
+/// strings and vectors and the parser's stacks and token queue, and far less than
+/// serde_yaml (which builds an event list first); gated per document.
+fn yaml_struct_door_allocates_per_value_what_the_value_owns() {
+    let mut report = Vec::new();
+    for doc in quarry_corpus_gen::yaml_corpus() {
+        if doc.name == "large" {
+            continue;
+        }
+        let (quarry, serde_yaml) = match doc.shape {
+            Shape::SmallMessage => both_yaml::<SmallMessage>(&doc.bytes),
+            Shape::PersonBatch => both_yaml::<Vec<Person>>(&doc.bytes),
+            Shape::EscapedArticles => both_yaml::<Vec<Article>>(&doc.bytes),
+            Shape::Telemetry => both_yaml::<Vec<Reading>>(&doc.bytes),
+            Shape::WideRecord => both_yaml::<Vec<Wide>>(&doc.bytes),
+            Shape::IntList => both_yaml::<Vec<i64>>(&doc.bytes),
+            Shape::Config => both_yaml::<Config>(&doc.bytes),
+        };
+        report.push(format!(
+            "{}: quarry {quarry}, serde_yaml {serde_yaml}",
+            doc.name
+        ));
+        let ceiling = YAML_CEILINGS
+            .iter()
+            .find(|(name, _)| *name == doc.name)
+            .map(|(_, c)| *c);
+        let ceiling = ceiling
+            .unwrap_or_else(|| panic!("no YAML ceiling for {}: measured {quarry}", doc.name));
+        assert!(
+            quarry <= ceiling,
+            "{}: {quarry} allocations, ceiling {ceiling}",
+            doc.name
+        );
+        assert!(
+            quarry <= serde_yaml,
+            "{}: quarry {quarry} allocations, serde_yaml {serde_yaml}",
+            doc.name
+        );
+    }
+    println!("{}", report.join("\n"));
 }
 
 /// (quarry, toml) allocations decoding TOML `bytes` into `T`.
