@@ -5,6 +5,8 @@
 //! of [`Document`]s whose nodes keep their tag, anchor, style and span, with aliases
 //! kept as aliases and comments kept; [`check`] validates with the `()` builder. A
 //! builder of your own implements [`YamlBuilder`] and runs through [`parse_with`].
+//! [`DirectSource`] steps the same parser for derived types (`quarry::from_slice`),
+//! falling back to [`parse`] for aliases, anchors, tags, merge keys and errors.
 //! [`to_vec`] and friends write block style, [`to_vec_flow`] flow style, and
 //! [`to_vec_stream`] a stream of documents separated by `---`.
 //!
