@@ -59,6 +59,21 @@ pub enum JsonStr<'de, 's> {
     Transient(&'s str),
 }
 
+impl<'de, 's> JsonStr<'de, 's> {
+    /// The text of `cow` as a reader hands it out: a borrow stays one, an owned string
+    /// is kept in the reader's `scratch` buffer and lent from there.
+    #[inline]
+    pub fn from_cow(cow: Cow<'de, str>, scratch: &'s mut String) -> Self {
+        match cow {
+            Cow::Borrowed(s) => JsonStr::Borrowed(s),
+            Cow::Owned(s) => {
+                *scratch = s;
+                JsonStr::Transient(scratch)
+            }
+        }
+    }
+}
+
 impl<'de> JsonStr<'de, '_> {
     /// Keeps the borrow, or copies the transient text.
     #[inline]

@@ -1106,13 +1106,8 @@ impl<'a> JsonSource<'a> for DirectSource<'a> {
 
     #[inline]
     fn read_str(&mut self) -> Result<JsonStr<'a, '_>, Fallback> {
-        match self.read_cow()? {
-            Cow::Borrowed(s) => Ok(JsonStr::Borrowed(s)),
-            Cow::Owned(s) => {
-                self.scratch = s;
-                Ok(JsonStr::Transient(&self.scratch))
-            }
-        }
+        let text = self.read_cow()?;
+        Ok(JsonStr::from_cow(text, &mut self.scratch))
     }
 
     #[inline]

@@ -1210,13 +1210,8 @@ impl<'a> DirectSource<'a> {
         if self.is_merge_key() {
             return Err(Fallback);
         }
-        match self.capture.owned.take() {
-            None => Ok(JsonStr::Borrowed(self.capture.borrowed)),
-            Some(s) => {
-                self.scratch = s;
-                Ok(JsonStr::Transient(&self.scratch))
-            }
-        }
+        let text = self.capture.take_text();
+        Ok(JsonStr::from_cow(text, &mut self.scratch))
     }
 
     /// Whether the scalar just pulled, as a mapping key, is one the RawValue door gives
@@ -1317,31 +1312,9 @@ impl<'a> JsonSource<'a> for DirectSource<'a> {
     }
 
     #[inline]
-    fn read_i64(&mut self) -> Result<i64, Fallback> {
-        match self.read_plain()? {
-            RawValue::Int(i) => Ok(i),
-            _ => Err(Fallback),
-        }
-    }
-
-    #[inline]
-    fn read_u64(&mut self) -> Result<u64, Fallback> {
-        match self.read_plain()? {
-            RawValue::Int(i) => u64::try_from(i).map_err(|_| Fallback),
-            RawValue::UInt(u) => Ok(u),
-            _ => Err(Fallback),
-        }
-    }
-
-    #[inline]
     fn read_str(&mut self) -> Result<JsonStr<'a, '_>, Fallback> {
-        match self.read_text()? {
-            Cow::Borrowed(s) => Ok(JsonStr::Borrowed(s)),
-            Cow::Owned(s) => {
-                self.scratch = s;
-                Ok(JsonStr::Transient(&self.scratch))
-            }
-        }
+        let text = self.read_text()?;
+        Ok(JsonStr::from_cow(text, &mut self.scratch))
     }
 
     #[inline]
