@@ -1080,6 +1080,9 @@ pub struct DirectSource<'a> {
     failed: bool,
     /// A key that folding or escapes changed, handed out as transient text.
     scratch: String,
+    /// The open collections of [`JsonSource::skip_value`], kept so skipping allocates
+    /// once: is each a mapping, and is a key next in it.
+    skip_stack: Vec<(bool, bool)>,
 }
 
 impl std::fmt::Debug for DirectSource<'_> {
@@ -1108,6 +1111,7 @@ impl<'a> DirectSource<'a> {
             merge_keys: options.merge_keys,
             failed: false,
             scratch: String::new(),
+            skip_stack: Vec::new(),
         };
         match source.step_to_event() {
             Ok(Event::DocumentStart) => Ok(source),
@@ -1225,8 +1229,16 @@ impl<'a> DirectSource<'a> {
     /// RawValue door would do more than keep the content: a collection as a key, a
     /// merge key, an alias, an anchor or a tag.
     fn skip_collection(&mut self, mapping: bool) -> Result<(), Fallback> {
-        // For each open collection: is it a mapping, and is a key next in it.
-        let mut open: Vec<(bool, bool)> = vec![(mapping, mapping)];
+        let mut open = std::mem::take(&mut self.skip_stack);
+        open.clear();
+        open.push((mapping, mapping));
+        let result = self.skip_open(&mut open);
+        self.skip_stack = open;
+        result
+    }
+
+    /// [`DirectSource::skip_collection`] over the stack `open` of open collections.
+    fn skip_open(&mut self, open: &mut Vec<(bool, bool)>) -> Result<(), Fallback> {
         while let Some(&(map, key_next)) = open.last() {
             if map {
                 open.last_mut().expect("open").1 = !key_next;
