@@ -1,4 +1,4 @@
-//! JSONTestSuite (../shared/conformance/json): every `y_` file parses, every `n_` file
+//! JSONTestSuite (testdata/suites/json): every `y_` file parses, every `n_` file
 //! is rejected, every `i_` file finishes without panic or hang and gets the verdict
 //! recorded in tests/conformance/json-implementation-defined.txt.
 
@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use quarry::json;
 
 fn suite_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/json/test_parsing")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/suites/json/test_parsing")
 }
 
 #[derive(Debug, PartialEq)]
@@ -50,7 +50,7 @@ fn run_case(bytes: Vec<u8>) -> Outcome {
 #[test]
 fn json_test_suite() {
     let mut files: Vec<PathBuf> = std::fs::read_dir(suite_dir())
-        .expect("../shared/conformance/json/test_parsing must exist beside the repository")
+        .expect("testdata/suites/json/test_parsing must exist in the repository")
         .map(|e| e.unwrap().path())
         .collect();
     files.sort();

@@ -1,4 +1,4 @@
-//! The generated property-list suite (../shared/conformance/plist): every valid XML and
+//! The generated property-list suite (testdata/suites/plist): every valid XML and
 //! binary fixture parses through both doors and equals its typed JSON, every invalid
 //! input is rejected, nothing panics or hangs. Rules in the suite's README.
 #![cfg(feature = "plist")]
@@ -12,7 +12,7 @@ use quarry::{Datetime, RawValue};
 use serde_json::Value as Json;
 
 fn suite_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/plist")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/suites/plist")
 }
 
 #[derive(Debug)]

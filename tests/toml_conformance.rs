@@ -1,4 +1,4 @@
-//! toml-test (../shared/conformance/toml), TOML 1.0.0 list: every valid case parses and
+//! toml-test (testdata/suites/toml), TOML 1.0.0 list: every valid case parses and
 //! equals its tagged JSON, every invalid case is rejected, nothing panics or hangs.
 //! The cases listed only for TOML 1.1 are run too and their count printed (1.0 is the
 //! contract; 1.1 is informational).
@@ -12,7 +12,7 @@ use quarry::{toml, Datetime, Offset, RawValue};
 use serde_json::Value as Json;
 
 fn suite_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/toml/tests")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/suites/toml/tests")
 }
 
 fn list(version: &str) -> Vec<String> {

@@ -1,5 +1,5 @@
 #![cfg(feature = "xml")]
-//! The W3C XML Conformance Test Suite (../shared/conformance/xml), run the way its
+//! The W3C XML Conformance Test Suite (testdata/suites/xml), run the way its
 //! `testcases.dtd` says for a non-validating parser that reads no external entity:
 //! `valid` and `invalid` documents must be accepted, `not-wf` documents rejected
 //! (acceptance is allowed when the test has `entities` other than `none`: the error may
@@ -15,7 +15,7 @@ use std::time::Duration;
 use quarry::xml;
 
 fn suite_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/xml")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/suites/xml")
 }
 
 /// One row of tests.tsv.
@@ -32,7 +32,7 @@ struct Case {
 /// edition lacks `5`, and the XML 1.1 and Namespaces 1.1 recommendations.
 fn applicable_cases() -> Vec<Case> {
     let index = std::fs::read_to_string(suite_dir().join("tests.tsv"))
-        .expect("../shared/conformance/xml/tests.tsv must exist beside the repository");
+        .expect("testdata/suites/xml/tests.tsv must exist in the repository");
     let mut cases = Vec::new();
     for line in index.lines().filter(|l| !l.starts_with('#')).skip(1) {
         let f: Vec<&str> = line.split('\t').collect();

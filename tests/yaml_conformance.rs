@@ -1,4 +1,4 @@
-//! yaml-test-suite (../shared/conformance/yaml): every case with an `error` file is
+//! yaml-test-suite (testdata/suites/yaml): every case with an `error` file is
 //! rejected; every other case parses, and when it has `in.json` its documents equal
 //! those JSON texts (compared as JSON values, numbers numerically). The tree door and
 //! the validator must agree with the RawValue door on every verdict. Known failures are
@@ -16,15 +16,14 @@ use quarry::RawValue;
 const MINIMUM_PASSES: usize = 402;
 
 fn suite_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/yaml/tests")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/suites/yaml/tests")
 }
 
 /// Every case directory (one holding `in.yaml`), as `(id, path)`, sorted.
 fn cases() -> Vec<(String, PathBuf)> {
     let mut out = Vec::new();
     let dir = suite_dir();
-    for entry in std::fs::read_dir(&dir)
-        .expect("../shared/conformance/yaml must exist beside the repository")
+    for entry in std::fs::read_dir(&dir).expect("testdata/suites/yaml must exist in the repository")
     {
         let path = entry.unwrap().path();
         let id = path.file_name().unwrap().to_str().unwrap().to_owned();

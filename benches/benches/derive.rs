@@ -12,7 +12,7 @@ where
         + quarry::Encode
         + serde::Serialize,
 {
-    let bytes = std::fs::read(quarry_benches::shared_corpus().join("json").join(name)).unwrap();
+    let bytes = std::fs::read(quarry_benches::corpus_dir().join("json").join(name)).unwrap();
     let mut group = c.benchmark_group(format!("derive/{name}"));
     group.throughput(Throughput::Bytes(bytes.len() as u64));
     group.bench_with_input(BenchmarkId::new("decode", "quarry"), &bytes, |b, bytes| {

@@ -1,4 +1,4 @@
-//! JSON against serde_json on the shared corpus: RawValue vs `serde_json::Value`,
+//! JSON against serde_json on the real-world corpus (`testdata/corpus`): RawValue vs `serde_json::Value`,
 //! the tree door vs `serde_json::Value`, validation vs `IgnoredAny`, and encoding.
 #![allow(missing_docs)] // criterion_group! generates an undocumented function
 

@@ -5,14 +5,14 @@ use std::path::{Path, PathBuf};
 pub mod contests;
 pub mod shapes;
 
-/// The real-world corpus beside the repository (`../shared/corpus`).
-pub fn shared_corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
+/// The real-world corpus shipped in the repository (`testdata/corpus`).
+pub fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/corpus")
 }
 
-/// Every file of `format`'s folder in the shared corpus, as `(file name, bytes)`, sorted.
+/// Every file of `format`'s folder in the corpus, as `(file name, bytes)`, sorted.
 pub fn corpus_files(format: &str) -> Vec<(String, Vec<u8>)> {
-    let dir = shared_corpus().join(format);
+    let dir = corpus_dir().join(format);
     let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|entry| entry.expect("readable corpus entry").path())

@@ -252,7 +252,7 @@ fn toml_struct_door_allocates_per_value_what_the_value_owns() {
 
 fn json_doors_allocate_per_document() {
     for name in ["twitter.json", "citm_catalog.json", "canada.json"] {
-        let bytes = std::fs::read(quarry_benches::shared_corpus().join("json").join(name)).unwrap();
+        let bytes = std::fs::read(quarry_benches::corpus_dir().join("json").join(name)).unwrap();
         let (escaped, containers) = census(&bytes);
 
         let (checked, n) = count_value(|| quarry::json::check(&bytes));

@@ -12,7 +12,7 @@ where
         + std::fmt::Debug
         + quarry::Encode,
 {
-    let bytes = std::fs::read(quarry_benches::shared_corpus().join("json").join(name)).unwrap();
+    let bytes = std::fs::read(quarry_benches::corpus_dir().join("json").join(name)).unwrap();
     let ours: T =
         quarry::from_slice(&bytes, Format::Json).unwrap_or_else(|e| panic!("{name}: {e}"));
     let theirs: T = serde_json::from_slice(&bytes).unwrap();

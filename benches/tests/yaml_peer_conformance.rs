@@ -15,12 +15,12 @@ use serde::Deserialize;
 use serde_json::Value;
 
 fn suite_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance/yaml/tests")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/suites/yaml/tests")
 }
 
 fn cases() -> Vec<(String, PathBuf)> {
     let mut out = Vec::new();
-    for entry in std::fs::read_dir(suite_dir()).expect("../shared/conformance/yaml must exist") {
+    for entry in std::fs::read_dir(suite_dir()).expect("testdata/suites/yaml must exist") {
         let path = entry.unwrap().path();
         let id = path.file_name().unwrap().to_str().unwrap().to_owned();
         if path.join("in.yaml").exists() {

@@ -15,7 +15,7 @@ fn repo() -> PathBuf {
 }
 
 fn suite_files(prefix: &str) -> Vec<String> {
-    let dir = repo().join("../shared/conformance/json/test_parsing");
+    let dir = repo().join("testdata/suites/json/test_parsing");
     let mut files: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -132,7 +132,7 @@ fn tree_prints_kinds_keys_and_line_numbers() {
 
 #[test]
 fn tree_handles_the_twitter_corpus() {
-    let file = repo().join("../shared/corpus/json/twitter.json");
+    let file = repo().join("testdata/corpus/json/twitter.json");
     let out = quarry(&["tree", file.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
@@ -183,7 +183,7 @@ fn usage_errors_exit_2() {
 }
 
 fn toml_suite(kind: &str) -> Vec<String> {
-    let dir = repo().join("../shared/conformance/toml/tests");
+    let dir = repo().join("testdata/suites/toml/tests");
     std::fs::read_to_string(dir.join("files-toml-1.0.0"))
         .unwrap()
         .lines()
@@ -343,7 +343,7 @@ fn run_ok(args: &[&str]) -> String {
 #[test]
 fn every_corpus_file_checks_in_every_format() {
     for format in ["json", "yaml", "toml", "xml", "plist"] {
-        let dir = repo().join("../shared/corpus").join(format);
+        let dir = repo().join("testdata/corpus").join(format);
         let mut files: Vec<String> = std::fs::read_dir(dir)
             .unwrap()
             .map(|e| e.unwrap().path().to_str().unwrap().to_owned())
@@ -393,7 +393,7 @@ fn yaml_streams_convert_document_by_document() {
 
 #[test]
 fn xml_tree_get_and_round_trip() {
-    let pom = repo().join("../shared/corpus/xml/maven-pom.xml");
+    let pom = repo().join("testdata/corpus/xml/maven-pom.xml");
     let pom = pom.to_str().unwrap();
     let tree = run_ok(&["tree", pom]);
     assert!(
@@ -428,7 +428,7 @@ fn xml_tree_get_and_round_trip() {
 
 #[test]
 fn plists_in_every_form_and_bplist_output() {
-    let binary = repo().join("../shared/corpus/plist/rust-plist-binary.plist");
+    let binary = repo().join("testdata/corpus/plist/rust-plist-binary.plist");
     let binary = binary.to_str().unwrap();
     let tree = run_ok(&["tree", binary]);
     assert!(tree.starts_with("@0x0008  dict (13 keys)"), "{tree}");
@@ -457,7 +457,7 @@ fn plists_in_every_form_and_bplist_output() {
         "8081\n"
     );
     // Invalid fixtures fail with a position.
-    let bad = repo().join("../shared/conformance/plist/invalid/empty.plist");
+    let bad = repo().join("testdata/suites/plist/invalid/empty.plist");
     assert_eq!(
         quarry(&["check", bad.to_str().unwrap()]).status.code(),
         Some(1)

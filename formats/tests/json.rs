@@ -207,9 +207,9 @@ fn writer_refuses_what_json_cannot_hold() {
 
 #[test]
 fn agrees_with_serde_json_on_the_corpus() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/json");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/corpus/json");
     let mut checked = 0;
-    for entry in std::fs::read_dir(&dir).expect("corpus folder ../shared/corpus/json") {
+    for entry in std::fs::read_dir(&dir).expect("corpus folder testdata/corpus/json") {
         let path = entry.unwrap().path();
         let bytes = std::fs::read(&path).unwrap();
         let ours = json::parse(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

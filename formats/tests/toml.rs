@@ -327,7 +327,7 @@ fn sorted(value: RawValue<'_>) -> RawValue<'_> {
 
 #[test]
 fn agrees_with_the_toml_crate_on_the_corpus_and_round_trips_it() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/toml");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/corpus/toml");
     let mut count = 0;
     for entry in std::fs::read_dir(&dir).expect("corpus/toml") {
         let path = entry.unwrap().path();
@@ -579,8 +579,8 @@ fn direct_source_falls_back_on_errors_and_limits() {
 /// RawValue door reads it (or falls back), an invalid one always falls back.
 #[test]
 fn direct_source_agrees_with_the_raw_value_door_on_toml_test() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/conformance/toml/tests");
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/suites/toml/tests");
     let list = std::fs::read_to_string(dir.join("files-toml-1.0.0")).expect("toml-test list");
     let (mut direct, mut valid, mut invalid) = (0, 0, 0);
     for file in list.lines().filter(|l| l.ends_with(".toml")) {

@@ -194,13 +194,13 @@ fn direct_source_keeps_the_parsers_limits() {
 }
 
 fn suite_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance/yaml/tests")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/suites/yaml/tests")
 }
 
 /// Every `in.yaml` of yaml-test-suite.
 fn suite_inputs() -> Vec<PathBuf> {
     let mut out = Vec::new();
-    for entry in std::fs::read_dir(suite_dir()).expect("../shared/conformance/yaml") {
+    for entry in std::fs::read_dir(suite_dir()).expect("testdata/suites/yaml") {
         let path = entry.unwrap().path();
         if path.join("in.yaml").exists() {
             out.push(path.join("in.yaml"));
