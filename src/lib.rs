@@ -44,9 +44,9 @@ pub use quarry_formats::xml;
 pub use quarry_formats::yaml;
 pub use quarry_raw_value::{
     base64, describe, with_xml_sequences, Date, Datetime, Decode, DecodeError, DecodeErrorKind,
-    DecodeErrors, DecodeKey, Encode, EncodeError, EncodeKey, Encoder, Fallback, JsonKind,
-    JsonSource, JsonStr, Offset, Path as ValuePath, RawValue, RawValueEncoder, Segment, Serde,
-    Time,
+    DecodeErrors, DecodeKey, Encode, EncodeError, EncodeKey, Encoder, Fallback, Offset,
+    Path as ValuePath, PullSource, RawValue, RawValueEncoder, Segment, Serde, Text, Time,
+    ValueKind,
 };
 
 /// What derived code refers to. Not a public API: it may change in any release.
@@ -408,12 +408,12 @@ pub fn from_slice<'de, T: Decode<'de>>(bytes: &'de [u8], format: Format) -> Resu
     })
 }
 
-/// The direct JSON path; `None` sends the caller to the RawValue path.
+/// JSON's direct path; `None` sends the caller to the RawValue path.
 #[cfg(feature = "json")]
 #[inline]
 fn json_direct<'de, T: Decode<'de>>(bytes: &'de [u8]) -> Option<T> {
     let mut parser = json::Parser::new(bytes, Limits::default()).ok()?;
-    let value = T::decode_json(&mut parser).ok()?;
+    let value = T::decode_direct(&mut parser).ok()?;
     parser.finish().ok()?;
     Some(value)
 }
@@ -424,7 +424,7 @@ fn json_direct<'de, T: Decode<'de>>(bytes: &'de [u8]) -> Option<T> {
 #[inline]
 fn toml_direct<'de, T: Decode<'de>>(bytes: &'de [u8]) -> Option<T> {
     let mut source = toml::DirectSource::new(bytes, Limits::default()).ok()?;
-    let value = T::decode_json(&mut source).ok()?;
+    let value = T::decode_direct(&mut source).ok()?;
     source.finished().then_some(value)
 }
 
@@ -435,7 +435,7 @@ fn toml_direct<'de, T: Decode<'de>>(bytes: &'de [u8]) -> Option<T> {
 #[inline]
 fn yaml_direct<'de, T: Decode<'de>>(bytes: &'de [u8]) -> Option<T> {
     let mut source = yaml::DirectSource::new(bytes, &yaml::Options::default()).ok()?;
-    let value = T::decode_json(&mut source).ok()?;
+    let value = T::decode_direct(&mut source).ok()?;
     source.finished().then_some(value)
 }
 
@@ -448,7 +448,7 @@ fn bplist_direct<'de, T: Decode<'de>>(bytes: &'de [u8]) -> Option<T> {
         return None;
     }
     let mut source = plist::BinarySource::new(bytes, Limits::default()).ok()?;
-    T::decode_json(&mut source).ok()
+    T::decode_direct(&mut source).ok()
 }
 
 /// Decodes a `T` from the text `s` in `format`.

@@ -15,7 +15,7 @@ fn via_raw<'a, T: Decode<'a>>(src: &'a str) -> Result<T, quarry::DecodeErrors> {
 /// Decodes through the direct JSON path only (`None` when it falls back).
 fn via_direct<'a, T: Decode<'a>>(src: &'a str) -> Option<T> {
     let mut parser = json::Parser::new(src.as_bytes(), quarry::Limits::default()).ok()?;
-    let value = T::decode_json(&mut parser).ok()?;
+    let value = T::decode_direct(&mut parser).ok()?;
     parser.finish().ok()?;
     Some(value)
 }
@@ -641,7 +641,7 @@ proptest! {
         let Ok(file) = quarry::plist::to_vec_binary(&value) else { return Ok(()) };
         let raw = Server::decode(quarry::plist::parse(&file).unwrap());
         let mut source = quarry::plist::BinarySource::new(&file, quarry::Limits::default()).unwrap();
-        let direct = Server::decode_json(&mut source).ok();
+        let direct = Server::decode_direct(&mut source).ok();
         prop_assert_eq!(direct.as_ref(), raw.as_ref().ok(), "{}", doc);
         let facade = quarry::from_slice::<Server>(&file, Format::Plist);
         prop_assert_eq!(facade.ok(), raw.ok());
@@ -651,7 +651,7 @@ proptest! {
     fn toml_direct_path_equals_raw_value_path(doc in server_toml()) {
         let raw = quarry::toml::parse(doc.as_bytes()).map(Server::decode);
         let mut source = quarry::toml::DirectSource::new(doc.as_bytes(), quarry::Limits::default()).unwrap();
-        let direct = Server::decode_json(&mut source).ok().filter(|_| source.finished());
+        let direct = Server::decode_direct(&mut source).ok().filter(|_| source.finished());
         // The direct path may fall back (a datetime read as a string does), never differ.
         if let Some(direct) = &direct {
             prop_assert_eq!(Some(direct), raw.as_ref().ok().and_then(|r| r.as_ref().ok()), "{}", doc);
@@ -669,7 +669,7 @@ proptest! {
         // Binary plists (UTF-16 text when it is not ASCII) through their direct path.
         let file = quarry::plist::to_vec_with(&server, quarry::plist::PlistFormat::Binary, quarry::plist::NullEntries::Skip).unwrap();
         let mut source = quarry::plist::BinarySource::new(&file, quarry::Limits::default()).unwrap();
-        prop_assert_eq!(&Server::decode_json(&mut source).unwrap(), &server);
+        prop_assert_eq!(&Server::decode_direct(&mut source).unwrap(), &server);
     }
 }
 
@@ -717,7 +717,7 @@ fn toml_tables_added_to_later() {
     let direct = |src: &str| {
         let mut source =
             quarry::toml::DirectSource::new(src.as_bytes(), quarry::Limits::default()).unwrap();
-        Doc::decode_json(&mut source)
+        Doc::decode_direct(&mut source)
             .ok()
             .filter(|_| source.finished())
     };

@@ -18,8 +18,8 @@ where
     let theirs: T = serde_json::from_slice(&bytes).unwrap();
     assert!(ours == theirs, "{name}: quarry and serde_json disagree");
     let mut parser = quarry::json::Parser::new(&bytes, quarry::Limits::default()).unwrap();
-    let direct =
-        T::decode_json(&mut parser).unwrap_or_else(|_| panic!("{name}: the direct path fell back"));
+    let direct = T::decode_direct(&mut parser)
+        .unwrap_or_else(|_| panic!("{name}: the direct path fell back"));
     assert!(direct == theirs, "{name}: the direct path disagrees");
     let raw = T::decode(quarry::json::parse(&bytes).unwrap()).unwrap();
     assert!(raw == theirs, "{name}: the RawValue path disagrees");

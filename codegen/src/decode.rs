@@ -1,5 +1,5 @@
 //! Expand `#[derive(Decode)]`: `decode` from a `RawValue` (every format), plus a direct
-//! `decode_json` for structs with named fields, unit-only enums and newtypes.
+//! `decode_direct` for structs with named fields, unit-only enums and newtypes.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, ToTokens};
@@ -539,9 +539,9 @@ fn impl_generics(c: &Container) -> (syn::Generics, Lifetime) {
     (generics, de)
 }
 
-/// The direct JSON path for a struct with named fields (no `flatten`): keys matched by
+/// The direct path for a struct with named fields (no `flatten`): keys matched by
 /// byte comparison, the key expected next in declaration order tried first.
-fn named_decode_json(fields: &[Field], deny_unknown: bool, de: &Lifetime) -> TokenStream {
+fn named_decode_direct(fields: &[Field], deny_unknown: bool, de: &Lifetime) -> TokenStream {
     let active: Vec<(usize, &Field)> = fields.iter().enumerate().filter(|(_, f)| !f.skip).collect();
     let names: Vec<&String> = active.iter().map(|(_, f)| &f.name).collect();
     let slots = active.iter().map(|(i, f)| {
@@ -569,7 +569,7 @@ fn named_decode_json(fields: &[Field], deny_unknown: bool, de: &Lifetime) -> Tok
                 if #slot.is_some() {
                     return ::quarry::__private::Err(::quarry::Fallback);
                 }
-                let __x = <#ty as ::quarry::Decode<#de>>::decode_json(__source)?;
+                let __x = <#ty as ::quarry::Decode<#de>>::decode_direct(__source)?;
                 #(#checks)*
                 #slot = ::quarry::__private::Some(__x);
             }
@@ -597,7 +597,7 @@ fn named_decode_json(fields: &[Field], deny_unknown: bool, de: &Lifetime) -> Tok
     let built = construct(&quote!(Self), Style::Named, fields);
     quote! {
         #[inline]
-        fn decode_json<__S: ::quarry::JsonSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::Fallback> {
+        fn decode_direct<__S: ::quarry::PullSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::Fallback> {
             __source.begin_object()?;
             #(#slots)*
             let mut __first = true;
@@ -646,7 +646,7 @@ pub fn expand(c: &Container) -> TokenStream {
                 #body
             };
             let direct = (!fields.iter().any(|f| f.flatten))
-                .then(|| named_decode_json(fields, c.deny_unknown_fields, &de));
+                .then(|| named_decode_direct(fields, c.deny_unknown_fields, &de));
             (decode, direct)
         }
         Data::Struct(Style::Tuple, fields) if fields.len() == 1 && !fields[0].skip => {
@@ -661,8 +661,8 @@ pub fn expand(c: &Container) -> TokenStream {
             };
             let direct = quote! {
                 #[inline]
-                fn decode_json<__S: ::quarry::JsonSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::Fallback> {
-                    let __x = <#ty as ::quarry::Decode<#de>>::decode_json(__source)?;
+                fn decode_direct<__S: ::quarry::PullSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::Fallback> {
+                    let __x = <#ty as ::quarry::Decode<#de>>::decode_direct(__source)?;
                     #( if #checks.is_err() { return ::quarry::__private::Err(::quarry::Fallback); } )*
                     ::quarry::__private::Ok(Self(__x))
                 }
@@ -697,7 +697,7 @@ pub fn expand(c: &Container) -> TokenStream {
                 });
                 quote! {
                     #[inline]
-                    fn decode_json<__S: ::quarry::JsonSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::Fallback> {
+                    fn decode_direct<__S: ::quarry::PullSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::Fallback> {
                         match &*__source.read_str()? {
                             #(#arms)*
                             _ => ::quarry::__private::Err(::quarry::Fallback),

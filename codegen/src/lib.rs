@@ -46,7 +46,7 @@ mod encode;
 mod model;
 
 /// Derives `quarry::Decode`: decoding from every format's `RawValue`, and straight from
-/// JSON bytes where the shape allows.
+/// the bytes (through a `PullSource`) where the format and the shape allow.
 #[proc_macro_derive(Decode, attributes(quarry))]
 pub fn derive_decode(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);

@@ -9,7 +9,7 @@ use proptest::prelude::*;
 use quarry_formats::plist::{self, ErrorKind, Integer, NodeKind, PlistFormat};
 use quarry_formats::Limits;
 use quarry_raw_value::{
-    Date, Datetime, Decode, Fallback, JsonSource, JsonStr, Offset, Path, RawValue, Time,
+    Date, Datetime, Decode, Fallback, Offset, Path, PullSource, RawValue, Text, Time,
 };
 use support::{pull, without_odd_entries};
 
@@ -397,7 +397,7 @@ fn binary_direct_source_reads_what_the_raw_value_door_reads() {
     let expected = plist::parse(&file).unwrap();
     assert_eq!(pull(&mut direct(&file), false), Ok(expected.clone()));
     assert_eq!(
-        RawValue::decode_json(&mut direct(&file)),
+        RawValue::decode_direct(&mut direct(&file)),
         Ok(expected.clone())
     );
     assert_eq!(
@@ -409,12 +409,12 @@ fn binary_direct_source_reads_what_the_raw_value_door_reads() {
     source.begin_object().unwrap();
     assert!(matches!(
         source.next_key(true),
-        Ok(Some(JsonStr::Borrowed("a")))
+        Ok(Some(Text::Borrowed("a")))
     ));
-    assert!(matches!(source.read_str(), Ok(JsonStr::Borrowed("xyz"))));
+    assert!(matches!(source.read_str(), Ok(Text::Borrowed("xyz"))));
     assert!(matches!(
         source.next_key(false),
-        Ok(Some(JsonStr::Transient("é")))
+        Ok(Some(Text::Decoded("é")))
     ));
     assert_eq!(source.read_u64(), Ok(300));
     // Wrong reads fall back: data is not a string, a plist has no null.
@@ -435,7 +435,7 @@ fn binary_direct_source_falls_back_on_whatever_the_reader_rejects() {
     source.next_key(true).unwrap();
     assert_eq!(source.skip_value(), Err(Fallback));
     assert_eq!(pull(&mut direct(&file), false), Err(Fallback));
-    assert_eq!(RawValue::decode_json(&mut direct(&file)), Err(Fallback));
+    assert_eq!(RawValue::decode_direct(&mut direct(&file)), Err(Fallback));
     // Shared objects expanding without bound: skipping and reading both stop.
     let levels = 40;
     let mut objects: Vec<Vec<u8>> = vec![vec![0xD1, 1, 2], vec![0x51, b'k']];
@@ -446,7 +446,7 @@ fn binary_direct_source_falls_back_on_whatever_the_reader_rejects() {
     source.begin_object().unwrap();
     source.next_key(true).unwrap();
     assert_eq!(source.skip_value(), Err(Fallback));
-    assert_eq!(RawValue::decode_json(&mut direct(&bomb)), Err(Fallback));
+    assert_eq!(RawValue::decode_direct(&mut direct(&bomb)), Err(Fallback));
     // Bad UTF-16 (a lone surrogate) and a date out of range, skipped: still rejected.
     for bad in [
         vec![0x61, 0xD8, 0x00],

@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use proptest::prelude::*;
 use quarry_formats::toml::{self, ErrorKind, NodeKind, StringKind, TableKind};
 use quarry_formats::Limits;
-use quarry_raw_value::{Datetime, Decode, Fallback, JsonSource, JsonStr, Path, RawValue};
+use quarry_raw_value::{Datetime, Decode, Fallback, Path, PullSource, RawValue, Text};
 use support::{pull, without_odd_entries};
 
 fn err(input: &str) -> (String, usize, usize) {
@@ -508,7 +508,7 @@ fn direct_source_reads_what_the_raw_value_door_reads() {
     );
     // `read_raw` at the root, as a type without a direct decoder reads it.
     let mut source = direct(EVERY_SHAPE);
-    assert_eq!(RawValue::decode_json(&mut source), Ok(expected));
+    assert_eq!(RawValue::decode_direct(&mut source), Ok(expected));
     assert!(source.finished());
 }
 
@@ -518,14 +518,14 @@ fn direct_source_borrows_keys_and_strings_unless_unescaped() {
     source.begin_object().unwrap();
     assert!(matches!(
         source.next_key(true),
-        Ok(Some(JsonStr::Borrowed("a")))
+        Ok(Some(Text::Borrowed("a")))
     ));
-    assert!(matches!(source.read_str(), Ok(JsonStr::Borrowed("x"))));
+    assert!(matches!(source.read_str(), Ok(Text::Borrowed("x"))));
     assert!(matches!(
         source.next_key(false),
-        Ok(Some(JsonStr::Transient("b")))
+        Ok(Some(Text::Decoded("b")))
     ));
-    assert!(matches!(source.read_str(), Ok(JsonStr::Transient("y"))));
+    assert!(matches!(source.read_str(), Ok(Text::Decoded("y"))));
     assert!(matches!(source.next_key(false), Ok(None)));
     assert!(source.finished());
     // A string decoded from escapes is handed over as the String the lexer made.

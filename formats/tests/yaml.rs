@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use quarry_formats::yaml::{self, DirectSource, Options};
 use quarry_formats::Limits;
-use quarry_raw_value::{Decode, Fallback, JsonKind, JsonSource, JsonStr, RawValue};
+use quarry_raw_value::{Decode, Fallback, PullSource, RawValue, Text, ValueKind};
 use support::{pull, without_odd_entries};
 
 /// Reads `input` whole through the direct source; `None` when it falls back.
@@ -82,7 +82,7 @@ fn direct_source_reads_what_the_raw_value_door_reads() {
     assert!(source.finished());
     // And `RawValue`'s own direct decoder reads it the same.
     let mut source = direct(EVERY_SHAPE);
-    assert_eq!(RawValue::decode_json(&mut source), Ok(expected));
+    assert_eq!(RawValue::decode_direct(&mut source), Ok(expected));
     assert!(source.finished());
 }
 
@@ -96,7 +96,7 @@ fn direct_source_resolves_plain_scalars_by_the_core_schema() {
         kinds.push(source.peek_token().unwrap());
         source.skip_value().unwrap();
     }
-    use JsonKind::*;
+    use ValueKind::*;
     assert_eq!(
         kinds,
         [
@@ -119,7 +119,7 @@ fn direct_source_resolves_plain_scalars_by_the_core_schema() {
     let mut source = direct("- five\n- 18446744073709551615\n- 3\n- null\n");
     source.begin_array().unwrap();
     source.next_item(true).unwrap();
-    assert_eq!(source.read_str(), Ok(JsonStr::Borrowed("five")));
+    assert_eq!(source.read_str(), Ok(Text::Borrowed("five")));
     source.next_item(false).unwrap();
     assert_eq!(source.read_u64(), Ok(u64::MAX));
     // A plain number is no string, and `null` no string either.
@@ -133,13 +133,10 @@ fn direct_source_resolves_plain_scalars_by_the_core_schema() {
 fn direct_source_borrows_keys_and_strings_unless_rewritten() {
     let mut source = direct("plain: \"a\\tb\"\n\"esc\\u0061ped\": ok\nfolded\n  key: v\n");
     source.begin_object().unwrap();
-    assert_eq!(source.next_key(true), Ok(Some(JsonStr::Borrowed("plain"))));
-    assert_eq!(source.read_str(), Ok(JsonStr::Transient("a\tb")));
-    assert_eq!(
-        source.next_key(false),
-        Ok(Some(JsonStr::Transient("escaped")))
-    );
-    assert_eq!(source.read_str(), Ok(JsonStr::Borrowed("ok")));
+    assert_eq!(source.next_key(true), Ok(Some(Text::Borrowed("plain"))));
+    assert_eq!(source.read_str(), Ok(Text::Decoded("a\tb")));
+    assert_eq!(source.next_key(false), Ok(Some(Text::Decoded("escaped"))));
+    assert_eq!(source.read_str(), Ok(Text::Borrowed("ok")));
 }
 
 /// Whatever the RawValue door gives a meaning of its own falls back.

@@ -55,17 +55,17 @@ fuzz_target!(|data: &[u8]| {
         assert!(facade.is_err());
         assert!(BinarySource::new(file, Limits::default())
             .ok()
-            .is_none_or(|mut s| RawValue::decode_json(&mut s).is_err()));
+            .is_none_or(|mut s| RawValue::decode_direct(&mut s).is_err()));
         return;
     };
     // Any value reads whole through the direct source as the RawValue door reads it.
     let mut source = BinarySource::new(file, Limits::default()).unwrap();
     // (Compared as text: NaN is not equal to itself.)
-    let direct = RawValue::decode_json(&mut source).expect("the RawValue door read it");
+    let direct = RawValue::decode_direct(&mut source).expect("the RawValue door read it");
     assert_eq!(format!("{direct:?}"), format!("{raw:?}"));
     let via_raw = Config::decode(raw);
     let mut source = BinarySource::new(file, Limits::default()).unwrap();
-    if let Ok(direct) = Config::decode_json(&mut source) {
+    if let Ok(direct) = Config::decode_direct(&mut source) {
         assert_eq!(Some(&direct), via_raw.as_ref().ok());
     }
     assert_eq!(facade.ok(), via_raw.ok());

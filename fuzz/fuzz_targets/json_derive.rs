@@ -40,7 +40,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let via_raw = Config::decode(raw);
     let mut parser = quarry::json::Parser::new(data, quarry::Limits::default()).unwrap();
-    let direct = Config::decode_json(&mut parser).ok().filter(|_| parser.finish().is_ok());
+    let direct = Config::decode_direct(&mut parser).ok().filter(|_| parser.finish().is_ok());
     if let Some(direct) = &direct {
         assert_eq!(Some(direct), via_raw.as_ref().ok());
     }

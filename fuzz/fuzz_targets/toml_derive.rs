@@ -62,21 +62,21 @@ fuzz_target!(|data: &[u8]| {
     let Ok(raw) = quarry::toml::parse(data) else {
         assert!(facade.is_err());
         if let Ok(mut source) = DirectSource::new(data, Limits::default()) {
-            let read = RawValue::decode_json(&mut source);
+            let read = RawValue::decode_direct(&mut source);
             assert!(read.is_err() || !source.finished());
         }
         return;
     };
     // (Compared as text: NaN is not equal to itself.)
     let mut source = DirectSource::new(data, Limits::default()).unwrap();
-    if let Ok(direct) = RawValue::decode_json(&mut source) {
+    if let Ok(direct) = RawValue::decode_direct(&mut source) {
         if source.finished() {
             assert_eq!(format!("{direct:?}"), format!("{raw:?}"));
         }
     }
     let via_raw = Manifest::decode(raw);
     let mut source = DirectSource::new(data, Limits::default()).unwrap();
-    if let Ok(direct) = Manifest::decode_json(&mut source) {
+    if let Ok(direct) = Manifest::decode_direct(&mut source) {
         if source.finished() {
             assert_eq!(Some(&direct), via_raw.as_ref().ok());
         }

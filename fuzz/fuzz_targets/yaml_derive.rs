@@ -63,14 +63,14 @@ fuzz_target!(|data: &[u8]| {
     let Ok(raw) = quarry::yaml::parse(data) else {
         assert!(facade.is_err());
         if let Some(mut source) = source(data) {
-            let read = RawValue::decode_json(&mut source);
+            let read = RawValue::decode_direct(&mut source);
             assert!(read.is_err() || !source.finished());
         }
         return;
     };
     // (Compared as text: NaN is not equal to itself.)
     if let Some(mut source) = source(data) {
-        if let Ok(direct) = RawValue::decode_json(&mut source) {
+        if let Ok(direct) = RawValue::decode_direct(&mut source) {
             if source.finished() {
                 assert_eq!(format!("{direct:?}"), format!("{raw:?}"));
             }
@@ -85,7 +85,7 @@ fuzz_target!(|data: &[u8]| {
     }
     let via_raw = Config::decode(raw);
     if let Some(mut source) = source(data) {
-        if let Ok(direct) = Config::decode_json(&mut source) {
+        if let Ok(direct) = Config::decode_direct(&mut source) {
             if source.finished() {
                 assert_eq!(Some(&direct), via_raw.as_ref().ok());
             }
@@ -95,6 +95,6 @@ fuzz_target!(|data: &[u8]| {
 });
 
 fn source_read_raw<'a>(source: &mut DirectSource<'a>) -> Result<RawValue<'a>, quarry::Fallback> {
-    use quarry::JsonSource;
+    use quarry::PullSource;
     source.read_raw()
 }

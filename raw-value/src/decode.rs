@@ -2,7 +2,7 @@ use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasher, Hash};
 
-use crate::json_source::{Fallback, JsonKind, JsonSource, JsonStr};
+use crate::pull::{Fallback, PullSource, Text, ValueKind};
 use crate::{DecodeErrorKind, DecodeErrors, RawValue};
 
 /// A type that can be built from a [`RawValue`], and so from every quarry format.
@@ -21,12 +21,13 @@ pub trait Decode<'de>: Sized {
         None
     }
 
-    /// Decodes `Self` straight from JSON text (the direct path). The default reads the
+    /// Decodes `Self` straight from a format's bytes through a [`PullSource`] (the direct
+    /// path: JSON, TOML, YAML and binary plists). The default reads the
     /// value as a [`RawValue`] and decodes that; std types and derived types read the
     /// bytes directly. On [`Fallback`], the caller decodes through [`RawValue`] instead,
     /// so an implementation may give up whenever it likes, but must never succeed with
     /// a value that [`Decode::decode`] would not produce.
-    fn decode_json<S: JsonSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
+    fn decode_direct<S: PullSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
         let raw = source.read_raw()?;
         Self::decode(raw).map_err(|_| Fallback)
     }
@@ -89,7 +90,7 @@ impl<'de> Decode<'de> for bool {
     }
 
     #[inline]
-    fn decode_json<S: JsonSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
+    fn decode_direct<S: PullSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
         source.read_bool()
     }
 }
@@ -124,7 +125,7 @@ macro_rules! decode_integer {
             }
 
             #[inline]
-            fn decode_json<S: JsonSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
+            fn decode_direct<S: PullSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
                 // Unsigned targets read u64, signed ones i64: one primitive each, no RawValue.
                 if <$ty>::MIN == 0 as $ty {
                     <$ty>::try_from(source.read_u64()?).map_err(|_| Fallback)
@@ -185,7 +186,7 @@ macro_rules! decode_float {
             }
 
             #[inline]
-            fn decode_json<S: JsonSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
+            fn decode_direct<S: PullSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
                 match source.read_number()? {
                     RawValue::Float(f) => Ok(f as $ty),
                     RawValue::Int(i) => Ok(i as $ty),
@@ -210,7 +211,7 @@ impl<'de> Decode<'de> for String {
     }
 
     #[inline]
-    fn decode_json<S: JsonSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
+    fn decode_direct<S: PullSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
         source.read_string()
     }
 }
@@ -224,7 +225,7 @@ impl<'de> Decode<'de> for Cow<'de, str> {
     }
 
     #[inline]
-    fn decode_json<S: JsonSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
+    fn decode_direct<S: PullSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
         source.read_cow()
     }
 }
@@ -242,10 +243,10 @@ impl<'de> Decode<'de> for &'de str {
     }
 
     #[inline]
-    fn decode_json<S: JsonSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
+    fn decode_direct<S: PullSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
         match source.read_str()? {
-            JsonStr::Borrowed(s) => Ok(s),
-            JsonStr::Transient(_) => Err(Fallback),
+            Text::Borrowed(s) => Ok(s),
+            Text::Decoded(_) => Err(Fallback),
         }
     }
 }
@@ -281,12 +282,12 @@ impl<'de, T: Decode<'de>> Decode<'de> for Option<T> {
     }
 
     #[inline]
-    fn decode_json<S: JsonSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
-        if source.peek_token()? == JsonKind::Null {
+    fn decode_direct<S: PullSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
+        if source.peek_token()? == ValueKind::Null {
             source.read_null()?;
             return Ok(None);
         }
-        T::decode_json(source).map(Some)
+        T::decode_direct(source).map(Some)
     }
 }
 
@@ -299,8 +300,8 @@ impl<'de, T: Decode<'de>> Decode<'de> for Box<T> {
         T::missing().map(Box::new)
     }
 
-    fn decode_json<S: JsonSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
-        T::decode_json(source).map(Box::new)
+    fn decode_direct<S: PullSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
+        T::decode_direct(source).map(Box::new)
     }
 }
 
@@ -359,14 +360,14 @@ impl<'de, T: Decode<'de>> Decode<'de> for Vec<T> {
         xml_sequences().then(Vec::new)
     }
 
-    fn decode_json<S: JsonSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
+    fn decode_direct<S: PullSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
         source.begin_array()?;
         // The hint comes from the input: trusted only as far as a small allocation.
         let mut items = Vec::with_capacity(source.len_hint().min(4096));
         let mut first = true;
         while source.next_item(first)? {
             first = false;
-            items.push(T::decode_json(source)?);
+            items.push(T::decode_direct(source)?);
         }
         Ok(items)
     }
@@ -414,14 +415,14 @@ macro_rules! decode_tuple {
                 }
             }
 
-            fn decode_json<S: JsonSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
+            fn decode_direct<S: PullSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
                 source.begin_array()?;
                 let tuple = ($(
                     {
                         if !source.next_item($index == 0)? {
                             return Err(Fallback);
                         }
-                        $name::decode_json(source)?
+                        $name::decode_direct(source)?
                     },
                 )+);
                 if source.next_item(false)? {
@@ -516,21 +517,21 @@ where
 }
 
 /// The direct-path twin of `decode_entries`: a duplicate key or any bad entry falls back.
-fn decode_json_entries<'de, K, V, J>(
+fn decode_direct_entries<'de, K, V, J>(
     source: &mut J,
     mut insert: impl FnMut(K, V) -> bool,
 ) -> Result<(), Fallback>
 where
     K: DecodeKey<'de>,
     V: Decode<'de>,
-    J: JsonSource<'de> + ?Sized,
+    J: PullSource<'de> + ?Sized,
 {
     source.begin_object()?;
     let mut first = true;
     while let Some(key) = source.next_key(first)? {
         first = false;
         let key = K::decode_key(key.into_cow()).map_err(|_| Fallback)?;
-        let value = V::decode_json(source)?;
+        let value = V::decode_direct(source)?;
         if !insert(key, value) {
             return Err(Fallback);
         }
@@ -554,9 +555,9 @@ where
         Ok(map)
     }
 
-    fn decode_json<J: JsonSource<'de> + ?Sized>(source: &mut J) -> Result<Self, Fallback> {
+    fn decode_direct<J: PullSource<'de> + ?Sized>(source: &mut J) -> Result<Self, Fallback> {
         let mut map = HashMap::with_hasher(S::default());
-        decode_json_entries(source, |k, v| map.insert(k, v).is_none())?;
+        decode_direct_entries(source, |k, v| map.insert(k, v).is_none())?;
         Ok(map)
     }
 }
@@ -572,9 +573,9 @@ where
         Ok(map)
     }
 
-    fn decode_json<J: JsonSource<'de> + ?Sized>(source: &mut J) -> Result<Self, Fallback> {
+    fn decode_direct<J: PullSource<'de> + ?Sized>(source: &mut J) -> Result<Self, Fallback> {
         let mut map = BTreeMap::new();
-        decode_json_entries(source, |k, v| map.insert(k, v).is_none())?;
+        decode_direct_entries(source, |k, v| map.insert(k, v).is_none())?;
         Ok(map)
     }
 }

@@ -29,7 +29,7 @@ mod datetime;
 mod decode;
 mod encode;
 mod error;
-pub mod json_source;
+pub mod pull;
 mod serde_bridge;
 mod value;
 
@@ -37,6 +37,6 @@ pub use datetime::{Date, Datetime, DatetimeParseError, Offset, Time};
 pub use decode::{describe, with_xml_sequences, Decode, DecodeKey};
 pub use encode::{Encode, EncodeKey, Encoder, FlattenEncoder, RawValueEncoder};
 pub use error::{DecodeError, DecodeErrorKind, DecodeErrors, EncodeError, Path, Position, Segment};
-pub use json_source::{Fallback, JsonKind, JsonSource, JsonStr};
+pub use pull::{Fallback, PullSource, Text, ValueKind};
 pub use serde_bridge::Serde;
 pub use value::RawValue;

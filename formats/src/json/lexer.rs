@@ -7,8 +7,8 @@ use crate::common::{fold_digits, skip_spaces};
 
 /// A string read from the input: borrowed when it held no escape, otherwise decoded into
 /// the caller's scratch buffer. The caller is told which, so it can keep the borrow.
-/// (The same type the direct decode path sees through `JsonSource`.)
-pub use quarry_raw_value::JsonStr;
+/// (The same type the direct decode path sees through `PullSource`.)
+pub use quarry_raw_value::Text;
 
 /// A JSON number, typed as narrowly as it fits.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -161,9 +161,9 @@ impl<'a> Lexer<'a> {
 
     /// Reads a string whose opening `"` is at the current position.
     #[inline]
-    pub fn read_string<'s>(&mut self, scratch: &'s mut String) -> Result<JsonStr<'a, 's>, Error> {
+    pub fn read_string<'s>(&mut self, scratch: &'s mut String) -> Result<Text<'a, 's>, Error> {
         match self.read_unescaped_string() {
-            Some(s) => Ok(JsonStr::Borrowed(s)),
+            Some(s) => Ok(Text::Borrowed(s)),
             None => self.read_escaped_string(scratch),
         }
     }
@@ -191,7 +191,7 @@ impl<'a> Lexer<'a> {
     pub fn read_escaped_string<'s>(
         &mut self,
         scratch: &'s mut String,
-    ) -> Result<JsonStr<'a, 's>, Error> {
+    ) -> Result<Text<'a, 's>, Error> {
         let bytes = self.src.as_bytes();
         let start = self.pos + 1;
         let mut i = find_string_special(bytes, start);
@@ -202,7 +202,7 @@ impl<'a> Lexer<'a> {
                 Some(b'"') => {
                     scratch.push_str(&self.src[run..i]);
                     self.pos = i + 1;
-                    return Ok(JsonStr::Transient(scratch));
+                    return Ok(Text::Decoded(scratch));
                 }
                 Some(b'\\') => {
                     scratch.push_str(&self.src[run..i]);
@@ -542,7 +542,7 @@ mod tests {
         let mut lexer = Lexer::new(r#""plain""#);
         assert!(matches!(
             lexer.read_string(&mut scratch),
-            Ok(JsonStr::Borrowed("plain"))
+            Ok(Text::Borrowed("plain"))
         ));
         let mut lexer = Lexer::new(r#""a\n\u00e9\ud83d\ude00\/""#);
         assert_eq!(&*lexer.read_string(&mut scratch).unwrap(), "a\né😀/");

@@ -35,7 +35,7 @@ use quarry_raw_value::{Encode, EncodeError, RawValue};
 
 pub use builder::JsonBuilder;
 pub use error::{Error, ErrorKind};
-pub use lexer::{JsonStr, Lexer, Number, NumberToken};
+pub use lexer::{Lexer, Number, NumberToken, Text};
 pub use parser::{parse_with, Parser};
 pub use raw::RawValueBuilder;
 pub use tree::{Children, Document, Node, NodeKind, TreeBuilder};

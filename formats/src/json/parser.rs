@@ -3,7 +3,7 @@
 //! It is iterative: open containers live on a heap stack, so no input can overflow the
 //! thread's stack whatever the depth limit; the limit itself is checked here, in the core.
 
-use quarry_raw_value::{Fallback, JsonKind, JsonSource, JsonStr, RawValue};
+use quarry_raw_value::{Fallback, PullSource, RawValue, Text, ValueKind};
 
 use crate::common::{validate_utf8, Limits, Span};
 
@@ -262,9 +262,9 @@ pub fn parse_with<'a, B: JsonBuilder<'a>>(
 }
 
 impl<'a> Parser<'a> {
-    /// [`JsonSource::next_key`] for a key with an escape (or a malformed one).
+    /// [`PullSource::next_key`] for a key with an escape (or a malformed one).
     #[inline(never)]
-    fn escaped_key(&mut self) -> Result<Option<JsonStr<'a, '_>>, Fallback> {
+    fn escaped_key(&mut self) -> Result<Option<Text<'a, '_>>, Fallback> {
         let key = self
             .lexer
             .read_escaped_string(&mut self.scratch)
@@ -279,16 +279,16 @@ impl<'a> Parser<'a> {
 
 /// The direct path: derived and std types read themselves from the parser. Every
 /// failure is a [`Fallback`]; the caller re-decodes through `RawValue` for the error.
-impl<'a> JsonSource<'a> for Parser<'a> {
+impl<'a> PullSource<'a> for Parser<'a> {
     #[inline]
-    fn peek_token(&mut self) -> Result<JsonKind, Fallback> {
+    fn peek_token(&mut self) -> Result<ValueKind, Fallback> {
         match self.lexer.peek() {
-            Some(b'"') => Ok(JsonKind::String),
-            Some(b'-' | b'0'..=b'9') => Ok(JsonKind::Number),
-            Some(b'{') => Ok(JsonKind::Object),
-            Some(b'[') => Ok(JsonKind::Array),
-            Some(b't' | b'f') => Ok(JsonKind::Bool),
-            Some(b'n') => Ok(JsonKind::Null),
+            Some(b'"') => Ok(ValueKind::String),
+            Some(b'-' | b'0'..=b'9') => Ok(ValueKind::Number),
+            Some(b'{') => Ok(ValueKind::Object),
+            Some(b'[') => Ok(ValueKind::Array),
+            Some(b't' | b'f') => Ok(ValueKind::Bool),
+            Some(b'n') => Ok(ValueKind::Null),
             _ => Err(Fallback),
         }
     }
@@ -352,12 +352,12 @@ impl<'a> JsonSource<'a> for Parser<'a> {
     }
 
     #[inline]
-    fn read_str(&mut self) -> Result<JsonStr<'a, '_>, Fallback> {
+    fn read_str(&mut self) -> Result<Text<'a, '_>, Fallback> {
         if self.lexer.peek() != Some(b'"') {
             return Err(Fallback);
         }
         match self.lexer.read_unescaped_string() {
-            Some(s) => Ok(JsonStr::Borrowed(s)),
+            Some(s) => Ok(Text::Borrowed(s)),
             None => self
                 .lexer
                 .read_escaped_string(&mut self.scratch)
@@ -401,7 +401,7 @@ impl<'a> JsonSource<'a> for Parser<'a> {
     }
 
     #[inline]
-    fn next_key(&mut self, first: bool) -> Result<Option<JsonStr<'a, '_>>, Fallback> {
+    fn next_key(&mut self, first: bool) -> Result<Option<Text<'a, '_>>, Fallback> {
         match self.lexer.peek() {
             Some(b'}') => {
                 self.lexer.bump();
@@ -423,7 +423,7 @@ impl<'a> JsonSource<'a> for Parser<'a> {
                 return Err(Fallback);
             }
             self.lexer.bump();
-            return Ok(Some(JsonStr::Borrowed(key)));
+            return Ok(Some(Text::Borrowed(key)));
         }
         self.escaped_key()
     }

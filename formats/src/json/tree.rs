@@ -12,7 +12,7 @@ use quarry_raw_value::{Path, RawValue};
 use crate::common::Span;
 
 use super::builder::JsonBuilder;
-use super::lexer::{JsonStr, Number, NumberToken};
+use super::lexer::{Number, NumberToken, Text};
 
 /// A parsed JSON document. Get around it from [`Document::root`].
 ///
@@ -49,7 +49,7 @@ enum Data<'a> {
 }
 
 /// What kind of JSON value a node is (the same kind the direct decode path peeks).
-pub use quarry_raw_value::JsonKind as NodeKind;
+pub use quarry_raw_value::ValueKind as NodeKind;
 
 impl<'a> Document<'a> {
     /// The top-level value.
@@ -363,7 +363,7 @@ impl<'a> JsonBuilder<'a> for TreeBuilder<'a> {
         self.push(Data::Number(value.value()), span)
     }
     #[inline]
-    fn string(&mut self, value: JsonStr<'a, '_>, span: Span) -> usize {
+    fn string(&mut self, value: Text<'a, '_>, span: Span) -> usize {
         self.push(Data::String(value.into_cow()), span)
     }
     #[inline]
@@ -383,7 +383,7 @@ impl<'a> JsonBuilder<'a> for TreeBuilder<'a> {
         (self.push(Data::Object(0), Span::new(start, start)), 0)
     }
     #[inline]
-    fn key(&mut self, key: JsonStr<'a, '_>, _: Span) -> Cow<'a, str> {
+    fn key(&mut self, key: Text<'a, '_>, _: Span) -> Cow<'a, str> {
         key.into_cow()
     }
     #[inline]

@@ -21,7 +21,7 @@
 
 use std::borrow::Cow;
 
-use quarry_raw_value::{Fallback, JsonKind, JsonSource, JsonStr, RawValue};
+use quarry_raw_value::{Fallback, PullSource, RawValue, ValueKind};
 
 use crate::common::{Limits, Span};
 
@@ -625,12 +625,12 @@ struct Open {
     dict: bool,
 }
 
-/// The direct path over a binary plist: a [`JsonSource`] that derived types decode from
+/// The direct path over a binary plist: a [`PullSource`] that derived types decode from
 /// without a [`RawValue`](quarry_raw_value::RawValue) in between.
 ///
 /// It reads objects on demand from the top object with the checks, depth limit, cycle
 /// rule and work budget of [`parse_binary_with`]. Anything the JSON data model has no
-/// word for (dates, data, UIDs) is left to [`JsonSource::read_raw`] or falls back, and
+/// word for (dates, data, UIDs) is left to [`PullSource::read_raw`] or falls back, and
 /// any error falls back, so the caller's RawValue path reports it.
 pub struct BinarySource<'a> {
     r: Reader<'a>,
@@ -756,23 +756,14 @@ impl<'a> BinarySource<'a> {
     }
 }
 
-/// The JSON view of a plist text.
-#[inline]
-fn json_str<'a, 's>(text: Text<'a, 's>) -> JsonStr<'a, 's> {
-    match text {
-        Text::Borrowed(s) => JsonStr::Borrowed(s),
-        Text::Decoded(s) => JsonStr::Transient(s),
-    }
-}
-
-impl<'a> JsonSource<'a> for BinarySource<'a> {
-    fn peek_token(&mut self) -> std::result::Result<JsonKind, Fallback> {
+impl<'a> PullSource<'a> for BinarySource<'a> {
+    fn peek_token(&mut self) -> std::result::Result<ValueKind, Fallback> {
         Ok(match self.look()?.0 {
-            Object::Bool(_) => JsonKind::Bool,
-            Object::Integer(_) | Object::Real(_) => JsonKind::Number,
-            Object::Ascii(_) | Object::Utf16(_) => JsonKind::String,
-            Object::Array { .. } => JsonKind::Array,
-            Object::Dict { .. } => JsonKind::Object,
+            Object::Bool(_) => ValueKind::Bool,
+            Object::Integer(_) | Object::Real(_) => ValueKind::Number,
+            Object::Ascii(_) | Object::Utf16(_) => ValueKind::String,
+            Object::Array { .. } => ValueKind::Array,
+            Object::Dict { .. } => ValueKind::Object,
             // No JSON kind: the RawValue path decides.
             Object::Date(_) | Object::Data(_) | Object::Uid(_) => return Err(Fallback),
         })
@@ -817,12 +808,12 @@ impl<'a> JsonSource<'a> for BinarySource<'a> {
     }
 
     #[inline]
-    fn read_str(&mut self) -> std::result::Result<JsonStr<'a, '_>, Fallback> {
+    fn read_str(&mut self) -> std::result::Result<Text<'a, '_>, Fallback> {
         match self.take()?.0 {
-            Object::Ascii(s) => Ok(JsonStr::Borrowed(s)),
+            Object::Ascii(s) => Ok(Text::Borrowed(s)),
             Object::Utf16(bytes) => {
                 if utf16(bytes, &mut self.scratch) {
-                    Ok(JsonStr::Transient(&self.scratch))
+                    Ok(Text::Decoded(&self.scratch))
                 } else {
                     Err(Fallback)
                 }
@@ -858,8 +849,8 @@ impl<'a> JsonSource<'a> for BinarySource<'a> {
     }
 
     #[inline]
-    fn next_key(&mut self, _first: bool) -> std::result::Result<Option<JsonStr<'a, '_>>, Fallback> {
-        Ok(self.advance_key()?.map(json_str))
+    fn next_key(&mut self, _first: bool) -> std::result::Result<Option<Text<'a, '_>>, Fallback> {
+        self.advance_key()
     }
 
     fn skip_value(&mut self) -> std::result::Result<(), Fallback> {

@@ -8,7 +8,7 @@ use quarry_raw_value::{Date, Datetime, Offset, Time};
 
 use crate::common::Span;
 
-pub use crate::xml::Text;
+pub use quarry_raw_value::Text;
 
 /// A plist integer: anything from -2^63 to 2^64-1.
 ///

@@ -50,7 +50,7 @@
 //! shared by several containers appears once per reference in both doors.
 //!
 //! Binary plists also have a direct struct path: [`BinarySource`] hands objects to a
-//! derived type's `decode_json` as it asks for them, with no [`RawValue`] in between
+//! derived type's `decode_direct` as it asks for them, with no [`RawValue`] in between
 //! (the facade's `from_slice` takes it first). It reads with the same checks, limits
 //! and work budget; anything it does not handle falls back to the RawValue door.
 //!

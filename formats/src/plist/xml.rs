@@ -330,7 +330,7 @@ impl<'a, B: PlistBuilder<'a>> XmlBuilder<'a> for Adapter<'a, '_, B> {
         }
         if self.leaf.is_some() {
             self.push_text(text);
-        } else if !text.is_whitespace() {
+        } else if !xml_format::is_xml_whitespace(text.as_str()) {
             self.fail(ErrorKind::UnexpectedText, span.start);
         }
     }

@@ -14,7 +14,7 @@ use crate::common::{validate_utf8, KeyHashState, Limits, Span};
 use super::builder::{Key, TableId, TableKind, TomlBuilder, ROOT};
 use super::error::{Error, ErrorKind};
 use super::lexer::{Lexer, Scalar};
-use quarry_raw_value::{Fallback, JsonKind, JsonSource, JsonStr, RawValue};
+use quarry_raw_value::{Fallback, PullSource, RawValue, Text, ValueKind};
 
 /// What a key in a table holds, as far as the redefinition rules care.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -747,7 +747,7 @@ enum Inline {
     Table { id: TableId, member: Option<u32> },
 }
 
-/// The direct path over a TOML document: a [`JsonSource`] that derived types decode
+/// The direct path over a TOML document: a [`PullSource`] that derived types decode
 /// from without a [`RawValue`] in between, driven by the one parser's own steps.
 ///
 /// The document is handed out as nested objects in document order: the root's keys,
@@ -777,9 +777,9 @@ pub struct DirectSource<'a> {
     child: Child,
     /// The tables from the root down to the table of what is read ahead.
     chain: Vec<TableId>,
-    /// How many tables [`JsonSource::skip_value`] is inside.
+    /// How many tables [`PullSource::skip_value`] is inside.
     skipping: usize,
-    /// The containers of values skipped with [`JsonSource::skip_value`].
+    /// The containers of values skipped with [`PullSource::skip_value`].
     frames: Vec<Frame<'a, ()>>,
     /// A string or key with an escape, decoded.
     scratch: String,
@@ -900,15 +900,15 @@ impl<'a> DirectSource<'a> {
     }
 
     /// Key `at` of the shape, as the consumer sees it.
-    fn key(&self, at: u32) -> JsonStr<'a, '_> {
+    fn key(&self, at: u32) -> Text<'a, '_> {
         match &self.parser.shape.keys[at as usize].name {
-            Cow::Borrowed(name) => JsonStr::Borrowed(name),
-            Cow::Owned(name) => JsonStr::Transient(name),
+            Cow::Borrowed(name) => Text::Borrowed(name),
+            Cow::Owned(name) => Text::Decoded(name),
         }
     }
 
-    /// [`JsonSource::next_key`] in the open table `table`.
-    fn next_table_key(&mut self, table: TableId) -> Result<Option<JsonStr<'a, '_>>, Fallback> {
+    /// [`PullSource::next_key`] in the open table `table`.
+    fn next_table_key(&mut self, table: TableId) -> Result<Option<Text<'a, '_>>, Fallback> {
         self.finish_line()?;
         loop {
             if matches!(self.ahead, Ahead::Nothing) {
@@ -949,7 +949,7 @@ impl<'a> DirectSource<'a> {
         }
     }
 
-    /// [`JsonSource::next_item`] in the open array of tables.
+    /// [`PullSource::next_item`] in the open array of tables.
     fn next_element(&mut self) -> Result<bool, Fallback> {
         if matches!(self.ahead, Ahead::Nothing) {
             self.read_ahead()?;
@@ -1014,7 +1014,7 @@ impl<'a> DirectSource<'a> {
     /// Reads one value of any kind as a [`RawValue`], as the RawValue door builds it.
     fn raw(&mut self) -> Result<RawValue<'a>, Fallback> {
         match self.peek_token() {
-            Ok(JsonKind::Array) => {
+            Ok(ValueKind::Array) => {
                 self.begin_array()?;
                 let mut items = Vec::new();
                 let mut first = true;
@@ -1024,7 +1024,7 @@ impl<'a> DirectSource<'a> {
                 }
                 Ok(RawValue::Seq(items))
             }
-            Ok(JsonKind::Object) => {
+            Ok(ValueKind::Object) => {
                 self.begin_object()?;
                 let mut entries = Vec::new();
                 let mut first = true;
@@ -1046,21 +1046,21 @@ impl<'a> DirectSource<'a> {
     }
 }
 
-impl<'a> JsonSource<'a> for DirectSource<'a> {
+impl<'a> PullSource<'a> for DirectSource<'a> {
     #[inline]
-    fn peek_token(&mut self) -> Result<JsonKind, Fallback> {
+    fn peek_token(&mut self) -> Result<ValueKind, Fallback> {
         match self.next {
             Next::Nothing => Err(Fallback),
-            Next::Table(id) if self.is_table_array(id) => Ok(JsonKind::Array),
-            Next::Table(_) => Ok(JsonKind::Object),
+            Next::Table(id) if self.is_table_array(id) => Ok(ValueKind::Array),
+            Next::Table(_) => Ok(ValueKind::Object),
             Next::Inline => match self.parser.lexer.peek() {
-                Some(b'"' | b'\'') => Ok(JsonKind::String),
+                Some(b'"' | b'\'') => Ok(ValueKind::String),
                 // A datetime has no JSON kind: `read_raw` reads it.
                 Some(b'0'..=b'9') if self.at_datetime() => Err(Fallback),
-                Some(b'0'..=b'9' | b'+' | b'-' | b'i' | b'n') => Ok(JsonKind::Number),
-                Some(b't' | b'f') => Ok(JsonKind::Bool),
-                Some(b'[') => Ok(JsonKind::Array),
-                Some(b'{') => Ok(JsonKind::Object),
+                Some(b'0'..=b'9' | b'+' | b'-' | b'i' | b'n') => Ok(ValueKind::Number),
+                Some(b't' | b'f') => Ok(ValueKind::Bool),
+                Some(b'[') => Ok(ValueKind::Array),
+                Some(b'{') => Ok(ValueKind::Object),
                 _ => Err(Fallback),
             },
         }
@@ -1105,9 +1105,9 @@ impl<'a> JsonSource<'a> for DirectSource<'a> {
     }
 
     #[inline]
-    fn read_str(&mut self) -> Result<JsonStr<'a, '_>, Fallback> {
+    fn read_str(&mut self) -> Result<Text<'a, '_>, Fallback> {
         let text = self.read_cow()?;
-        Ok(JsonStr::from_cow(text, &mut self.scratch))
+        Ok(Text::from_cow(text, &mut self.scratch))
     }
 
     #[inline]
@@ -1189,7 +1189,7 @@ impl<'a> JsonSource<'a> for DirectSource<'a> {
         Ok(())
     }
 
-    fn next_key(&mut self, _first: bool) -> Result<Option<JsonStr<'a, '_>>, Fallback> {
+    fn next_key(&mut self, _first: bool) -> Result<Option<Text<'a, '_>>, Fallback> {
         if self.next != Next::Nothing {
             return Err(Fallback);
         }

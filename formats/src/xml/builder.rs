@@ -3,48 +3,7 @@
 use std::borrow::Cow;
 
 use crate::common::Span;
-
-/// A piece of character data as the parser hands it over: borrowed from the input when
-/// nothing had to be decoded (no reference, no `\r`), otherwise decoded into the
-/// parser's scratch buffer, which the builder must copy if it keeps the text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Text<'a, 's> {
-    /// Exactly the source bytes.
-    Borrowed(&'a str),
-    /// Decoded text in a buffer the parser reuses.
-    Decoded(&'s str),
-}
-
-impl<'a> Text<'a, '_> {
-    /// The text.
-    #[inline]
-    pub fn as_str(&self) -> &str {
-        match *self {
-            Text::Borrowed(s) | Text::Decoded(s) => s,
-        }
-    }
-
-    /// The text, borrowed from the input when possible, copied otherwise.
-    #[inline]
-    pub fn into_cow(self) -> Cow<'a, str> {
-        match self {
-            Text::Borrowed(s) => Cow::Borrowed(s),
-            Text::Decoded(s) => Cow::Owned(s.to_owned()),
-        }
-    }
-
-    /// True when the text is borrowed from the input.
-    #[inline]
-    pub fn is_borrowed(&self) -> bool {
-        matches!(self, Text::Borrowed(_))
-    }
-
-    /// True when the text holds only XML white space (space, tab, newline, CR).
-    #[inline]
-    pub fn is_whitespace(&self) -> bool {
-        is_xml_whitespace(self.as_str())
-    }
-}
+pub use quarry_raw_value::Text;
 
 /// True when `s` holds only XML white space (or is empty).
 #[inline]

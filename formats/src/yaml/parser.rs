@@ -17,7 +17,7 @@ use super::builder::{
 use super::raw::{resolve_plain, resolve_scalar, RawValueBuilder};
 use super::scanner::{Scanner, Token, TokenKind};
 use super::{Error, ErrorKind};
-use quarry_raw_value::{Fallback, JsonKind, JsonSource, JsonStr, RawValue};
+use quarry_raw_value::{Fallback, PullSource, RawValue, Text, ValueKind};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum State {
@@ -1060,7 +1060,7 @@ impl<'a> YamlBuilder<'a> for Capture<'a> {
     }
 }
 
-/// The direct path over a one-document YAML stream: a [`JsonSource`] that derived types
+/// The direct path over a one-document YAML stream: a [`PullSource`] that derived types
 /// decode from without building a [`RawValue`] first.
 ///
 /// It steps the one parser and hands its events out as JSON-shaped values: mappings as
@@ -1080,7 +1080,7 @@ pub struct DirectSource<'a> {
     failed: bool,
     /// A key that folding or escapes changed, handed out as transient text.
     scratch: String,
-    /// The open collections of [`JsonSource::skip_value`], kept so skipping allocates
+    /// The open collections of [`PullSource::skip_value`], kept so skipping allocates
     /// once: is each a mapping, and is a key next in it.
     skip_stack: Vec<(bool, bool)>,
 }
@@ -1210,12 +1210,12 @@ impl<'a> DirectSource<'a> {
     /// The scalar just pulled, as a key (borrowed, or transient when it was rewritten);
     /// `Fallback` for a merge key.
     #[inline]
-    fn key_text(&mut self) -> Result<JsonStr<'a, '_>, Fallback> {
+    fn key_text(&mut self) -> Result<Text<'a, '_>, Fallback> {
         if self.is_merge_key() {
             return Err(Fallback);
         }
         let text = self.capture.take_text();
-        Ok(JsonStr::from_cow(text, &mut self.scratch))
+        Ok(Text::from_cow(text, &mut self.scratch))
     }
 
     /// Whether the scalar just pulled, as a mapping key, is one the RawValue door gives
@@ -1277,21 +1277,21 @@ fn plain_is_string(text: &str) -> bool {
     }
 }
 
-impl<'a> JsonSource<'a> for DirectSource<'a> {
+impl<'a> PullSource<'a> for DirectSource<'a> {
     #[inline]
-    fn peek_token(&mut self) -> Result<JsonKind, Fallback> {
+    fn peek_token(&mut self) -> Result<ValueKind, Fallback> {
         Ok(match self.peek()? {
             Event::Scalar if self.capture.style == ScalarStyle::Plain => {
                 match resolve_plain(Cow::Borrowed(self.capture.text())) {
-                    RawValue::Null => JsonKind::Null,
-                    RawValue::Bool(_) => JsonKind::Bool,
-                    RawValue::String(_) => JsonKind::String,
-                    _ => JsonKind::Number,
+                    RawValue::Null => ValueKind::Null,
+                    RawValue::Bool(_) => ValueKind::Bool,
+                    RawValue::String(_) => ValueKind::String,
+                    _ => ValueKind::Number,
                 }
             }
-            Event::Scalar => JsonKind::String,
-            Event::MappingStart => JsonKind::Object,
-            Event::SequenceStart => JsonKind::Array,
+            Event::Scalar => ValueKind::String,
+            Event::MappingStart => ValueKind::Object,
+            Event::SequenceStart => ValueKind::Array,
             _ => return Err(Fallback),
         })
     }
@@ -1324,9 +1324,9 @@ impl<'a> JsonSource<'a> for DirectSource<'a> {
     }
 
     #[inline]
-    fn read_str(&mut self) -> Result<JsonStr<'a, '_>, Fallback> {
+    fn read_str(&mut self) -> Result<Text<'a, '_>, Fallback> {
         let text = self.read_text()?;
-        Ok(JsonStr::from_cow(text, &mut self.scratch))
+        Ok(Text::from_cow(text, &mut self.scratch))
     }
 
     #[inline]
@@ -1365,7 +1365,7 @@ impl<'a> JsonSource<'a> for DirectSource<'a> {
     }
 
     #[inline]
-    fn next_key(&mut self, _first: bool) -> Result<Option<JsonStr<'a, '_>>, Fallback> {
+    fn next_key(&mut self, _first: bool) -> Result<Option<Text<'a, '_>>, Fallback> {
         match self.pull()? {
             Event::End => Ok(None),
             Event::Scalar => self.key_text().map(Some),

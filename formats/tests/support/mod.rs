@@ -1,24 +1,24 @@
 //! What the format tests share: reading a document through the direct path's calls.
 
-use quarry_raw_value::{Fallback, JsonKind, JsonSource, RawValue};
+use quarry_raw_value::{Fallback, PullSource, RawValue, ValueKind};
 
 /// Reads one value through the direct path's calls (peek, then the matching read),
 /// building the RawValue the other door would; what JSON has no kind for goes through
 /// `read_raw`. With `skip_odd`, every other map entry is skipped instead.
-pub fn pull<'a, S: JsonSource<'a>>(
+pub fn pull<'a, S: PullSource<'a>>(
     source: &mut S,
     skip_odd: bool,
 ) -> Result<RawValue<'a>, Fallback> {
     Ok(match source.peek_token() {
         Err(Fallback) => source.read_raw()?,
-        Ok(JsonKind::Null) => {
+        Ok(ValueKind::Null) => {
             source.read_null()?;
             RawValue::Null
         }
-        Ok(JsonKind::Bool) => RawValue::Bool(source.read_bool()?),
-        Ok(JsonKind::Number) => source.read_number()?,
-        Ok(JsonKind::String) => RawValue::String(source.read_str()?.into_cow()),
-        Ok(JsonKind::Array) => {
+        Ok(ValueKind::Bool) => RawValue::Bool(source.read_bool()?),
+        Ok(ValueKind::Number) => source.read_number()?,
+        Ok(ValueKind::String) => RawValue::String(source.read_str()?.into_cow()),
+        Ok(ValueKind::Array) => {
             source.begin_array()?;
             let mut items = Vec::new();
             let mut first = true;
@@ -28,7 +28,7 @@ pub fn pull<'a, S: JsonSource<'a>>(
             }
             RawValue::Seq(items)
         }
-        Ok(JsonKind::Object) => {
+        Ok(ValueKind::Object) => {
             source.begin_object()?;
             let mut entries = Vec::new();
             let mut index = 0;

@@ -1,6 +1,8 @@
-//! The direct JSON path: what a type needs from a JSON reader to decode itself straight
-//! from the bytes, without building a [`RawValue`] first. Any reader with JSON's data
-//! model can offer it: quarry's binary plist reader does too.
+//! The pull path: what a type needs from a reader to decode itself straight from the
+//! bytes, without building a [`RawValue`] first. A reader hands out values in JSON's data
+//! model (null, bool, number, string, array, object) and may hand anything richer (a TOML
+//! datetime, plist data) over as a [`RawValue`]. Each format with a direct path
+//! implements it in its `DirectSource`: JSON, TOML, YAML and binary property lists.
 //!
 //! The path is optimistic. Any surprise — a syntax error, a value of the wrong type, a
 //! missing or duplicated field, a failed constraint — returns [`Fallback`], and the caller
@@ -17,10 +19,10 @@ use crate::RawValue;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Fallback;
 
-/// The kind of a JSON value: what the direct path peeks before reading one, and what a
-/// node of the JSON tree is.
+/// The kind of the next value in JSON's data model: what a [`PullSource`] peeks before
+/// reading one (and what a node of the JSON tree is).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum JsonKind {
+pub enum ValueKind {
     /// `null`.
     Null,
     /// `true` or `false`.
@@ -35,72 +37,89 @@ pub enum JsonKind {
     Object,
 }
 
-impl JsonKind {
+impl ValueKind {
     /// The kind's name as the CLI prints it (`"object"`).
     pub fn name(self) -> &'static str {
         match self {
-            JsonKind::Null => "null",
-            JsonKind::Bool => "bool",
-            JsonKind::Number => "number",
-            JsonKind::String => "string",
-            JsonKind::Array => "array",
-            JsonKind::Object => "object",
+            ValueKind::Null => "null",
+            ValueKind::Bool => "bool",
+            ValueKind::Number => "number",
+            ValueKind::String => "string",
+            ValueKind::Array => "array",
+            ValueKind::Object => "object",
         }
     }
 }
 
-/// A string read by a [`JsonSource`]: borrowed from the input, or decoded into the
-/// reader's scratch buffer (valid until the next read).
+/// Text as a reader hands it over: borrowed from the input when nothing had to be
+/// decoded, otherwise decoded into the reader's scratch buffer, valid until the next
+/// read (a builder or decoder that keeps it copies it).
+///
+/// Every parser uses it: JSON and TOML strings and keys, YAML scalars, XML character
+/// data and attribute values, plist strings. (It is not [`RawValue::Text`], the
+/// untyped text of XML that `Decode` parses numbers from.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum JsonStr<'de, 's> {
-    /// Straight from the input: no escape was decoded.
+pub enum Text<'de, 's> {
+    /// Exactly the input's bytes: no escape or reference was decoded.
     Borrowed(&'de str),
     /// Decoded into the reader's scratch buffer.
-    Transient(&'s str),
+    Decoded(&'s str),
 }
 
-impl<'de, 's> JsonStr<'de, 's> {
+impl<'de, 's> Text<'de, 's> {
     /// The text of `cow` as a reader hands it out: a borrow stays one, an owned string
     /// is kept in the reader's `scratch` buffer and lent from there.
     #[inline]
     pub fn from_cow(cow: Cow<'de, str>, scratch: &'s mut String) -> Self {
         match cow {
-            Cow::Borrowed(s) => JsonStr::Borrowed(s),
+            Cow::Borrowed(s) => Text::Borrowed(s),
             Cow::Owned(s) => {
                 *scratch = s;
-                JsonStr::Transient(scratch)
+                Text::Decoded(scratch)
             }
         }
     }
+
+    /// The text.
+    #[inline]
+    pub fn as_str(&self) -> &str {
+        match *self {
+            Text::Borrowed(s) | Text::Decoded(s) => s,
+        }
+    }
+
+    /// True when the text is borrowed from the input.
+    #[inline]
+    pub fn is_borrowed(&self) -> bool {
+        matches!(self, Text::Borrowed(_))
+    }
 }
 
-impl<'de> JsonStr<'de, '_> {
-    /// Keeps the borrow, or copies the transient text.
+impl<'de> Text<'de, '_> {
+    /// Keeps the borrow, or copies the decoded text.
     #[inline]
     pub fn into_cow(self) -> Cow<'de, str> {
         match self {
-            JsonStr::Borrowed(s) => Cow::Borrowed(s),
-            JsonStr::Transient(s) => Cow::Owned(s.to_owned()),
+            Text::Borrowed(s) => Cow::Borrowed(s),
+            Text::Decoded(s) => Cow::Owned(s.to_owned()),
         }
     }
 }
 
-impl Deref for JsonStr<'_, '_> {
+impl Deref for Text<'_, '_> {
     type Target = str;
     #[inline]
     fn deref(&self) -> &str {
-        match *self {
-            JsonStr::Borrowed(s) | JsonStr::Transient(s) => s,
-        }
+        self.as_str()
     }
 }
 
-/// A JSON reader positioned before a value. `quarry_formats::json::Parser` and
-/// `quarry_formats::plist::BinarySource` implement it; the derive's generated
-/// `decode_json` and the std impls call it.
-pub trait JsonSource<'de> {
+/// A reader positioned before a value, pulled one step at a time. Each format's
+/// `DirectSource` in `quarry_formats` implements it; the derive's generated
+/// `decode_direct` and the std impls call it.
+pub trait PullSource<'de> {
     /// The kind of the next value (whitespace skipped); `Fallback` at the end of input.
-    fn peek_token(&mut self) -> Result<JsonKind, Fallback>;
+    fn peek_token(&mut self) -> Result<ValueKind, Fallback>;
     /// Reads `null`.
     fn read_null(&mut self) -> Result<(), Fallback>;
     /// Reads `true` or `false`.
@@ -123,7 +142,7 @@ pub trait JsonSource<'de> {
         }
     }
     /// Reads a string.
-    fn read_str(&mut self) -> Result<JsonStr<'de, '_>, Fallback>;
+    fn read_str(&mut self) -> Result<Text<'de, '_>, Fallback>;
     /// Reads a string into a `String` of its own; a reader that already decoded it
     /// into one hands that over.
     #[inline]
@@ -134,14 +153,14 @@ pub trait JsonSource<'de> {
     /// decoded it into a `String` hands that over.
     #[inline]
     fn read_cow(&mut self) -> Result<Cow<'de, str>, Fallback> {
-        self.read_str().map(JsonStr::into_cow)
+        self.read_str().map(Text::into_cow)
     }
     /// Reads `[` (checking the depth limit).
     fn begin_array(&mut self) -> Result<(), Fallback>;
     /// Moves to the next array item: `true` if one follows, `false` after reading `]`.
-    /// `first` is true for the call right after [`JsonSource::begin_array`].
+    /// `first` is true for the call right after [`PullSource::begin_array`].
     fn next_item(&mut self, first: bool) -> Result<bool, Fallback>;
-    /// Right after [`JsonSource::begin_array`]: how many items the array holds, when
+    /// Right after [`PullSource::begin_array`]: how many items the array holds, when
     /// the reader knows before reading them (binary plists do); 0 when it does not.
     fn len_hint(&self) -> usize {
         0
@@ -149,12 +168,12 @@ pub trait JsonSource<'de> {
     /// Reads `{` (checking the depth limit).
     fn begin_object(&mut self) -> Result<(), Fallback>;
     /// Reads the next member's key and its `:`; `None` after reading `}`.
-    /// `first` is true for the call right after [`JsonSource::begin_object`].
+    /// `first` is true for the call right after [`PullSource::begin_object`].
     ///
     /// A key may come twice: a JSON object may repeat one, and a TOML table that was
     /// skipped may be handed out again when a later header adds to it. A decoder
     /// decides on each key by its text, and falls back when one it reads repeats.
-    fn next_key(&mut self, first: bool) -> Result<Option<JsonStr<'de, '_>>, Fallback>;
+    fn next_key(&mut self, first: bool) -> Result<Option<Text<'de, '_>>, Fallback>;
     /// Skips one value, validating it.
     fn skip_value(&mut self) -> Result<(), Fallback>;
     /// Reads one value as a [`RawValue`].
