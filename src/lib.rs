@@ -368,29 +368,8 @@ pub fn check(bytes: &[u8], format: Format) -> Result<(), Error> {
 /// supports it, as derived types do; on any failure the document is decoded again through [`RawValue`],
 /// so the errors are exactly the ones that path reports.
 pub fn from_slice<'de, T: Decode<'de>>(bytes: &'de [u8], format: Format) -> Result<T, Error> {
-    #[cfg(feature = "json")]
-    if format == Format::Json {
-        if let Some(value) = json_direct(bytes) {
-            return Ok(value);
-        }
-    }
-    #[cfg(feature = "toml")]
-    if format == Format::Toml {
-        if let Some(value) = toml_direct(bytes) {
-            return Ok(value);
-        }
-    }
-    #[cfg(feature = "yaml")]
-    if format == Format::Yaml {
-        if let Some(value) = yaml_direct(bytes) {
-            return Ok(value);
-        }
-    }
-    #[cfg(feature = "plist")]
-    if format == Format::Plist {
-        if let Some(value) = bplist_direct(bytes) {
-            return Ok(value);
-        }
+    if let Some(value) = decode_direct(bytes, format) {
+        return Ok(value);
     }
     let decoded = match format {
         // A struct decodes from the root element itself, as quick-xml's serde does, and
@@ -408,47 +387,40 @@ pub fn from_slice<'de, T: Decode<'de>>(bytes: &'de [u8], format: Format) -> Resu
     })
 }
 
-/// JSON's direct path; `None` sends the caller to the RawValue path.
-#[cfg(feature = "json")]
-#[inline]
-fn json_direct<'de, T: Decode<'de>>(bytes: &'de [u8]) -> Option<T> {
-    let mut parser = json::Parser::new(bytes, Limits::default()).ok()?;
-    let value = T::decode_direct(&mut parser).ok()?;
-    parser.finish().ok()?;
-    Some(value)
-}
-
-/// The direct TOML path; `None` (any failure, or a table added to after it closed)
-/// sends the caller to the RawValue path.
-#[cfg(feature = "toml")]
-#[inline]
-fn toml_direct<'de, T: Decode<'de>>(bytes: &'de [u8]) -> Option<T> {
-    let mut source = toml::DirectSource::new(bytes, Limits::default()).ok()?;
-    let value = T::decode_direct(&mut source).ok()?;
-    source.finished().then_some(value)
-}
-
-/// The direct YAML path; `None` (any failure, or anything the RawValue door gives a
-/// meaning of its own: aliases, anchors, tags, merge keys, a second document) sends the
+/// The direct path of `format`, where it has one: `T` is read straight from the bytes
+/// through the format's `DirectSource`. `None` (any failure, or anything the source
+/// leaves to the RawValue door: a TOML table added to after it closed, YAML aliases,
+/// anchors, tags, merge keys or a second document, a plist that is not binary) sends the
 /// caller to the RawValue path.
-#[cfg(feature = "yaml")]
 #[inline]
-fn yaml_direct<'de, T: Decode<'de>>(bytes: &'de [u8]) -> Option<T> {
-    let mut source = yaml::DirectSource::new(bytes, &yaml::Options::default()).ok()?;
-    let value = T::decode_direct(&mut source).ok()?;
-    source.finished().then_some(value)
-}
-
-/// The direct binary plist path; `None` (not a binary plist, or any failure) sends the
-/// caller to the RawValue path.
-#[cfg(feature = "plist")]
-#[inline]
-fn bplist_direct<'de, T: Decode<'de>>(bytes: &'de [u8]) -> Option<T> {
-    if plist::detect(bytes) != plist::PlistFormat::Binary {
-        return None;
+fn decode_direct<'de, T: Decode<'de>>(bytes: &'de [u8], format: Format) -> Option<T> {
+    match format {
+        #[cfg(feature = "json")]
+        Format::Json => pull(json::DirectSource::new(bytes, Limits::default()).ok()?),
+        #[cfg(feature = "toml")]
+        Format::Toml => pull(toml::DirectSource::new(bytes, Limits::default()).ok()?),
+        #[cfg(feature = "yaml")]
+        Format::Yaml => pull(yaml::DirectSource::new(bytes, Limits::default()).ok()?),
+        #[cfg(feature = "plist")]
+        Format::Plist if plist::detect(bytes) == plist::PlistFormat::Binary => {
+            pull(plist::DirectSource::new(bytes, Limits::default()).ok()?)
+        }
+        _ => None,
     }
-    let mut source = plist::BinarySource::new(bytes, Limits::default()).ok()?;
-    T::decode_direct(&mut source).ok()
+}
+
+/// Decodes one `T` from `source` and checks that the document ended there.
+#[cfg(any(
+    feature = "json",
+    feature = "toml",
+    feature = "yaml",
+    feature = "plist"
+))]
+#[inline]
+fn pull<'de, T: Decode<'de>, S: PullSource<'de>>(mut source: S) -> Option<T> {
+    let value = T::decode_direct(&mut source).ok()?;
+    source.finish().ok()?;
+    Some(value)
 }
 
 /// Decodes a `T` from the text `s` in `format`.

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
-use quarry::{json, Decode, Encode, Format};
+use quarry::{json, Decode, Encode, Format, PullSource};
 
 /// Decodes through the RawValue path only.
 fn via_raw<'a, T: Decode<'a>>(src: &'a str) -> Result<T, quarry::DecodeErrors> {
@@ -14,7 +14,7 @@ fn via_raw<'a, T: Decode<'a>>(src: &'a str) -> Result<T, quarry::DecodeErrors> {
 
 /// Decodes through the direct JSON path only (`None` when it falls back).
 fn via_direct<'a, T: Decode<'a>>(src: &'a str) -> Option<T> {
-    let mut parser = json::Parser::new(src.as_bytes(), quarry::Limits::default()).ok()?;
+    let mut parser = json::DirectSource::new(src.as_bytes(), quarry::Limits::default()).ok()?;
     let value = T::decode_direct(&mut parser).ok()?;
     parser.finish().ok()?;
     Some(value)
@@ -640,7 +640,7 @@ proptest! {
         let value = json::parse(doc.as_bytes()).unwrap();
         let Ok(file) = quarry::plist::to_vec_binary(&value) else { return Ok(()) };
         let raw = Server::decode(quarry::plist::parse(&file).unwrap());
-        let mut source = quarry::plist::BinarySource::new(&file, quarry::Limits::default()).unwrap();
+        let mut source = quarry::plist::DirectSource::new(&file, quarry::Limits::default()).unwrap();
         let direct = Server::decode_direct(&mut source).ok();
         prop_assert_eq!(direct.as_ref(), raw.as_ref().ok(), "{}", doc);
         let facade = quarry::from_slice::<Server>(&file, Format::Plist);
@@ -651,7 +651,7 @@ proptest! {
     fn toml_direct_path_equals_raw_value_path(doc in server_toml()) {
         let raw = quarry::toml::parse(doc.as_bytes()).map(Server::decode);
         let mut source = quarry::toml::DirectSource::new(doc.as_bytes(), quarry::Limits::default()).unwrap();
-        let direct = Server::decode_direct(&mut source).ok().filter(|_| source.finished());
+        let direct = Server::decode_direct(&mut source).ok().filter(|_| source.finish().is_ok());
         // The direct path may fall back (a datetime read as a string does), never differ.
         if let Some(direct) = &direct {
             prop_assert_eq!(Some(direct), raw.as_ref().ok().and_then(|r| r.as_ref().ok()), "{}", doc);
@@ -668,7 +668,7 @@ proptest! {
         prop_assert_eq!(&via_raw::<Server>(&text).unwrap(), &server);
         // Binary plists (UTF-16 text when it is not ASCII) through their direct path.
         let file = quarry::plist::to_vec_with(&server, quarry::plist::PlistFormat::Binary, quarry::plist::NullEntries::Skip).unwrap();
-        let mut source = quarry::plist::BinarySource::new(&file, quarry::Limits::default()).unwrap();
+        let mut source = quarry::plist::DirectSource::new(&file, quarry::Limits::default()).unwrap();
         prop_assert_eq!(&Server::decode_direct(&mut source).unwrap(), &server);
     }
 }
@@ -719,7 +719,7 @@ fn toml_tables_added_to_later() {
             quarry::toml::DirectSource::new(src.as_bytes(), quarry::Limits::default()).unwrap();
         Doc::decode_direct(&mut source)
             .ok()
-            .filter(|_| source.finished())
+            .filter(|_| source.finish().is_ok())
     };
     let raw = |src: &str| Doc::decode(quarry::toml::parse(src.as_bytes()).unwrap()).unwrap();
 

@@ -17,7 +17,7 @@ where
         quarry::from_slice(&bytes, Format::Json).unwrap_or_else(|e| panic!("{name}: {e}"));
     let theirs: T = serde_json::from_slice(&bytes).unwrap();
     assert!(ours == theirs, "{name}: quarry and serde_json disagree");
-    let mut parser = quarry::json::Parser::new(&bytes, quarry::Limits::default()).unwrap();
+    let mut parser = quarry::json::DirectSource::new(&bytes, quarry::Limits::default()).unwrap();
     let direct = T::decode_direct(&mut parser)
         .unwrap_or_else(|_| panic!("{name}: the direct path fell back"));
     assert!(direct == theirs, "{name}: the direct path disagrees");

@@ -385,8 +385,8 @@ fn binary_shared_objects_are_allowed_but_their_expansion_is_bounded() {
     assert!(plist::check(&bomb).is_err());
 }
 
-fn direct(file: &[u8]) -> plist::BinarySource<'_> {
-    plist::BinarySource::new(file, Limits::default()).unwrap()
+fn direct(file: &[u8]) -> plist::DirectSource<'_> {
+    plist::DirectSource::new(file, Limits::default()).unwrap()
 }
 
 #[test]
@@ -423,7 +423,7 @@ fn binary_direct_source_reads_what_the_raw_value_door_reads() {
     assert!(source.read_str().is_err());
     assert_eq!(direct(&file).read_null(), Err(Fallback));
     assert_eq!(direct(&file).begin_array(), Err(Fallback));
-    assert!(plist::BinarySource::new(b"bplist00", Limits::default()).is_err());
+    assert!(plist::DirectSource::new(b"bplist00", Limits::default()).is_err());
 }
 
 #[test]
@@ -462,7 +462,7 @@ fn binary_direct_source_falls_back_on_whatever_the_reader_rejects() {
     // The depth limit holds on the direct path too.
     let deep = Limits::default().with_max_depth(2);
     let file = bplist(&[vec![0xA1, 1], vec![0xA1, 2], vec![0xA0]], 1, 0);
-    let mut source = plist::BinarySource::new(&file, deep).unwrap();
+    let mut source = plist::DirectSource::new(&file, deep).unwrap();
     source.begin_array().unwrap();
     assert!(source.next_item(true).unwrap());
     source.begin_array().unwrap();
@@ -863,9 +863,9 @@ proptest! {
         prop_assert!(same(&back, &value), "{:?}", back);
         prop_assert!(same(&plist::parse_tree(&bytes).unwrap().to_raw_value(), &value));
         prop_assert!(plist::check(&bytes).is_ok());
-        let direct = pull(&mut plist::BinarySource::new(&bytes, Limits::default()).unwrap(), false);
+        let direct = pull(&mut plist::DirectSource::new(&bytes, Limits::default()).unwrap(), false);
         prop_assert!(same(&direct.unwrap(), &back));
-        let skipping = pull(&mut plist::BinarySource::new(&bytes, Limits::default()).unwrap(), true);
+        let skipping = pull(&mut plist::DirectSource::new(&bytes, Limits::default()).unwrap(), true);
         prop_assert!(same(&skipping.unwrap(), &without_odd_entries(back.clone())));
     }
 

@@ -444,7 +444,7 @@ proptest! {
 fn pulled(input: &[u8], skip_odd: bool) -> Option<RawValue<'_>> {
     let mut source = toml::DirectSource::new(input, Limits::default()).ok()?;
     let value = pull(&mut source, skip_odd).ok()?;
-    source.finished().then_some(value)
+    source.finish().is_ok().then_some(value)
 }
 
 fn direct(input: &str) -> toml::DirectSource<'_> {
@@ -509,7 +509,7 @@ fn direct_source_reads_what_the_raw_value_door_reads() {
     // `read_raw` at the root, as a type without a direct decoder reads it.
     let mut source = direct(EVERY_SHAPE);
     assert_eq!(RawValue::decode_direct(&mut source), Ok(expected));
-    assert!(source.finished());
+    assert!(source.finish().is_ok());
 }
 
 #[test]
@@ -527,7 +527,7 @@ fn direct_source_borrows_keys_and_strings_unless_unescaped() {
     ));
     assert!(matches!(source.read_str(), Ok(Text::Decoded("y"))));
     assert!(matches!(source.next_key(false), Ok(None)));
-    assert!(source.finished());
+    assert!(source.finish().is_ok());
     // A string decoded from escapes is handed over as the String the lexer made.
     let mut source = direct("a = 'x'\nb = \"\\u0079\"\n");
     source.begin_object().unwrap();

@@ -13,13 +13,13 @@ use support::{pull, without_odd_entries};
 
 /// Reads `input` whole through the direct source; `None` when it falls back.
 fn pulled(input: &[u8], skip_odd: bool) -> Option<RawValue<'_>> {
-    let mut source = DirectSource::new(input, &Options::default()).ok()?;
+    let mut source = DirectSource::with_options(input, &Options::default()).ok()?;
     let value = pull(&mut source, skip_odd).ok()?;
-    source.finished().then_some(value)
+    source.finish().is_ok().then_some(value)
 }
 
 fn direct(input: &str) -> DirectSource<'_> {
-    DirectSource::new(input.as_bytes(), &Options::default()).unwrap()
+    DirectSource::with_options(input.as_bytes(), &Options::default()).unwrap()
 }
 
 const EVERY_SHAPE: &str = r#"
@@ -79,11 +79,11 @@ fn direct_source_reads_what_the_raw_value_door_reads() {
     // A type without a direct decoder reads the root through `read_raw`.
     let mut source = direct(EVERY_SHAPE);
     assert_eq!(source.read_raw(), Ok(expected.clone()));
-    assert!(source.finished());
+    assert!(source.finish().is_ok());
     // And `RawValue`'s own direct decoder reads it the same.
     let mut source = direct(EVERY_SHAPE);
     assert_eq!(RawValue::decode_direct(&mut source), Ok(expected));
-    assert!(source.finished());
+    assert!(source.finish().is_ok());
 }
 
 #[test]
@@ -171,9 +171,9 @@ fn direct_source_falls_back_on_what_the_raw_value_door_resolves() {
     // With merge keys off, `<<` is an ordinary key.
     let off = Options::default().with_merge_keys(false);
     let input = b"a: 1\n<<: 2\n";
-    let mut source = DirectSource::new(input, &off).unwrap();
+    let mut source = DirectSource::with_options(input, &off).unwrap();
     let value = pull(&mut source, false).unwrap();
-    assert!(source.finished());
+    assert!(source.finish().is_ok());
     assert_eq!(value, yaml::parse_with_options(input, &off).unwrap());
 }
 
@@ -184,10 +184,10 @@ fn direct_source_keeps_the_parsers_limits() {
     let limits = Limits::default().with_max_depth(2);
     let input = b"a:\n  b:\n    c: 1\n";
     let options = Options::default().with_limits(limits);
-    let mut source = DirectSource::new(input, &options).unwrap();
+    let mut source = DirectSource::with_options(input, &options).unwrap();
     assert_eq!(pull(&mut source, false), Err(Fallback));
     let too_big = Limits::default().with_max_document_size(4);
-    assert!(DirectSource::new(input, &Options::default().with_limits(too_big)).is_err());
+    assert!(DirectSource::with_options(input, &Options::default().with_limits(too_big)).is_err());
 }
 
 fn suite_dir() -> PathBuf {
@@ -233,9 +233,10 @@ fn direct_source_agrees_with_the_raw_value_door_on_yaml_test_suite() {
                         let expected = without_odd_entries(expected.clone());
                         assert_eq!(format!("{skipped:?}"), format!("{expected:?}"), "{name}");
                     }
-                    let mut source = DirectSource::new(&bytes, &Options::default()).unwrap();
+                    let mut source =
+                        DirectSource::with_options(&bytes, &Options::default()).unwrap();
                     let raw = source.read_raw().unwrap();
-                    assert!(source.finished(), "{name}");
+                    assert!(source.finish().is_ok(), "{name}");
                     assert_eq!(format!("{raw:?}"), format!("{expected:?}"), "{name}");
                 }
             }

@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use quarry::plist::{BinarySource, NullEntries, PlistFormat};
+use quarry::plist::{DirectSource, NullEntries, PlistFormat};
 use quarry::{Decode, Format, Limits, RawValue};
 
 #[derive(quarry::Decode, Debug, PartialEq)]
@@ -53,18 +53,18 @@ fuzz_target!(|data: &[u8]| {
     let facade = quarry::from_slice::<Config>(file, Format::Plist);
     let Ok(raw) = quarry::plist::parse(file) else {
         assert!(facade.is_err());
-        assert!(BinarySource::new(file, Limits::default())
+        assert!(DirectSource::new(file, Limits::default())
             .ok()
             .is_none_or(|mut s| RawValue::decode_direct(&mut s).is_err()));
         return;
     };
     // Any value reads whole through the direct source as the RawValue door reads it.
-    let mut source = BinarySource::new(file, Limits::default()).unwrap();
+    let mut source = DirectSource::new(file, Limits::default()).unwrap();
     // (Compared as text: NaN is not equal to itself.)
     let direct = RawValue::decode_direct(&mut source).expect("the RawValue door read it");
     assert_eq!(format!("{direct:?}"), format!("{raw:?}"));
     let via_raw = Config::decode(raw);
-    let mut source = BinarySource::new(file, Limits::default()).unwrap();
+    let mut source = DirectSource::new(file, Limits::default()).unwrap();
     if let Ok(direct) = Config::decode_direct(&mut source) {
         assert_eq!(Some(&direct), via_raw.as_ref().ok());
     }

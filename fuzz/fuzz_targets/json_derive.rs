@@ -39,7 +39,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let via_raw = Config::decode(raw);
-    let mut parser = quarry::json::Parser::new(data, quarry::Limits::default()).unwrap();
+    let mut parser = quarry::json::DirectSource::new(data, quarry::Limits::default()).unwrap();
     let direct = Config::decode_direct(&mut parser).ok().filter(|_| parser.finish().is_ok());
     if let Some(direct) = &direct {
         assert_eq!(Some(direct), via_raw.as_ref().ok());

@@ -178,4 +178,10 @@ pub trait PullSource<'de> {
     fn skip_value(&mut self) -> Result<(), Fallback>;
     /// Reads one value as a [`RawValue`].
     fn read_raw(&mut self) -> Result<RawValue<'de>, Fallback>;
+    /// After the top value: checks that the whole document was read (only whitespace,
+    /// comments or the end of the stream left). The facade calls it once the value has
+    /// decoded; decoders never do.
+    fn finish(self) -> Result<(), Fallback>
+    where
+        Self: Sized;
 }

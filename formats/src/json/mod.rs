@@ -24,9 +24,10 @@
 //! keeps spans, so the source text of any node is at hand).
 
 mod builder;
+mod direct;
 mod error;
-pub mod lexer;
-pub mod parser;
+mod lexer;
+mod parser;
 mod raw;
 mod tree;
 mod writer;
@@ -34,9 +35,11 @@ mod writer;
 use quarry_raw_value::{Encode, EncodeError, RawValue};
 
 pub use builder::JsonBuilder;
+pub use direct::DirectSource;
 pub use error::{Error, ErrorKind};
-pub use lexer::{Lexer, Number, NumberToken, Text};
-pub use parser::{parse_with, Parser};
+pub use lexer::{Number, NumberToken};
+pub use parser::parse_with;
+use parser::Parser;
 pub use raw::RawValueBuilder;
 pub use tree::{Children, Document, Node, NodeKind, TreeBuilder};
 pub use writer::{write_escaped_str, JsonWriter};
@@ -64,7 +67,7 @@ pub fn parse_tree_with_limits(input: &[u8], limits: Limits) -> Result<Document<'
     let mut builder = TreeBuilder::with_capacity(input.len() / 16 + 1);
     parser.parse_value(&mut builder)?;
     parser.finish()?;
-    Ok(builder.finish(parser.lexer().src()))
+    Ok(builder.finish(parser.lexer.src()))
 }
 
 /// Checks that `input` is one well-formed JSON document, building nothing.

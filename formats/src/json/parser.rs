@@ -3,22 +3,20 @@
 //! It is iterative: open containers live on a heap stack, so no input can overflow the
 //! thread's stack whatever the depth limit; the limit itself is checked here, in the core.
 
-use quarry_raw_value::{Fallback, PullSource, RawValue, Text, ValueKind};
-
 use crate::common::{validate_utf8, Limits, Span};
 
 use super::builder::JsonBuilder;
 use super::lexer::Lexer;
-use super::raw::{raw_number, RawValueBuilder};
 use super::{Error, ErrorKind};
 
-/// A JSON parser over one input. Besides [`Parser::parse_value`], it exposes the steps
-/// the derive's direct decoder uses to read bytes straight into a struct.
+/// A JSON parser over one input. Besides [`Parser::parse_value`], it exposes to
+/// [`super::DirectSource`] the steps the direct path reuses (its lexer, scratch buffer,
+/// depth accounting and value skipping).
 #[derive(Debug)]
-pub struct Parser<'a> {
-    lexer: Lexer<'a>,
+pub(super) struct Parser<'a> {
+    pub(super) lexer: Lexer<'a>,
     limits: Limits,
-    scratch: String,
+    pub(super) scratch: String,
     depth: usize,
     /// The container stack of [`Parser::skip_value`], kept so skipping allocates once.
     skip_stack: Vec<Frame<(), (), ()>>,
@@ -61,21 +59,9 @@ impl<'a> Parser<'a> {
         })
     }
 
-    /// The lexer, for reading primitives directly.
-    #[inline]
-    pub fn lexer(&mut self) -> &mut Lexer<'a> {
-        &mut self.lexer
-    }
-
-    /// The lexer and the scratch buffer together, for [`Lexer::read_string`].
-    #[inline]
-    pub fn lexer_and_scratch(&mut self) -> (&mut Lexer<'a>, &mut String) {
-        (&mut self.lexer, &mut self.scratch)
-    }
-
     /// Enters a container opened by a direct decoder, checking the depth limit.
     #[inline]
-    pub fn enter(&mut self) -> Result<(), Error> {
+    pub(super) fn enter(&mut self) -> Result<(), Error> {
         self.depth += 1;
         if self.depth > self.limits.max_depth {
             return Err(self
@@ -87,7 +73,7 @@ impl<'a> Parser<'a> {
 
     /// Leaves a container entered with [`Parser::enter`].
     #[inline]
-    pub fn leave(&mut self) {
+    pub(super) fn leave(&mut self) {
         self.depth -= 1;
     }
 
@@ -259,183 +245,4 @@ pub fn parse_with<'a, B: JsonBuilder<'a>>(
     let value = parser.parse_value(builder)?;
     parser.finish()?;
     Ok(value)
-}
-
-impl<'a> Parser<'a> {
-    /// [`PullSource::next_key`] for a key with an escape (or a malformed one).
-    #[inline(never)]
-    fn escaped_key(&mut self) -> Result<Option<Text<'a, '_>>, Fallback> {
-        let key = self
-            .lexer
-            .read_escaped_string(&mut self.scratch)
-            .map_err(|_| Fallback)?;
-        if self.lexer.peek() != Some(b':') {
-            return Err(Fallback);
-        }
-        self.lexer.bump();
-        Ok(Some(key))
-    }
-}
-
-/// The direct path: derived and std types read themselves from the parser. Every
-/// failure is a [`Fallback`]; the caller re-decodes through `RawValue` for the error.
-impl<'a> PullSource<'a> for Parser<'a> {
-    #[inline]
-    fn peek_token(&mut self) -> Result<ValueKind, Fallback> {
-        match self.lexer.peek() {
-            Some(b'"') => Ok(ValueKind::String),
-            Some(b'-' | b'0'..=b'9') => Ok(ValueKind::Number),
-            Some(b'{') => Ok(ValueKind::Object),
-            Some(b'[') => Ok(ValueKind::Array),
-            Some(b't' | b'f') => Ok(ValueKind::Bool),
-            Some(b'n') => Ok(ValueKind::Null),
-            _ => Err(Fallback),
-        }
-    }
-
-    #[inline]
-    fn read_null(&mut self) -> Result<(), Fallback> {
-        match self.lexer.peek() {
-            Some(b'n') => self.lexer.read_literal("null").map_err(|_| Fallback),
-            _ => Err(Fallback),
-        }
-    }
-
-    #[inline]
-    fn read_bool(&mut self) -> Result<bool, Fallback> {
-        match self.lexer.peek() {
-            Some(b't') => self
-                .lexer
-                .read_literal("true")
-                .map(|()| true)
-                .map_err(|_| Fallback),
-            Some(b'f') => self
-                .lexer
-                .read_literal("false")
-                .map(|()| false)
-                .map_err(|_| Fallback),
-            _ => Err(Fallback),
-        }
-    }
-
-    #[inline]
-    fn read_number(&mut self) -> Result<RawValue<'a>, Fallback> {
-        match self.lexer.peek() {
-            Some(b'-' | b'0'..=b'9') => match self.lexer.scan_number() {
-                Ok(token) => Ok(raw_number(token.value())),
-                Err(_) => Err(Fallback),
-            },
-            _ => Err(Fallback),
-        }
-    }
-
-    #[inline]
-    fn read_i64(&mut self) -> Result<i64, Fallback> {
-        match self.lexer.peek() {
-            Some(b'-' | b'0'..=b'9') => match self.lexer.scan_number() {
-                Ok(token) => token.as_i64().ok_or(Fallback),
-                Err(_) => Err(Fallback),
-            },
-            _ => Err(Fallback),
-        }
-    }
-
-    #[inline]
-    fn read_u64(&mut self) -> Result<u64, Fallback> {
-        match self.lexer.peek() {
-            Some(b'0'..=b'9') => match self.lexer.scan_number() {
-                Ok(token) => token.as_u64().ok_or(Fallback),
-                Err(_) => Err(Fallback),
-            },
-            _ => Err(Fallback),
-        }
-    }
-
-    #[inline]
-    fn read_str(&mut self) -> Result<Text<'a, '_>, Fallback> {
-        if self.lexer.peek() != Some(b'"') {
-            return Err(Fallback);
-        }
-        match self.lexer.read_unescaped_string() {
-            Some(s) => Ok(Text::Borrowed(s)),
-            None => self
-                .lexer
-                .read_escaped_string(&mut self.scratch)
-                .map_err(|_| Fallback),
-        }
-    }
-
-    #[inline]
-    fn begin_array(&mut self) -> Result<(), Fallback> {
-        if self.lexer.peek() != Some(b'[') {
-            return Err(Fallback);
-        }
-        self.lexer.bump();
-        self.enter().map_err(|_| Fallback)
-    }
-
-    #[inline]
-    fn next_item(&mut self, first: bool) -> Result<bool, Fallback> {
-        match self.lexer.peek() {
-            Some(b']') => {
-                self.lexer.bump();
-                self.leave();
-                Ok(false)
-            }
-            Some(b',') if !first => {
-                self.lexer.bump();
-                Ok(true)
-            }
-            Some(_) if first => Ok(true),
-            _ => Err(Fallback),
-        }
-    }
-
-    #[inline]
-    fn begin_object(&mut self) -> Result<(), Fallback> {
-        if self.lexer.peek() != Some(b'{') {
-            return Err(Fallback);
-        }
-        self.lexer.bump();
-        self.enter().map_err(|_| Fallback)
-    }
-
-    #[inline]
-    fn next_key(&mut self, first: bool) -> Result<Option<Text<'a, '_>>, Fallback> {
-        match self.lexer.peek() {
-            Some(b'}') => {
-                self.lexer.bump();
-                self.leave();
-                return Ok(None);
-            }
-            Some(b',') if !first => {
-                self.lexer.bump();
-                if self.lexer.peek() != Some(b'"') {
-                    return Err(Fallback);
-                }
-            }
-            Some(b'"') if first => {}
-            _ => return Err(Fallback),
-        }
-        // The common key, with no escape, is read into registers and returned.
-        if let Some(key) = self.lexer.read_unescaped_string() {
-            if self.lexer.peek() != Some(b':') {
-                return Err(Fallback);
-            }
-            self.lexer.bump();
-            return Ok(Some(Text::Borrowed(key)));
-        }
-        self.escaped_key()
-    }
-
-    #[inline]
-    fn skip_value(&mut self) -> Result<(), Fallback> {
-        Parser::skip_value(self).map_err(|_| Fallback)
-    }
-
-    #[inline]
-    fn read_raw(&mut self) -> Result<RawValue<'a>, Fallback> {
-        self.parse_value(&mut RawValueBuilder::default())
-            .map_err(|_| Fallback)
-    }
 }

@@ -21,24 +21,21 @@
 
 use std::borrow::Cow;
 
-use quarry_raw_value::{Fallback, PullSource, RawValue, ValueKind};
-
 use crate::common::{Limits, Span};
 
 use super::builder::{datetime_from_apple_seconds, Integer, PlistBuilder, Text};
 use super::error::{Error, ErrorKind};
-use super::raw::{integer_value, RawValueBuilder};
 
 const MAGIC: &[u8; 8] = b"bplist00";
 const HEADER: usize = 8;
-const TRAILER: usize = 32;
+pub(super) const TRAILER: usize = 32;
 /// Slots of the direct-mapped cache of decoded ASCII dict keys, by object index.
-const KEY_CACHE: usize = 64;
+pub(super) const KEY_CACHE: usize = 64;
 
 type Result<T> = std::result::Result<T, Error>;
 
 /// One decoded object; containers are their reference lists.
-enum Object<'a> {
+pub(super) enum Object<'a> {
     Bool(bool),
     Integer(Integer),
     Real(f64),
@@ -52,12 +49,12 @@ enum Object<'a> {
 }
 
 /// The trailer's facts, validated.
-struct Reader<'a> {
-    src: &'a [u8],
+pub(super) struct Reader<'a> {
+    pub(super) src: &'a [u8],
     offset_size: usize,
-    ref_size: usize,
-    num_objects: u64,
-    top: u64,
+    pub(super) ref_size: usize,
+    pub(super) num_objects: u64,
+    pub(super) top: u64,
     /// Where the offset table starts: the end of the object area.
     table: usize,
 }
@@ -74,12 +71,12 @@ fn be(bytes: &[u8]) -> u64 {
 }
 
 #[cold]
-fn error<T>(src: &[u8], kind: ErrorKind, offset: usize) -> Result<T> {
+pub(super) fn error<T>(src: &[u8], kind: ErrorKind, offset: usize) -> Result<T> {
     Err(Error::new(kind, src, offset))
 }
 
 impl<'a> Reader<'a> {
-    fn new(src: &'a [u8]) -> Result<Self> {
+    pub(super) fn new(src: &'a [u8]) -> Result<Self> {
         if !src.starts_with(MAGIC) {
             let kind = if src.len() < HEADER && MAGIC.starts_with(src) {
                 ErrorKind::Truncated
@@ -147,7 +144,7 @@ impl<'a> Reader<'a> {
 
     /// The object reference at byte `at` (inside an already bounds-checked list).
     #[inline]
-    fn reference(&self, at: usize) -> u64 {
+    pub(super) fn reference(&self, at: usize) -> u64 {
         match self.ref_size {
             1 => u64::from(self.src[at]),
             2 => u64::from(u16::from_be_bytes([self.src[at], self.src[at + 1]])),
@@ -190,7 +187,7 @@ impl<'a> Reader<'a> {
     /// Decodes object `index` (referenced from byte `from`), with its span. Inlined into
     /// its callers: returned through memory, the result stalled on store forwarding.
     #[inline(always)]
-    fn object(&self, index: u64, from: usize) -> Result<(Object<'a>, Span)> {
+    pub(super) fn object(&self, index: u64, from: usize) -> Result<(Object<'a>, Span)> {
         let at = self.offset(index, from)?;
         let src = self.src;
         let marker = src[at];
@@ -305,7 +302,7 @@ impl<'a> Reader<'a> {
     /// The dict key referenced at byte `key_at`, with its span; UTF-16 keys are decoded
     /// into `scratch`.
     #[inline]
-    fn key<'s>(
+    pub(super) fn key<'s>(
         &self,
         key_at: usize,
         cache: &mut KeyCache<'a>,
@@ -348,7 +345,7 @@ impl<'a> Reader<'a> {
 }
 
 /// Decodes big-endian UTF-16 into `out`, rejecting unpaired surrogates.
-fn utf16(bytes: &[u8], out: &mut String) -> bool {
+pub(super) fn utf16(bytes: &[u8], out: &mut String) -> bool {
     out.clear();
     out.reserve(bytes.len() / 2);
     let units = bytes
@@ -391,14 +388,14 @@ impl<D, A> Frame<D, A> {
 }
 
 /// Work counter: objects visited plus payload bytes, against a cap.
-struct Budget {
+pub(super) struct Budget {
     used: usize,
     cap: usize,
 }
 
 impl Budget {
     /// The cap for `src`: twice its size plus the alias expansion limit.
-    fn for_file(src: &[u8], limits: &Limits) -> Self {
+    pub(super) fn for_file(src: &[u8], limits: &Limits) -> Self {
         Budget {
             used: 0,
             cap: src
@@ -409,7 +406,13 @@ impl Budget {
     }
 
     #[inline]
-    fn charge(&mut self, amount: usize, src: &[u8], at: usize, limits: &Limits) -> Result<()> {
+    pub(super) fn charge(
+        &mut self,
+        amount: usize,
+        src: &[u8],
+        at: usize,
+        limits: &Limits,
+    ) -> Result<()> {
         self.used = self.used.saturating_add(amount);
         if self.used > self.cap {
             return error(
@@ -422,7 +425,7 @@ impl Budget {
     }
 }
 
-fn payload_len(object: &Object<'_>) -> usize {
+pub(super) fn payload_len(object: &Object<'_>) -> usize {
     match object {
         Object::Data(b) | Object::Utf16(b) => b.len(),
         Object::Ascii(s) => s.len(),
@@ -459,7 +462,7 @@ pub fn parse_binary_with<'a, B: PlistBuilder<'a>>(
 
 /// Reads object `top` (referenced from byte `from`) and everything under it into
 /// `builder`, at most `max_depth` containers deep, charging `budget`.
-fn walk<'a, B: PlistBuilder<'a>>(
+pub(super) fn walk<'a, B: PlistBuilder<'a>>(
     r: &Reader<'a>,
     b: &mut B,
     limits: &Limits,
@@ -586,7 +589,7 @@ fn deliver<'a, B: PlistBuilder<'a>>(
 
 /// The builder's value of a scalar object.
 #[inline(always)]
-fn emit_scalar<'a, B: PlistBuilder<'a>>(
+pub(super) fn emit_scalar<'a, B: PlistBuilder<'a>>(
     b: &mut B,
     object: Object<'a>,
     span: Span,
@@ -614,294 +617,4 @@ fn emit_scalar<'a, B: PlistBuilder<'a>>(
             return error(src, ErrorKind::UnknownObject(0), span.start)
         }
     })
-}
-
-/// A container the direct path has opened.
-struct Open {
-    object: u64,
-    refs: usize,
-    index: usize,
-    count: usize,
-    dict: bool,
-}
-
-/// The direct path over a binary plist: a [`PullSource`] that derived types decode from
-/// without a [`RawValue`](quarry_raw_value::RawValue) in between.
-///
-/// It reads objects on demand from the top object with the checks, depth limit, cycle
-/// rule and work budget of [`parse_binary_with`]. Anything the JSON data model has no
-/// word for (dates, data, UIDs) is left to [`PullSource::read_raw`] or falls back, and
-/// any error falls back, so the caller's RawValue path reports it.
-pub struct BinarySource<'a> {
-    r: Reader<'a>,
-    limits: Limits,
-    next: u64,
-    from: usize,
-    open: Vec<Open>,
-    budget: Budget,
-    scratch: String,
-    /// Left empty for small files, where filling it would cost more than it saves.
-    key_cache: Vec<(u64, &'a str, Span)>,
-}
-
-impl<'a> BinarySource<'a> {
-    /// A source positioned before the top object of `src`; `Fallback` when `src` is
-    /// not a binary plist whose trailer checks out under `limits`.
-    pub fn new(src: &'a [u8], limits: Limits) -> std::result::Result<Self, Fallback> {
-        if src.len() > limits.max_document_size {
-            return Err(Fallback);
-        }
-        let r = Reader::new(src).map_err(|_| Fallback)?;
-        let key_cache = if r.num_objects > 4 * KEY_CACHE as u64 {
-            vec![(u64::MAX, "", Span::default()); KEY_CACHE]
-        } else {
-            Vec::new()
-        };
-        Ok(BinarySource {
-            next: r.top,
-            from: src.len() - TRAILER + 16,
-            budget: Budget::for_file(src, &limits),
-            r,
-            limits,
-            open: Vec::new(),
-            scratch: String::new(),
-            key_cache,
-        })
-    }
-
-    /// The next object, without moving past it.
-    #[inline]
-    fn look(&self) -> std::result::Result<(Object<'a>, Span), Fallback> {
-        self.r.object(self.next, self.from).map_err(|_| Fallback)
-    }
-
-    /// The next object, charged to the budget.
-    #[inline]
-    fn take(&mut self) -> std::result::Result<(Object<'a>, Span), Fallback> {
-        let (object, span) = self.look()?;
-        self.budget
-            .charge(
-                1 + payload_len(&object),
-                self.r.src,
-                span.start,
-                &self.limits,
-            )
-            .map_err(|_| Fallback)?;
-        Ok((object, span))
-    }
-
-    /// Opens the container just taken (depth limit and cycle rule checked).
-    #[inline]
-    fn open(&mut self, refs: usize, count: usize, dict: bool) -> std::result::Result<(), Fallback> {
-        if self.open.len() >= self.limits.max_depth
-            || self.open.iter().any(|o| o.object == self.next)
-        {
-            return Err(Fallback);
-        }
-        self.open.push(Open {
-            object: self.next,
-            refs,
-            index: 0,
-            count,
-            dict,
-        });
-        Ok(())
-    }
-
-    /// Moves to the next item of the innermost array; `false` (and closed) at its end.
-    #[inline]
-    fn advance_item(&mut self) -> std::result::Result<bool, Fallback> {
-        let ref_size = self.r.ref_size;
-        let Some(o) = self.open.last_mut().filter(|o| !o.dict) else {
-            return Err(Fallback);
-        };
-        if o.index < o.count {
-            self.from = o.refs + o.index * ref_size;
-            o.index += 1;
-            self.next = self.r.reference(self.from);
-            Ok(true)
-        } else {
-            self.open.pop();
-            Ok(false)
-        }
-    }
-
-    /// Moves to the next entry of the innermost dict and returns its key; `None` (and
-    /// closed) at its end.
-    #[inline]
-    fn advance_key(&mut self) -> std::result::Result<Option<Text<'a, '_>>, Fallback> {
-        let ref_size = self.r.ref_size;
-        let Some(o) = self.open.last_mut().filter(|o| o.dict) else {
-            return Err(Fallback);
-        };
-        if o.index >= o.count {
-            self.open.pop();
-            return Ok(None);
-        }
-        let key_at = o.refs + o.index * ref_size;
-        self.from = o.refs + (o.count + o.index) * ref_size;
-        o.index += 1;
-        self.next = self.r.reference(self.from);
-        let (key, _) = self
-            .r
-            .key(
-                key_at,
-                &mut self.key_cache,
-                &mut self.budget,
-                &self.limits,
-                &mut self.scratch,
-            )
-            .map_err(|_| Fallback)?;
-        Ok(Some(key))
-    }
-}
-
-impl<'a> PullSource<'a> for BinarySource<'a> {
-    fn peek_token(&mut self) -> std::result::Result<ValueKind, Fallback> {
-        Ok(match self.look()?.0 {
-            Object::Bool(_) => ValueKind::Bool,
-            Object::Integer(_) | Object::Real(_) => ValueKind::Number,
-            Object::Ascii(_) | Object::Utf16(_) => ValueKind::String,
-            Object::Array { .. } => ValueKind::Array,
-            Object::Dict { .. } => ValueKind::Object,
-            // No JSON kind: the RawValue path decides.
-            Object::Date(_) | Object::Data(_) | Object::Uid(_) => return Err(Fallback),
-        })
-    }
-
-    fn read_null(&mut self) -> std::result::Result<(), Fallback> {
-        // A plist has no null.
-        Err(Fallback)
-    }
-
-    #[inline]
-    fn read_bool(&mut self) -> std::result::Result<bool, Fallback> {
-        match self.take()?.0 {
-            Object::Bool(v) => Ok(v),
-            _ => Err(Fallback),
-        }
-    }
-
-    #[inline]
-    fn read_number(&mut self) -> std::result::Result<RawValue<'a>, Fallback> {
-        match self.take()?.0 {
-            Object::Integer(v) => Ok(integer_value(v)),
-            Object::Real(v) => Ok(RawValue::Float(v)),
-            _ => Err(Fallback),
-        }
-    }
-
-    #[inline]
-    fn read_i64(&mut self) -> std::result::Result<i64, Fallback> {
-        match self.take()?.0 {
-            Object::Integer(v) => v.as_i64().ok_or(Fallback),
-            _ => Err(Fallback),
-        }
-    }
-
-    #[inline]
-    fn read_u64(&mut self) -> std::result::Result<u64, Fallback> {
-        match self.take()?.0 {
-            Object::Integer(v) => v.as_u64().ok_or(Fallback),
-            _ => Err(Fallback),
-        }
-    }
-
-    #[inline]
-    fn read_str(&mut self) -> std::result::Result<Text<'a, '_>, Fallback> {
-        match self.take()?.0 {
-            Object::Ascii(s) => Ok(Text::Borrowed(s)),
-            Object::Utf16(bytes) => {
-                if utf16(bytes, &mut self.scratch) {
-                    Ok(Text::Decoded(&self.scratch))
-                } else {
-                    Err(Fallback)
-                }
-            }
-            _ => Err(Fallback),
-        }
-    }
-
-    #[inline]
-    fn begin_array(&mut self) -> std::result::Result<(), Fallback> {
-        match self.take()?.0 {
-            Object::Array { refs, count } => self.open(refs, count, false),
-            _ => Err(Fallback),
-        }
-    }
-
-    #[inline]
-    fn len_hint(&self) -> usize {
-        self.open.last().map_or(0, |o| o.count)
-    }
-
-    #[inline]
-    fn next_item(&mut self, _first: bool) -> std::result::Result<bool, Fallback> {
-        self.advance_item()
-    }
-
-    #[inline]
-    fn begin_object(&mut self) -> std::result::Result<(), Fallback> {
-        match self.take()?.0 {
-            Object::Dict { refs, count } => self.open(refs, count, true),
-            _ => Err(Fallback),
-        }
-    }
-
-    #[inline]
-    fn next_key(&mut self, _first: bool) -> std::result::Result<Option<Text<'a, '_>>, Fallback> {
-        self.advance_key()
-    }
-
-    fn skip_value(&mut self) -> std::result::Result<(), Fallback> {
-        // Every object under this one is read and checked, as the RawValue path would.
-        let base = self.open.len();
-        loop {
-            let (object, _) = self.take()?;
-            match object {
-                Object::Array { refs, count } => self.open(refs, count, false)?,
-                Object::Dict { refs, count } => self.open(refs, count, true)?,
-                Object::Utf16(bytes) if !utf16(bytes, &mut self.scratch) => return Err(Fallback),
-                Object::Date(seconds) if datetime_from_apple_seconds(seconds).is_none() => {
-                    return Err(Fallback)
-                }
-                _ => {}
-            }
-            loop {
-                if self.open.len() == base {
-                    return Ok(());
-                }
-                let more = if self.open.last().is_some_and(|o| o.dict) {
-                    self.advance_key()?.is_some()
-                } else {
-                    self.advance_item()?
-                };
-                if more {
-                    break;
-                }
-            }
-        }
-    }
-
-    fn read_raw(&mut self) -> std::result::Result<RawValue<'a>, Fallback> {
-        let (object, span) = self.look()?;
-        let mut builder = RawValueBuilder::default();
-        if matches!(object, Object::Array { .. } | Object::Dict { .. }) {
-            let depth = self.limits.max_depth.saturating_sub(self.open.len());
-            walk(
-                &self.r,
-                &mut builder,
-                &self.limits,
-                depth,
-                self.next,
-                self.from,
-                &mut self.budget,
-            )
-            .map_err(|_| Fallback)
-        } else {
-            self.take()?;
-            emit_scalar(&mut builder, object, span, &mut self.scratch, self.r.src)
-                .map_err(|_| Fallback)
-        }
-    }
 }

@@ -49,7 +49,7 @@
 //! processing instructions, the DOCTYPE and white space are not kept. A binary object
 //! shared by several containers appears once per reference in both doors.
 //!
-//! Binary plists also have a direct struct path: [`BinarySource`] hands objects to a
+//! Binary plists also have a direct struct path: [`DirectSource`] hands objects to a
 //! derived type's `decode_direct` as it asks for them, with no [`RawValue`] in between
 //! (the facade's `from_slice` takes it first). It reads with the same checks, limits
 //! and work budget; anything it does not handle falls back to the RawValue door.
@@ -71,6 +71,7 @@
 
 mod binary;
 mod builder;
+mod direct;
 mod error;
 mod openstep;
 mod raw;
@@ -80,11 +81,12 @@ mod xml;
 
 use quarry_raw_value::{Encode, EncodeError, RawValue};
 
-pub use binary::{parse_binary_with, BinarySource};
+pub use binary::parse_binary_with;
 pub use builder::{
     apple_seconds, datetime_from_apple_seconds, datetime_from_unix, to_utc, unix_time, Integer,
     PlistBuilder, Text,
 };
+pub use direct::DirectSource;
 pub use error::{Error, ErrorKind};
 pub use openstep::parse_openstep_with;
 pub use raw::{integer_value, uid_value, RawValueBuilder, UID_KEY};

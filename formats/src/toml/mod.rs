@@ -23,9 +23,10 @@
 //! A leading UTF-8 byte order mark is skipped; CRLF in multi-line strings reads as LF.
 
 mod builder;
+mod direct;
 mod error;
-pub mod lexer;
-pub mod parser;
+mod lexer;
+mod parser;
 mod raw;
 mod tree;
 mod writer;
@@ -33,9 +34,11 @@ mod writer;
 use quarry_raw_value::{Encode, EncodeError, RawValue, RawValueEncoder};
 
 pub use builder::{Key, StringKind, TableId, TableKind, TomlBuilder, ROOT};
+pub use direct::DirectSource;
 pub use error::{Error, ErrorKind};
 pub use lexer::{Lexer, Scalar};
-pub use parser::{parse_with, DirectSource, Parser};
+pub use parser::parse_with;
+use parser::Parser;
 pub use raw::RawValueBuilder;
 pub use tree::{Document, EntryKey, Node, NodeKind, TreeBuilder};
 pub use writer::{write_document, NullEntries};

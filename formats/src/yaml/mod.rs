@@ -53,8 +53,9 @@
 //!   input can overflow the thread's stack.
 
 mod builder;
+mod direct;
 mod error;
-pub mod parser;
+mod parser;
 mod raw;
 mod scanner;
 mod tree;
@@ -65,8 +66,10 @@ use quarry_raw_value::{Encode, EncodeError, RawValue};
 pub use builder::{
     CollectionStyle, DocumentStart, Props, ScalarStyle, Tag, YamlBuilder, CORE_PREFIX,
 };
+pub use direct::DirectSource;
 pub use error::{Error, ErrorKind};
-pub use parser::{parse_with, DirectSource, Parser};
+pub use parser::parse_with;
+use parser::Parser;
 pub use raw::RawValueBuilder;
 pub use tree::{Children, Document, Node, NodeKind, Stream, TreeBuilder};
 pub use writer::YamlWriter;

@@ -1,0 +1,216 @@
+//! JSON's direct path: [`DirectSource`], the [`PullSource`] derived and std types read a
+//! JSON document from, one step of the parser at a time.
+
+use quarry_raw_value::{Fallback, PullSource, RawValue, Text, ValueKind};
+
+use crate::common::Limits;
+
+use super::parser::Parser;
+use super::raw::{raw_number, RawValueBuilder};
+use super::Error;
+
+/// The direct path over a JSON document: a [`PullSource`] that derived types decode from
+/// without a [`RawValue`] in between. It drives the one parser: its lexer for scalars and
+/// punctuation, its loop (with the `()` builder) to skip a value, and the same loop with
+/// the RawValue builder for [`PullSource::read_raw`]. Every failure is a [`Fallback`];
+/// the caller decodes through `RawValue` again to learn the error.
+#[derive(Debug)]
+pub struct DirectSource<'a> {
+    parser: Parser<'a>,
+}
+
+impl<'a> DirectSource<'a> {
+    /// A source over `input`: checks the size limit and UTF-8, skips a byte order mark.
+    pub fn new(input: &'a [u8], limits: Limits) -> Result<Self, Error> {
+        Ok(DirectSource {
+            parser: Parser::new(input, limits)?,
+        })
+    }
+}
+
+impl<'a> DirectSource<'a> {
+    /// [`PullSource::next_key`] for a key with an escape (or a malformed one).
+    #[inline(never)]
+    fn escaped_key(&mut self) -> Result<Option<Text<'a, '_>>, Fallback> {
+        let key = self
+            .parser
+            .lexer
+            .read_escaped_string(&mut self.parser.scratch)
+            .map_err(|_| Fallback)?;
+        if self.parser.lexer.peek() != Some(b':') {
+            return Err(Fallback);
+        }
+        self.parser.lexer.bump();
+        Ok(Some(key))
+    }
+}
+
+impl<'a> PullSource<'a> for DirectSource<'a> {
+    #[inline]
+    fn peek_token(&mut self) -> Result<ValueKind, Fallback> {
+        match self.parser.lexer.peek() {
+            Some(b'"') => Ok(ValueKind::String),
+            Some(b'-' | b'0'..=b'9') => Ok(ValueKind::Number),
+            Some(b'{') => Ok(ValueKind::Object),
+            Some(b'[') => Ok(ValueKind::Array),
+            Some(b't' | b'f') => Ok(ValueKind::Bool),
+            Some(b'n') => Ok(ValueKind::Null),
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn read_null(&mut self) -> Result<(), Fallback> {
+        match self.parser.lexer.peek() {
+            Some(b'n') => self.parser.lexer.read_literal("null").map_err(|_| Fallback),
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn read_bool(&mut self) -> Result<bool, Fallback> {
+        match self.parser.lexer.peek() {
+            Some(b't') => self
+                .parser
+                .lexer
+                .read_literal("true")
+                .map(|()| true)
+                .map_err(|_| Fallback),
+            Some(b'f') => self
+                .parser
+                .lexer
+                .read_literal("false")
+                .map(|()| false)
+                .map_err(|_| Fallback),
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn read_number(&mut self) -> Result<RawValue<'a>, Fallback> {
+        match self.parser.lexer.peek() {
+            Some(b'-' | b'0'..=b'9') => match self.parser.lexer.scan_number() {
+                Ok(token) => Ok(raw_number(token.value())),
+                Err(_) => Err(Fallback),
+            },
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn read_i64(&mut self) -> Result<i64, Fallback> {
+        match self.parser.lexer.peek() {
+            Some(b'-' | b'0'..=b'9') => match self.parser.lexer.scan_number() {
+                Ok(token) => token.as_i64().ok_or(Fallback),
+                Err(_) => Err(Fallback),
+            },
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn read_u64(&mut self) -> Result<u64, Fallback> {
+        match self.parser.lexer.peek() {
+            Some(b'0'..=b'9') => match self.parser.lexer.scan_number() {
+                Ok(token) => token.as_u64().ok_or(Fallback),
+                Err(_) => Err(Fallback),
+            },
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn read_str(&mut self) -> Result<Text<'a, '_>, Fallback> {
+        if self.parser.lexer.peek() != Some(b'"') {
+            return Err(Fallback);
+        }
+        match self.parser.lexer.read_unescaped_string() {
+            Some(s) => Ok(Text::Borrowed(s)),
+            None => self
+                .parser
+                .lexer
+                .read_escaped_string(&mut self.parser.scratch)
+                .map_err(|_| Fallback),
+        }
+    }
+
+    #[inline]
+    fn begin_array(&mut self) -> Result<(), Fallback> {
+        if self.parser.lexer.peek() != Some(b'[') {
+            return Err(Fallback);
+        }
+        self.parser.lexer.bump();
+        self.parser.enter().map_err(|_| Fallback)
+    }
+
+    #[inline]
+    fn next_item(&mut self, first: bool) -> Result<bool, Fallback> {
+        match self.parser.lexer.peek() {
+            Some(b']') => {
+                self.parser.lexer.bump();
+                self.parser.leave();
+                Ok(false)
+            }
+            Some(b',') if !first => {
+                self.parser.lexer.bump();
+                Ok(true)
+            }
+            Some(_) if first => Ok(true),
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn begin_object(&mut self) -> Result<(), Fallback> {
+        if self.parser.lexer.peek() != Some(b'{') {
+            return Err(Fallback);
+        }
+        self.parser.lexer.bump();
+        self.parser.enter().map_err(|_| Fallback)
+    }
+
+    #[inline]
+    fn next_key(&mut self, first: bool) -> Result<Option<Text<'a, '_>>, Fallback> {
+        match self.parser.lexer.peek() {
+            Some(b'}') => {
+                self.parser.lexer.bump();
+                self.parser.leave();
+                return Ok(None);
+            }
+            Some(b',') if !first => {
+                self.parser.lexer.bump();
+                if self.parser.lexer.peek() != Some(b'"') {
+                    return Err(Fallback);
+                }
+            }
+            Some(b'"') if first => {}
+            _ => return Err(Fallback),
+        }
+        // The common key, with no escape, is read into registers and returned.
+        if let Some(key) = self.parser.lexer.read_unescaped_string() {
+            if self.parser.lexer.peek() != Some(b':') {
+                return Err(Fallback);
+            }
+            self.parser.lexer.bump();
+            return Ok(Some(Text::Borrowed(key)));
+        }
+        self.escaped_key()
+    }
+
+    #[inline]
+    fn skip_value(&mut self) -> Result<(), Fallback> {
+        self.parser.skip_value().map_err(|_| Fallback)
+    }
+
+    #[inline]
+    fn read_raw(&mut self) -> Result<RawValue<'a>, Fallback> {
+        self.parser
+            .parse_value(&mut RawValueBuilder::default())
+            .map_err(|_| Fallback)
+    }
+
+    fn finish(self) -> Result<(), Fallback> {
+        let mut parser = self.parser;
+        parser.finish().map_err(|_| Fallback)
+    }
+}

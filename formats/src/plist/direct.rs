@@ -1,0 +1,312 @@
+//! The binary plist's direct path: [`DirectSource`], the [`PullSource`] derived types read
+//! a `bplist00` file from, on the reader of `binary.rs` (its offset, width and count
+//! checks, depth limit, cycle rule and work budget).
+
+use quarry_raw_value::{Fallback, PullSource, RawValue, Text, ValueKind};
+
+use crate::common::{Limits, Span};
+
+use super::binary::*;
+use super::builder::datetime_from_apple_seconds;
+use super::error::{Error, ErrorKind};
+use super::raw::{integer_value, RawValueBuilder};
+
+/// A container the direct path has opened.
+struct Open {
+    object: u64,
+    refs: usize,
+    index: usize,
+    count: usize,
+    dict: bool,
+}
+
+/// The direct path over a binary plist: a [`PullSource`] that derived types decode from
+/// without a [`RawValue`](quarry_raw_value::RawValue) in between.
+///
+/// It reads objects on demand from the top object with the checks, depth limit, cycle
+/// rule and work budget of [`parse_binary_with`]. Anything the JSON data model has no
+/// word for (dates, data, UIDs) is left to [`PullSource::read_raw`] or falls back, and
+/// any error falls back, so the caller's RawValue path reports it.
+pub struct DirectSource<'a> {
+    r: Reader<'a>,
+    limits: Limits,
+    next: u64,
+    from: usize,
+    open: Vec<Open>,
+    budget: Budget,
+    scratch: String,
+    /// Left empty for small files, where filling it would cost more than it saves.
+    key_cache: Vec<(u64, &'a str, Span)>,
+}
+
+impl<'a> DirectSource<'a> {
+    /// A source positioned before the top object of `src`: checks the size limit, the
+    /// header and the trailer (an error when `src` is not a binary plist whose trailer
+    /// checks out under `limits`).
+    pub fn new(src: &'a [u8], limits: Limits) -> Result<Self, Error> {
+        if src.len() > limits.max_document_size {
+            return error(
+                b"",
+                ErrorKind::DocumentSizeLimitReached(limits.max_document_size),
+                0,
+            );
+        }
+        let r = Reader::new(src)?;
+        let key_cache = if r.num_objects > 4 * KEY_CACHE as u64 {
+            vec![(u64::MAX, "", Span::default()); KEY_CACHE]
+        } else {
+            Vec::new()
+        };
+        Ok(DirectSource {
+            next: r.top,
+            from: src.len() - TRAILER + 16,
+            budget: Budget::for_file(src, &limits),
+            r,
+            limits,
+            open: Vec::new(),
+            scratch: String::new(),
+            key_cache,
+        })
+    }
+
+    /// The next object, without moving past it.
+    #[inline]
+    fn look(&self) -> Result<(Object<'a>, Span), Fallback> {
+        self.r.object(self.next, self.from).map_err(|_| Fallback)
+    }
+
+    /// The next object, charged to the budget.
+    #[inline]
+    fn take(&mut self) -> Result<(Object<'a>, Span), Fallback> {
+        let (object, span) = self.look()?;
+        self.budget
+            .charge(
+                1 + payload_len(&object),
+                self.r.src,
+                span.start,
+                &self.limits,
+            )
+            .map_err(|_| Fallback)?;
+        Ok((object, span))
+    }
+
+    /// Opens the container just taken (depth limit and cycle rule checked).
+    #[inline]
+    fn open(&mut self, refs: usize, count: usize, dict: bool) -> Result<(), Fallback> {
+        if self.open.len() >= self.limits.max_depth
+            || self.open.iter().any(|o| o.object == self.next)
+        {
+            return Err(Fallback);
+        }
+        self.open.push(Open {
+            object: self.next,
+            refs,
+            index: 0,
+            count,
+            dict,
+        });
+        Ok(())
+    }
+
+    /// Moves to the next item of the innermost array; `false` (and closed) at its end.
+    #[inline]
+    fn advance_item(&mut self) -> Result<bool, Fallback> {
+        let ref_size = self.r.ref_size;
+        let Some(o) = self.open.last_mut().filter(|o| !o.dict) else {
+            return Err(Fallback);
+        };
+        if o.index < o.count {
+            self.from = o.refs + o.index * ref_size;
+            o.index += 1;
+            self.next = self.r.reference(self.from);
+            Ok(true)
+        } else {
+            self.open.pop();
+            Ok(false)
+        }
+    }
+
+    /// Moves to the next entry of the innermost dict and returns its key; `None` (and
+    /// closed) at its end.
+    #[inline]
+    fn advance_key(&mut self) -> Result<Option<Text<'a, '_>>, Fallback> {
+        let ref_size = self.r.ref_size;
+        let Some(o) = self.open.last_mut().filter(|o| o.dict) else {
+            return Err(Fallback);
+        };
+        if o.index >= o.count {
+            self.open.pop();
+            return Ok(None);
+        }
+        let key_at = o.refs + o.index * ref_size;
+        self.from = o.refs + (o.count + o.index) * ref_size;
+        o.index += 1;
+        self.next = self.r.reference(self.from);
+        let (key, _) = self
+            .r
+            .key(
+                key_at,
+                &mut self.key_cache,
+                &mut self.budget,
+                &self.limits,
+                &mut self.scratch,
+            )
+            .map_err(|_| Fallback)?;
+        Ok(Some(key))
+    }
+}
+
+impl<'a> PullSource<'a> for DirectSource<'a> {
+    fn peek_token(&mut self) -> Result<ValueKind, Fallback> {
+        Ok(match self.look()?.0 {
+            Object::Bool(_) => ValueKind::Bool,
+            Object::Integer(_) | Object::Real(_) => ValueKind::Number,
+            Object::Ascii(_) | Object::Utf16(_) => ValueKind::String,
+            Object::Array { .. } => ValueKind::Array,
+            Object::Dict { .. } => ValueKind::Object,
+            // No JSON kind: the RawValue path decides.
+            Object::Date(_) | Object::Data(_) | Object::Uid(_) => return Err(Fallback),
+        })
+    }
+
+    fn read_null(&mut self) -> Result<(), Fallback> {
+        // A plist has no null.
+        Err(Fallback)
+    }
+
+    #[inline]
+    fn read_bool(&mut self) -> Result<bool, Fallback> {
+        match self.take()?.0 {
+            Object::Bool(v) => Ok(v),
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn read_number(&mut self) -> Result<RawValue<'a>, Fallback> {
+        match self.take()?.0 {
+            Object::Integer(v) => Ok(integer_value(v)),
+            Object::Real(v) => Ok(RawValue::Float(v)),
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn read_i64(&mut self) -> Result<i64, Fallback> {
+        match self.take()?.0 {
+            Object::Integer(v) => v.as_i64().ok_or(Fallback),
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn read_u64(&mut self) -> Result<u64, Fallback> {
+        match self.take()?.0 {
+            Object::Integer(v) => v.as_u64().ok_or(Fallback),
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn read_str(&mut self) -> Result<Text<'a, '_>, Fallback> {
+        match self.take()?.0 {
+            Object::Ascii(s) => Ok(Text::Borrowed(s)),
+            Object::Utf16(bytes) => {
+                if utf16(bytes, &mut self.scratch) {
+                    Ok(Text::Decoded(&self.scratch))
+                } else {
+                    Err(Fallback)
+                }
+            }
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn begin_array(&mut self) -> Result<(), Fallback> {
+        match self.take()?.0 {
+            Object::Array { refs, count } => self.open(refs, count, false),
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn len_hint(&self) -> usize {
+        self.open.last().map_or(0, |o| o.count)
+    }
+
+    #[inline]
+    fn next_item(&mut self, _first: bool) -> Result<bool, Fallback> {
+        self.advance_item()
+    }
+
+    #[inline]
+    fn begin_object(&mut self) -> Result<(), Fallback> {
+        match self.take()?.0 {
+            Object::Dict { refs, count } => self.open(refs, count, true),
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn next_key(&mut self, _first: bool) -> Result<Option<Text<'a, '_>>, Fallback> {
+        self.advance_key()
+    }
+
+    fn skip_value(&mut self) -> Result<(), Fallback> {
+        // Every object under this one is read and checked, as the RawValue path would.
+        let base = self.open.len();
+        loop {
+            let (object, _) = self.take()?;
+            match object {
+                Object::Array { refs, count } => self.open(refs, count, false)?,
+                Object::Dict { refs, count } => self.open(refs, count, true)?,
+                Object::Utf16(bytes) if !utf16(bytes, &mut self.scratch) => return Err(Fallback),
+                Object::Date(seconds) if datetime_from_apple_seconds(seconds).is_none() => {
+                    return Err(Fallback)
+                }
+                _ => {}
+            }
+            loop {
+                if self.open.len() == base {
+                    return Ok(());
+                }
+                let more = if self.open.last().is_some_and(|o| o.dict) {
+                    self.advance_key()?.is_some()
+                } else {
+                    self.advance_item()?
+                };
+                if more {
+                    break;
+                }
+            }
+        }
+    }
+
+    fn read_raw(&mut self) -> Result<RawValue<'a>, Fallback> {
+        let (object, span) = self.look()?;
+        let mut builder = RawValueBuilder::default();
+        if matches!(object, Object::Array { .. } | Object::Dict { .. }) {
+            let depth = self.limits.max_depth.saturating_sub(self.open.len());
+            walk(
+                &self.r,
+                &mut builder,
+                &self.limits,
+                depth,
+                self.next,
+                self.from,
+                &mut self.budget,
+            )
+            .map_err(|_| Fallback)
+        } else {
+            self.take()?;
+            emit_scalar(&mut builder, object, span, &mut self.scratch, self.r.src)
+                .map_err(|_| Fallback)
+        }
+    }
+
+    fn finish(self) -> Result<(), Fallback> {
+        // The top object has been read; a binary plist has nothing after it.
+        Ok(())
+    }
+}

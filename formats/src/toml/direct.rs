@@ -1,0 +1,599 @@
+//! TOML's direct path: [`DirectSource`], the [`PullSource`] derived types read a TOML
+//! document from, stepping the one parser (its headers, keys and line ends, with their
+//! rules) and its lexer, never a second grammar.
+
+use std::borrow::Cow;
+
+use quarry_raw_value::{Fallback, PullSource, RawValue, Text, ValueKind};
+
+use crate::common::Limits;
+
+use super::builder::{TableId, ROOT};
+use super::error::Error;
+use super::lexer::Scalar;
+use super::parser::*;
+
+/// What the consumer of a [`DirectSource`] reads next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Next {
+    /// Nothing: the next call moves on to a key or an item.
+    Nothing,
+    /// The value at the lexer's position: after a key's `=`, or an inline array's item.
+    Inline,
+    /// Table (or array of tables) `id`, made by a header or a dotted key.
+    Table(TableId),
+}
+
+/// The header or key the source has read but not yet handed out.
+#[derive(Debug)]
+enum Ahead {
+    /// Nothing read ahead.
+    Nothing,
+    /// `key = value` for table `parent`, read up to the value; the key is already in
+    /// the shape, at `key`.
+    Line { parent: TableId, key: u32 },
+    /// A header; the keys that follow go in `section`.
+    Header { section: TableId },
+    /// The end of the document.
+    End,
+}
+
+/// An open inline array or inline table.
+#[derive(Debug)]
+enum Inline {
+    /// `[`: whether an item has been handed out.
+    Array { started: bool },
+    /// `{`: its table, and the key (in the shape) of the member being read.
+    Table { id: TableId, member: Option<u32> },
+}
+
+/// The direct path over a TOML document: a [`PullSource`] that derived types decode
+/// from without a [`RawValue`] in between, driven by the one parser's own steps.
+///
+/// The document is handed out as nested objects in document order: the root's keys,
+/// then each header's table under its path, each array of tables as an array of its
+/// elements. The parser checks every line and header as it is reached, with its usual
+/// rules. A table that closed and is added to again later (`[a]`, `[b]`, `[a.c]`)
+/// cannot be handed out in order, so the source falls back there, as on any error or
+/// surprise; `quarry::from_slice` then decodes through [`RawValue`], so values and
+/// errors are exactly that door's.
+pub struct DirectSource<'a> {
+    parser: Parser<'a>,
+    /// The open tables and arrays of tables, the root first, and whether each is an
+    /// array of tables.
+    open: Vec<(TableId, bool)>,
+    /// Open inline arrays and tables, inside the innermost open table.
+    inline: Vec<Inline>,
+    next: Next,
+    ahead: Ahead,
+    /// The table the keys below the last header go in.
+    section: TableId,
+    /// The line whose value is being read: its table and key (in the shape), which
+    /// learns what the value was once it is read.
+    line: Option<(TableId, u32)>,
+    /// The depth of that line's table: inline nesting counts from it.
+    line_depth: usize,
+    /// What the last value read was, for the shape.
+    child: Child,
+    /// The tables from the root down to the table of what is read ahead.
+    chain: Vec<TableId>,
+    /// How many tables [`PullSource::skip_value`] is inside.
+    skipping: usize,
+    /// The containers of values skipped with [`PullSource::skip_value`].
+    frames: Vec<Frame<'a, ()>>,
+    /// A string or key with an escape, decoded.
+    scratch: String,
+}
+
+impl std::fmt::Debug for DirectSource<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DirectSource")
+            .field("pos", &self.parser.lexer.pos())
+            .field("open", &self.open)
+            .field("next", &self.next)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'a> DirectSource<'a> {
+    /// A source over `input`: checks the size limit and UTF-8, skips a byte order mark.
+    pub fn new(input: &'a [u8], limits: Limits) -> Result<Self, Error> {
+        Ok(DirectSource {
+            parser: Parser::new(input, limits)?,
+            open: Vec::new(),
+            inline: Vec::new(),
+            next: Next::Table(ROOT),
+            ahead: Ahead::Nothing,
+            section: ROOT,
+            line: None,
+            line_depth: 0,
+            child: Child::Value,
+            chain: Vec::new(),
+            skipping: 0,
+            frames: Vec::new(),
+            scratch: String::new(),
+        })
+    }
+
+    /// Closes the innermost open table or array of tables.
+    fn close(&mut self) {
+        if let Some((id, _)) = self.open.pop() {
+            self.parser.shape.tables[id as usize].read = if self.skipping > 0 {
+                TableRead::Skipped
+            } else {
+                TableRead::Closed
+            };
+        }
+    }
+
+    /// Whether table `id` may be handed out (again): a table read once cannot be, as
+    /// the consumer would see part of it; one skipped can, as it is skipped again
+    /// (its key repeats, and a consumer that reads it falls back on a repeated key).
+    fn may_open(&self, id: TableId) -> bool {
+        self.parser.shape.tables[id as usize].read != TableRead::Closed
+    }
+
+    /// Records what the value of the line just read was, and ends its line.
+    fn finish_line(&mut self) -> Result<(), Fallback> {
+        if let Some((parent, key)) = self.line.take() {
+            if self.next != Next::Nothing || !self.inline.is_empty() {
+                return Err(Fallback);
+            }
+            self.parser.shape.set_child(parent, key, self.child);
+            self.parser.end_of_line(&mut ()).map_err(|_| Fallback)?;
+        }
+        Ok(())
+    }
+
+    /// Reads the next header, key or the end (skipping blank and comment lines).
+    fn read_ahead(&mut self) -> Result<(), Fallback> {
+        loop {
+            self.parser.lexer.skip_ws();
+            match self.parser.lexer.peek() {
+                None => {
+                    self.ahead = Ahead::End;
+                    return Ok(());
+                }
+                Some(b'\n' | b'\r') => {
+                    self.parser.lexer.newline().map_err(|_| Fallback)?;
+                }
+                Some(b'#') => self.parser.end_of_line(&mut ()).map_err(|_| Fallback)?,
+                Some(b'[') => {
+                    let section = self.parser.header(&mut ()).map_err(|_| Fallback)?;
+                    self.parser.end_of_line(&mut ()).map_err(|_| Fallback)?;
+                    self.section = section;
+                    self.ahead = Ahead::Header { section };
+                    return Ok(());
+                }
+                Some(_) => {
+                    let (parent, key) = self
+                        .parser
+                        .member_key(self.section, &mut ())
+                        .map_err(|_| Fallback)?;
+                    // The key joins its table now, so it is never moved again; its
+                    // value's kind is set once the value is read.
+                    let key = self.parser.shape.insert(parent, key.name, Child::Value);
+                    self.ahead = Ahead::Line { parent, key };
+                    return Ok(());
+                }
+            }
+        }
+    }
+
+    /// Sets [`DirectSource::chain`] to the tables from the root down to `id`, and says
+    /// whether the open tables are a prefix of it.
+    fn on_path(&mut self, mut id: TableId) -> bool {
+        self.chain.clear();
+        while id != NONE {
+            self.chain.push(id);
+            id = self.parser.shape.tables[id as usize].parent;
+        }
+        self.chain.reverse();
+        self.chain.len() >= self.open.len()
+            && self
+                .open
+                .iter()
+                .zip(&self.chain)
+                .all(|(&(open, _), &id)| open == id)
+    }
+
+    /// Key `at` of the shape, as the consumer sees it.
+    fn key(&self, at: u32) -> Text<'a, '_> {
+        match &self.parser.shape.keys[at as usize].name {
+            Cow::Borrowed(name) => Text::Borrowed(name),
+            Cow::Owned(name) => Text::Decoded(name),
+        }
+    }
+
+    /// [`PullSource::next_key`] in the open table `table`.
+    fn next_table_key(&mut self, table: TableId) -> Result<Option<Text<'a, '_>>, Fallback> {
+        self.finish_line()?;
+        loop {
+            if matches!(self.ahead, Ahead::Nothing) {
+                self.read_ahead()?;
+            }
+            let target = match self.ahead {
+                Ahead::Line { parent, key } if parent == table => {
+                    self.ahead = Ahead::Nothing;
+                    self.next = Next::Inline;
+                    self.line_depth = self.parser.shape.tables[parent as usize].depth;
+                    self.line = Some((parent, key));
+                    return Ok(Some(self.key(key)));
+                }
+                Ahead::Line { parent, .. } => parent,
+                Ahead::Header { section } => section,
+                Ahead::End | Ahead::Nothing => {
+                    self.close();
+                    return Ok(None);
+                }
+            };
+            if !self.on_path(target) {
+                self.close();
+                return Ok(None);
+            }
+            let depth = self.open.len();
+            if self.chain.len() == depth {
+                // A header naming the open table itself: the one that made it, or one
+                // defining a table its subtables' headers made first.
+                self.ahead = Ahead::Nothing;
+                continue;
+            }
+            let child = self.chain[depth];
+            if !self.may_open(child) {
+                return Err(Fallback);
+            }
+            self.next = Next::Table(child);
+            return Ok(Some(self.key(self.parser.shape.tables[child as usize].key)));
+        }
+    }
+
+    /// [`PullSource::next_item`] in the open array of tables.
+    fn next_element(&mut self) -> Result<bool, Fallback> {
+        if matches!(self.ahead, Ahead::Nothing) {
+            self.read_ahead()?;
+        }
+        let target = match self.ahead {
+            Ahead::Line { parent, .. } => parent,
+            Ahead::Header { section } => section,
+            Ahead::End | Ahead::Nothing => NONE,
+        };
+        let depth = self.open.len();
+        if target == NONE || !self.on_path(target) || self.chain.len() == depth {
+            self.close();
+            return Ok(false);
+        }
+        let element = self.chain[depth];
+        if !self.may_open(element) {
+            return Err(Fallback);
+        }
+        self.next = Next::Table(element);
+        Ok(true)
+    }
+
+    /// Whether table `id` is an array of tables.
+    fn is_table_array(&self, id: TableId) -> bool {
+        matches!(
+            self.parser.shape.tables[id as usize].state,
+            State::TableArray { .. }
+        )
+    }
+
+    /// Whether the value at the lexer's position is a datetime: `dddd-` or `dd:` (no
+    /// number has a `-` after four digits or a `:` anywhere).
+    fn at_datetime(&self) -> bool {
+        let rest = &self.parser.lexer.src().as_bytes()[self.parser.lexer.pos()..];
+        let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+        matches!(
+            (digits, rest.get(digits)),
+            (4, Some(b'-')) | (2, Some(b':'))
+        )
+    }
+
+    /// Checks the depth limit for an inline array or table opening here.
+    fn check_inline_depth(&self) -> Result<(), Fallback> {
+        if self.line_depth + self.inline.len() + 1 > self.parser.limits.max_depth {
+            return Err(Fallback);
+        }
+        Ok(())
+    }
+
+    /// The scalar at the lexer's position, read.
+    #[inline]
+    fn scalar(&mut self) -> Result<Scalar<'a>, Fallback> {
+        if self.next != Next::Inline {
+            return Err(Fallback);
+        }
+        let (scalar, _) = self.parser.lexer.scalar().map_err(|_| Fallback)?;
+        self.next = Next::Nothing;
+        self.child = Child::Value;
+        Ok(scalar)
+    }
+
+    /// Reads one value of any kind as a [`RawValue`], as the RawValue door builds it.
+    fn raw(&mut self) -> Result<RawValue<'a>, Fallback> {
+        match self.peek_token() {
+            Ok(ValueKind::Array) => {
+                self.begin_array()?;
+                let mut items = Vec::new();
+                let mut first = true;
+                while self.next_item(first)? {
+                    first = false;
+                    items.push(self.raw()?);
+                }
+                Ok(RawValue::Seq(items))
+            }
+            Ok(ValueKind::Object) => {
+                self.begin_object()?;
+                let mut entries = Vec::new();
+                let mut first = true;
+                while let Some(key) = self.next_key(first)? {
+                    first = false;
+                    let key = key.into_cow();
+                    entries.push((key, self.raw()?));
+                }
+                Ok(RawValue::Map(entries))
+            }
+            _ => Ok(match self.scalar()? {
+                Scalar::String(value, _) => RawValue::String(value),
+                Scalar::Integer(value) => RawValue::Int(value),
+                Scalar::Float(value) => RawValue::Float(value),
+                Scalar::Bool(value) => RawValue::Bool(value),
+                Scalar::Datetime(value) => RawValue::Datetime(value),
+            }),
+        }
+    }
+}
+
+impl<'a> PullSource<'a> for DirectSource<'a> {
+    #[inline]
+    fn peek_token(&mut self) -> Result<ValueKind, Fallback> {
+        match self.next {
+            Next::Nothing => Err(Fallback),
+            Next::Table(id) if self.is_table_array(id) => Ok(ValueKind::Array),
+            Next::Table(_) => Ok(ValueKind::Object),
+            Next::Inline => match self.parser.lexer.peek() {
+                Some(b'"' | b'\'') => Ok(ValueKind::String),
+                // A datetime has no JSON kind: `read_raw` reads it.
+                Some(b'0'..=b'9') if self.at_datetime() => Err(Fallback),
+                Some(b'0'..=b'9' | b'+' | b'-' | b'i' | b'n') => Ok(ValueKind::Number),
+                Some(b't' | b'f') => Ok(ValueKind::Bool),
+                Some(b'[') => Ok(ValueKind::Array),
+                Some(b'{') => Ok(ValueKind::Object),
+                _ => Err(Fallback),
+            },
+        }
+    }
+
+    /// TOML has no null.
+    fn read_null(&mut self) -> Result<(), Fallback> {
+        Err(Fallback)
+    }
+
+    #[inline]
+    fn read_bool(&mut self) -> Result<bool, Fallback> {
+        match self.scalar()? {
+            Scalar::Bool(b) => Ok(b),
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn read_number(&mut self) -> Result<RawValue<'a>, Fallback> {
+        match self.scalar()? {
+            Scalar::Integer(i) => Ok(RawValue::Int(i)),
+            Scalar::Float(f) => Ok(RawValue::Float(f)),
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn read_i64(&mut self) -> Result<i64, Fallback> {
+        match self.scalar()? {
+            Scalar::Integer(i) => Ok(i),
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn read_u64(&mut self) -> Result<u64, Fallback> {
+        match self.scalar()? {
+            Scalar::Integer(i) => u64::try_from(i).map_err(|_| Fallback),
+            _ => Err(Fallback),
+        }
+    }
+
+    #[inline]
+    fn read_str(&mut self) -> Result<Text<'a, '_>, Fallback> {
+        let text = self.read_cow()?;
+        Ok(Text::from_cow(text, &mut self.scratch))
+    }
+
+    #[inline]
+    fn read_string(&mut self) -> Result<String, Fallback> {
+        self.read_cow().map(Cow::into_owned)
+    }
+
+    #[inline]
+    fn read_cow(&mut self) -> Result<Cow<'a, str>, Fallback> {
+        match self.scalar()? {
+            Scalar::String(s, _) => Ok(s),
+            _ => Err(Fallback),
+        }
+    }
+
+    fn begin_array(&mut self) -> Result<(), Fallback> {
+        match self.next {
+            Next::Table(id) if self.is_table_array(id) => self.open.push((id, true)),
+            Next::Inline if self.parser.lexer.peek() == Some(b'[') => {
+                self.check_inline_depth()?;
+                self.parser.lexer.bump();
+                self.parser
+                    .skip_array_space(&mut ())
+                    .map_err(|_| Fallback)?;
+                self.inline.push(Inline::Array { started: false });
+            }
+            _ => return Err(Fallback),
+        }
+        self.next = Next::Nothing;
+        Ok(())
+    }
+
+    fn next_item(&mut self, _first: bool) -> Result<bool, Fallback> {
+        if self.next != Next::Nothing {
+            return Err(Fallback);
+        }
+        match self.inline.last_mut() {
+            None => match self.open.last() {
+                Some(&(_, true)) => self.next_element(),
+                _ => Err(Fallback),
+            },
+            Some(Inline::Array { started }) => {
+                let started = std::mem::replace(started, true);
+                let parser = &mut self.parser;
+                if started {
+                    parser.skip_array_space(&mut ()).map_err(|_| Fallback)?;
+                    if parser.lexer.peek() != Some(b']') {
+                        parser.lexer.expect(b',', "`,`").map_err(|_| Fallback)?;
+                        parser.skip_array_space(&mut ()).map_err(|_| Fallback)?;
+                    }
+                }
+                if parser.lexer.peek() == Some(b']') {
+                    parser.lexer.bump();
+                    self.inline.pop();
+                    self.child = Child::Array;
+                    return Ok(false);
+                }
+                self.next = Next::Inline;
+                Ok(true)
+            }
+            Some(Inline::Table { .. }) => Err(Fallback),
+        }
+    }
+
+    fn begin_object(&mut self) -> Result<(), Fallback> {
+        match self.next {
+            Next::Table(id) if !self.is_table_array(id) => self.open.push((id, false)),
+            Next::Inline if self.parser.lexer.peek() == Some(b'{') => {
+                self.check_inline_depth()?;
+                let depth = self.line_depth + self.inline.len() + 1;
+                let id = self.parser.shape.add(State::Inline, depth);
+                self.parser.lexer.bump();
+                self.parser.lexer.skip_ws();
+                self.inline.push(Inline::Table { id, member: None });
+            }
+            _ => return Err(Fallback),
+        }
+        self.next = Next::Nothing;
+        Ok(())
+    }
+
+    fn next_key(&mut self, _first: bool) -> Result<Option<Text<'a, '_>>, Fallback> {
+        if self.next != Next::Nothing {
+            return Err(Fallback);
+        }
+        let (id, member) = match self.inline.last_mut() {
+            None => match self.open.last() {
+                Some(&(table, false)) => return self.next_table_key(table),
+                _ => return Err(Fallback),
+            },
+            Some(Inline::Table { id, member }) => (*id, member.take()),
+            Some(Inline::Array { .. }) => return Err(Fallback),
+        };
+        let lexer = &mut self.parser.lexer;
+        let close = match member {
+            // `{}`: TOML 1.0 has no trailing comma in an inline table.
+            None => lexer.peek() == Some(b'}'),
+            Some(key) => {
+                self.parser.shape.set_child(id, key, self.child);
+                let lexer = &mut self.parser.lexer;
+                lexer.skip_ws();
+                match lexer.peek() {
+                    Some(b',') => {
+                        lexer.bump();
+                        lexer.skip_ws();
+                        false
+                    }
+                    Some(b'}') => true,
+                    _ => return Err(Fallback),
+                }
+            }
+        };
+        if close {
+            self.parser.lexer.bump();
+            self.inline.pop();
+            self.child = Child::Table(id);
+            return Ok(None);
+        }
+        let (parent, key) = self.parser.member_key(id, &mut ()).map_err(|_| Fallback)?;
+        if parent != id {
+            // A dotted key inside an inline table.
+            return Err(Fallback);
+        }
+        let key = self.parser.shape.insert(id, key.name, Child::Value);
+        self.next = Next::Inline;
+        if let Some(Inline::Table { member, .. }) = self.inline.last_mut() {
+            *member = Some(key);
+        }
+        Ok(Some(self.key(key)))
+    }
+
+    fn skip_value(&mut self) -> Result<(), Fallback> {
+        match self.next {
+            Next::Inline => {
+                let child = match self.parser.lexer.peek() {
+                    Some(b'[' | b'{') => {
+                        let mut frames = std::mem::take(&mut self.frames);
+                        frames.clear();
+                        let depth = self.line_depth + self.inline.len();
+                        let result = self.parser.nested_value(&mut (), depth, &mut frames);
+                        self.frames = frames;
+                        result.map_err(|_| Fallback)?.1
+                    }
+                    _ => {
+                        self.parser.lexer.scalar().map_err(|_| Fallback)?;
+                        Child::Value
+                    }
+                };
+                self.next = Next::Nothing;
+                self.child = child;
+                Ok(())
+            }
+            Next::Table(id) => {
+                // Tables closed while skipping may be handed out again.
+                self.skipping += 1;
+                let result = if self.is_table_array(id) {
+                    self.begin_array().and_then(|()| {
+                        let mut first = true;
+                        while self.next_item(first)? {
+                            first = false;
+                            self.skip_value()?;
+                        }
+                        Ok(())
+                    })
+                } else {
+                    self.begin_object().and_then(|()| {
+                        let mut first = true;
+                        while self.next_key(first)?.is_some() {
+                            first = false;
+                            self.skip_value()?;
+                        }
+                        Ok(())
+                    })
+                };
+                self.skipping -= 1;
+                result
+            }
+            Next::Nothing => Err(Fallback),
+        }
+    }
+
+    fn read_raw(&mut self) -> Result<RawValue<'a>, Fallback> {
+        self.raw()
+    }
+
+    fn finish(self) -> Result<(), Fallback> {
+        let ended =
+            self.open.is_empty() && self.next == Next::Nothing && matches!(self.ahead, Ahead::End);
+        ended.then_some(()).ok_or(Fallback)
+    }
+}
