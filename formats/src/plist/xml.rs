@@ -382,8 +382,8 @@ pub fn parse_xml_with<'a, B: PlistBuilder<'a>>(
 /// encodings the input transcoded to UTF-8 (lines and columns are counted there).
 #[cold]
 fn located(kind: ErrorKind, input: &[u8], at: usize, limits: Limits) -> Error {
-    match xml_format::parser::decode_input(input, limits) {
-        Ok(xml_format::parser::Input::Transcoded(text, _)) => Error::new(kind, text.as_bytes(), at),
+    match xml_format::decode_input(input, limits) {
+        Ok(xml_format::Input::Transcoded(text, _)) => Error::new(kind, text.as_bytes(), at),
         _ => Error::new(kind, input, at),
     }
 }

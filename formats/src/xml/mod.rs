@@ -68,8 +68,10 @@
 //! (reported to [`XmlBuilder::skipped_entity`]), and nothing external is ever read.
 
 mod builder;
+mod chars;
+mod encoding;
 mod error;
-pub mod parser;
+mod parser;
 mod raw;
 mod tree;
 mod writer;
@@ -89,7 +91,9 @@ pub use tree::{Attr, Attributes, Children, Document, Node, NodeKind, Target, Tre
 pub use writer::{escape_attribute, escape_text, write_tree, XmlWriter};
 
 use crate::common::Limits;
-use parser::{decode_input, Input, Parser};
+use encoding::Encoding;
+pub(crate) use encoding::{decode_input, Input};
+use parser::Parser;
 
 /// Parses an XML document into a [`RawValue`] (the struct door), with default limits:
 /// a one-entry map from the root element's name to its value.
@@ -135,7 +139,7 @@ pub fn parse_tree_with_options(input: &[u8], options: Options) -> Result<Documen
     match decode_input(input, options.limits)? {
         Input::Borrowed(src) => {
             let mut builder = TreeBuilder::for_source(src);
-            Parser::new(src, parser::Encoding::Utf8, options).document(&mut builder)?;
+            Parser::new(src, Encoding::Utf8, options).document(&mut builder)?;
             Ok(builder.finish(Cow::Borrowed(src)))
         }
         Input::Transcoded(text, encoding) => {

@@ -16,26 +16,23 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use crate::common::{validate_utf8, Limits, Span};
+use crate::common::{Limits, Span};
 
 use super::builder::{
     Declaration, Doctype, NamespaceBinding, RawAttribute, StartTag, Text, Value, XmlBuilder,
     NS_XML, NS_XMLNS, XMLNS_NAMESPACE, XML_NAMESPACE,
 };
+use super::chars::*;
+use super::encoding::{decode_input, Encoding, Input, Owning};
 use super::error::{Error, ErrorKind};
+
+mod dtd;
+mod namespaces;
 
 type Result<T> = std::result::Result<T, Error>;
 
 /// How deep entity references may nest while one is expanded.
 const MAX_ENTITY_DEPTH: usize = 64;
-
-/// The encoding the input was read in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Encoding {
-    Utf8,
-    Utf16,
-    Latin1,
-}
 
 /// Parses `input` (UTF-8, UTF-16 or ISO-8859-1, by byte order mark or declaration) with
 /// `builder`, under `limits`.
@@ -101,258 +98,10 @@ impl Options {
     }
 }
 
-/// The input as UTF-8 text: borrowed, or transcoded from another encoding.
-pub(crate) enum Input<'a> {
-    Borrowed(&'a str),
-    Transcoded(String, Encoding),
-}
-
-/// Sniffs the encoding and returns UTF-8 text.
-pub(crate) fn decode_input(input: &[u8], limits: Limits) -> Result<Input<'_>> {
-    if input.len() > limits.max_document_size {
-        return Err(Error::new(
-            ErrorKind::DocumentSizeLimitReached(limits.max_document_size),
-            b"",
-            0,
-        ));
-    }
-    match input {
-        [0xFE, 0xFF, rest @ ..] => {
-            return utf16(rest, false).map(|s| Input::Transcoded(s, Encoding::Utf16))
-        }
-        [0xFF, 0xFE, rest @ ..] => {
-            return utf16(rest, true).map(|s| Input::Transcoded(s, Encoding::Utf16))
-        }
-        [0x00, b'<', 0x00, b'?', ..] => {
-            return utf16(input, false).map(|s| Input::Transcoded(s, Encoding::Utf16))
-        }
-        [b'<', 0x00, b'?', 0x00, ..] => {
-            return utf16(input, true).map(|s| Input::Transcoded(s, Encoding::Utf16))
-        }
-        _ => {}
-    }
-    let (body, bom) = match input {
-        [0xEF, 0xBB, 0xBF, rest @ ..] => (rest, true),
-        _ => (input, false),
-    };
-    let declared = declared_encoding(body);
-    if let Some(name) = declared {
-        let lower = name.to_ascii_lowercase();
-        match lower.as_str() {
-            "utf-8" | "utf8" | "us-ascii" | "ascii" => {}
-            "iso-8859-1" | "latin1" | "iso_8859-1" | "l1" | "latin-1" if !bom => {
-                return Ok(Input::Transcoded(
-                    body.iter().map(|&b| b as char).collect(),
-                    Encoding::Latin1,
-                ));
-            }
-            "utf-16" | "utf-16le" | "utf-16be" | "ucs-2" | "iso-10646-ucs-2" => {
-                return Err(Error::new(ErrorKind::EncodingMismatch, body, 0));
-            }
-            _ if bom => return Err(Error::new(ErrorKind::EncodingMismatch, body, 0)),
-            _ => {
-                return Err(Error::new(
-                    ErrorKind::UnsupportedEncoding(name.to_owned()),
-                    body,
-                    0,
-                ))
-            }
-        }
-    }
-    match validate_utf8(body) {
-        Ok(s) => Ok(Input::Borrowed(s)),
-        Err(at) => Err(Error::new(ErrorKind::InvalidUtf8, body, at)),
-    }
-}
-
-/// The `encoding` of an XML declaration at the start of `body`, read as ASCII.
-fn declared_encoding(body: &[u8]) -> Option<&str> {
-    // `<?xml` and white space: `<?xml-stylesheet ...?>` is a PI, not the declaration.
-    if !body.starts_with(b"<?xml") || !body.get(5).is_some_and(|&b| is_ws(b)) {
-        return None;
-    }
-    let head = &body[..body.len().min(256)];
-    let end = memchr::memmem::find(head, b"?>")?;
-    let decl = &head[..end];
-    let at = memchr::memmem::find(decl, b"encoding")?;
-    let mut i = at + 8;
-    while decl.get(i).is_some_and(|b| b.is_ascii_whitespace()) {
-        i += 1;
-    }
-    if decl.get(i) != Some(&b'=') {
-        return None;
-    }
-    i += 1;
-    while decl.get(i).is_some_and(|b| b.is_ascii_whitespace()) {
-        i += 1;
-    }
-    let quote = *decl.get(i)?;
-    if quote != b'"' && quote != b'\'' {
-        return None;
-    }
-    let rest = &decl[i + 1..];
-    let close = memchr::memchr(quote, rest)?;
-    std::str::from_utf8(&rest[..close]).ok()
-}
-
-fn utf16(bytes: &[u8], little: bool) -> Result<String> {
-    if !bytes.len().is_multiple_of(2) {
-        return Err(Error::new(ErrorKind::InvalidUtf16, bytes, bytes.len()));
-    }
-    let units = bytes.chunks_exact(2).map(|p| {
-        if little {
-            u16::from_le_bytes([p[0], p[1]])
-        } else {
-            u16::from_be_bytes([p[0], p[1]])
-        }
-    });
-    let mut out = String::with_capacity(bytes.len() / 2);
-    for c in char::decode_utf16(units) {
-        match c {
-            Ok(c) => out.push(c),
-            Err(_) => {
-                return Err(Error::new(
-                    ErrorKind::InvalidUtf16,
-                    out.as_bytes(),
-                    out.len(),
-                ))
-            }
-        }
-    }
-    Ok(out)
-}
-
-// ---------------------------------------------------------------------------------
-// Byte classes.
-
-/// A `[bool; 256]` byte-class table, built at compile time.
-macro_rules! table {
-    (|$b:ident| $e:expr) => {{
-        let mut t = [false; 256];
-        let mut i = 0;
-        while i < 256 {
-            let $b = i as u8;
-            t[i] = $e;
-            i += 1;
-        }
-        t
-    }};
-}
-
-/// Bytes that need attention inside an attribute value.
-static ATTR_SPECIAL: [bool; 256] = table!(|b| {
-    matches!(b, b'"' | b'\'' | b'<' | b'&' | b'\t' | b'\n' | b'\r' | 0xEF) || b < 0x20
-});
-/// ASCII bytes that may start a name (non-ASCII is decided by [`is_name_start`]).
-static NAME_START: [bool; 256] =
-    table!(|b| b.is_ascii_alphabetic() || b == b'_' || b == b':' || b >= 0x80);
-/// ASCII bytes that may continue a name, but `:` (non-ASCII is decided by
-/// [`is_name_char`]).
-static NAME_PLAIN: [bool; 256] =
-    table!(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'));
-
-/// Rare bytes in character data, comments, PIs and CDATA: control characters other
-/// than tab and newline (so `\r` too) and `0xEF`, the lead byte of U+FFFE and U+FFFF.
-#[inline(always)]
-fn rare_in_text(x: u8) -> bool {
-    ((x < 0x20) & (x != b'\t') & (x != b'\n')) | (x == 0xEF)
-}
-
-/// Rare bytes in attribute values: every control character (tab, newline and CR are
-/// normalized to spaces) and `0xEF`.
-#[inline(always)]
-fn rare_in_attribute(x: u8) -> bool {
-    (x < 0x20) | (x == 0xEF)
-}
-
-/// The offset of the first byte of `s` for which `rare` holds. `rare` must imply
-/// "below 0x20 or 0xEF": eight bytes at a time are tested for that with word
-/// arithmetic (no branch per byte), and only a word that may hold one is looked at
-/// byte by byte.
-#[inline(always)]
-fn first_rare(s: &[u8], rare: fn(u8) -> bool) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let mut chunks = s.chunks_exact(8);
-    let mut base = 0;
-    for chunk in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let w = u64::from_le_bytes(word);
-        let below_space = w.wrapping_sub(ONES * 0x20) & !w & HIGHS;
-        let ef = w ^ (ONES * 0xEF);
-        let is_ef = ef.wrapping_sub(ONES) & !ef & HIGHS;
-        if below_space | is_ef != 0 {
-            if let Some(p) = chunk.iter().position(|&x| rare(x)) {
-                return Some(base + p);
-            }
-        }
-        base += 8;
-    }
-    chunks
-        .remainder()
-        .iter()
-        .position(|&x| rare(x))
-        .map(|p| base + p)
-}
-
-/// The first byte from `from` that character data cannot take as is: `<`, `&`, `]`
-/// (found with `memchr3`), or a rare byte before it.
-#[inline]
-fn scan_text(b: &[u8], from: usize) -> usize {
-    let rest = &b[from.min(b.len())..];
-    let end = memchr::memchr3(b'<', b'&', b']', rest).unwrap_or(rest.len());
-    from + first_rare(&rest[..end], rare_in_text).unwrap_or(end)
-}
-
-/// The first byte from `from` that an attribute value cannot take as is: its quote,
-/// `&`, `<`, or a rare byte before them.
-#[inline]
-fn scan_attribute(b: &[u8], from: usize, quote: u8) -> usize {
-    let rest = &b[from.min(b.len())..];
-    let end = memchr::memchr3(quote, b'&', b'<', rest).unwrap_or(rest.len());
-    from + first_rare(&rest[..end], rare_in_attribute).unwrap_or(end)
-}
-
-/// XML 1.0 (fifth edition) `NameStartChar`.
-#[inline]
-pub fn is_name_start(c: char) -> bool {
-    matches!(c,
-        ':' | 'A'..='Z' | '_' | 'a'..='z'
-        | '\u{C0}'..='\u{D6}' | '\u{D8}'..='\u{F6}' | '\u{F8}'..='\u{2FF}'
-        | '\u{370}'..='\u{37D}' | '\u{37F}'..='\u{1FFF}' | '\u{200C}'..='\u{200D}'
-        | '\u{2070}'..='\u{218F}' | '\u{2C00}'..='\u{2FEF}' | '\u{3001}'..='\u{D7FF}'
-        | '\u{F900}'..='\u{FDCF}' | '\u{FDF0}'..='\u{FFFD}' | '\u{10000}'..='\u{EFFFF}')
-}
-
-/// XML 1.0 (fifth edition) `NameChar`.
-#[inline]
-pub fn is_name_char(c: char) -> bool {
-    is_name_start(c)
-        || matches!(c, '-' | '.' | '0'..='9' | '\u{B7}' | '\u{300}'..='\u{36F}' | '\u{203F}'..='\u{2040}')
-}
-
-/// XML's `Char` production.
-#[inline]
-pub fn is_xml_char(c: char) -> bool {
-    matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..='\u{10FFFF}')
-}
-
-/// True when `s` is a valid XML `Name`.
-pub fn is_name(s: &str) -> bool {
-    let mut chars = s.chars();
-    chars.next().is_some_and(is_name_start) && chars.all(is_name_char)
-}
-
-#[inline]
-fn is_ws(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
-}
-
 // ---------------------------------------------------------------------------------
 // The cursor over the document or an entity's replacement text.
 
-struct Cur<'b> {
+struct Cursor<'b> {
     s: &'b str,
     pos: usize,
     /// Reading the document itself (not an entity's replacement text): offsets are
@@ -362,7 +111,7 @@ struct Cur<'b> {
     reference: Span,
 }
 
-impl<'b> Cur<'b> {
+impl<'b> Cursor<'b> {
     #[inline]
     fn bytes(&self) -> &'b [u8] {
         self.s.as_bytes()
@@ -423,7 +172,8 @@ enum Pending {
     Owned,
 }
 
-/// A run of checked text: a slice of the cursor's text, or decoded into `scratch`.
+/// A run of checked text: a slice of the cursor's text, or normalized into
+/// `markup_text`.
 enum Run {
     Slice(usize, usize),
     Scratch,
@@ -489,8 +239,11 @@ pub(crate) struct Parser<'a> {
     /// Character data waiting to be reported.
     pending: Pending,
     text_span: Span,
-    scratch: String,
-    scratch2: String,
+    /// Character data decoded for the builder (references, line ends), while it waits
+    /// in `pending`.
+    char_data: String,
+    /// The text of a comment, PI or CDATA section with its line ends normalized.
+    markup_text: String,
 }
 
 impl<'a> Parser<'a> {
@@ -516,22 +269,22 @@ impl<'a> Parser<'a> {
             attrs: Vec::new(),
             pending: Pending::None,
             text_span: Span::default(),
-            scratch: String::new(),
-            scratch2: String::new(),
+            char_data: String::new(),
+            markup_text: String::new(),
             values: String::new(),
         }
     }
 
     #[cold]
     #[inline(never)]
-    fn error(&self, c: &Cur<'_>, at: usize, kind: ErrorKind) -> Error {
+    fn error(&self, c: &Cursor<'_>, at: usize, kind: ErrorKind) -> Error {
         let offset = if c.main { at } else { c.reference.start };
         Error::new(kind, self.src.as_bytes(), offset)
     }
 
     #[cold]
     #[inline(never)]
-    fn unexpected(&self, c: &Cur<'_>, expected: &'static str) -> Error {
+    fn unexpected(&self, c: &Cursor<'_>, expected: &'static str) -> Error {
         match c.char_at(c.pos) {
             None => self.error(c, c.pos, ErrorKind::UnexpectedEnd),
             Some(found) => self.error(c, c.pos, ErrorKind::UnexpectedCharacter { expected, found }),
@@ -539,7 +292,7 @@ impl<'a> Parser<'a> {
     }
 
     #[inline]
-    fn expect(&self, c: &mut Cur<'_>, byte: u8, expected: &'static str) -> Result<()> {
+    fn expect(&self, c: &mut Cursor<'_>, byte: u8, expected: &'static str) -> Result<()> {
         if c.peek() == Some(byte) {
             c.pos += 1;
             Ok(())
@@ -549,7 +302,7 @@ impl<'a> Parser<'a> {
     }
 
     #[inline]
-    fn expect_str(&self, c: &mut Cur<'_>, s: &[u8], expected: &'static str) -> Result<()> {
+    fn expect_str(&self, c: &mut Cursor<'_>, s: &[u8], expected: &'static str) -> Result<()> {
         if c.starts_with(s) {
             c.pos += s.len();
             Ok(())
@@ -559,7 +312,7 @@ impl<'a> Parser<'a> {
     }
 
     #[inline]
-    fn require_ws(&self, c: &mut Cur<'_>) -> Result<()> {
+    fn require_ws(&self, c: &mut Cursor<'_>) -> Result<()> {
         if c.skip_ws() {
             Ok(())
         } else {
@@ -569,7 +322,7 @@ impl<'a> Parser<'a> {
 
     /// The span of `start..end` of the cursor's text, in document offsets.
     #[inline]
-    fn span(&self, c: &Cur<'_>, start: usize, end: usize) -> Span {
+    fn span(&self, c: &Cursor<'_>, start: usize, end: usize) -> Span {
         if c.main {
             Span::new(start, end)
         } else {
@@ -579,7 +332,7 @@ impl<'a> Parser<'a> {
 
     /// `start..end` of the cursor's text, borrowed from the document when possible.
     #[inline(always)]
-    fn cow(&self, c: &Cur<'_>, start: usize, end: usize) -> Cow<'a, str> {
+    fn cow(&self, c: &Cursor<'_>, start: usize, end: usize) -> Cow<'a, str> {
         if c.main {
             Cow::Borrowed(self.src.get(start..end).unwrap_or(""))
         } else {
@@ -588,11 +341,11 @@ impl<'a> Parser<'a> {
     }
 
     #[inline]
-    fn run_text<'s>(&'s self, c: &Cur<'s>, run: &Run) -> Text<'a, 's> {
+    fn run_text<'s>(&'s self, c: &Cursor<'s>, run: &Run) -> Text<'a, 's> {
         match *run {
             Run::Slice(s, e) if c.main => Text::Borrowed(self.src.get(s..e).unwrap_or("")),
             Run::Slice(s, e) => Text::Decoded(c.str(s, e)),
-            Run::Scratch => Text::Decoded(&self.scratch2),
+            Run::Scratch => Text::Decoded(&self.markup_text),
         }
     }
 
@@ -601,7 +354,7 @@ impl<'a> Parser<'a> {
 
     /// Scans a `Name` at the cursor.
     #[inline]
-    fn name(&self, c: &mut Cur<'_>) -> Result<NameInfo> {
+    fn name(&self, c: &mut Cursor<'_>) -> Result<NameInfo> {
         let b = c.bytes();
         let start = c.pos;
         let mut i = start;
@@ -652,7 +405,7 @@ impl<'a> Parser<'a> {
     }
 
     #[cold]
-    fn unexpected_at(&self, c: &Cur<'_>, at: usize, expected: &'static str) -> Error {
+    fn unexpected_at(&self, c: &Cursor<'_>, at: usize, expected: &'static str) -> Error {
         match c.char_at(at) {
             None => self.error(c, at, ErrorKind::UnexpectedEnd),
             Some(found) => self.error(c, at, ErrorKind::UnexpectedCharacter { expected, found }),
@@ -677,7 +430,7 @@ impl<'a> Parser<'a> {
 
     /// A name that must not contain a colon with namespaces (entity names, PI
     /// targets, notations).
-    fn ncname(&self, c: &mut Cur<'_>) -> Result<NameInfo> {
+    fn ncname(&self, c: &mut Cursor<'_>) -> Result<NameInfo> {
         let name = self.name(c)?;
         if self.namespaces && name.colon.is_some() {
             return Err(self.error(c, name.start, ErrorKind::InvalidName));
@@ -686,7 +439,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `Nmtoken`: one or more name characters.
-    fn nmtoken(&self, c: &mut Cur<'_>) -> Result<()> {
+    fn nmtoken(&self, c: &mut Cursor<'_>) -> Result<()> {
         let start = c.pos;
         while let Some(ch) = c.char_at(c.pos) {
             if !is_name_char(ch) {
@@ -703,9 +456,9 @@ impl<'a> Parser<'a> {
     // -----------------------------------------------------------------------------
     // Checked runs (comments, PIs, CDATA).
 
-    /// Checks the characters of `start..end` and normalizes line ends into `scratch2`
+    /// Checks the characters of `start..end` and normalizes line ends into `markup_text`
     /// when there is a `\r` in the document text.
-    fn checked_run(&mut self, c: &Cur<'_>, start: usize, end: usize) -> Result<Run> {
+    fn checked_run(&mut self, c: &Cursor<'_>, start: usize, end: usize) -> Result<Run> {
         let b = c.bytes();
         let mut i = start;
         let mut has_cr = false;
@@ -728,8 +481,8 @@ impl<'a> Parser<'a> {
             }
         }
         if has_cr && c.main {
-            self.scratch2.clear();
-            normalize_line_ends(c.str(start, end), &mut self.scratch2);
+            self.markup_text.clear();
+            normalize_line_ends(c.str(start, end), &mut self.markup_text);
             Ok(Run::Scratch)
         } else {
             Ok(Run::Slice(start, end))
@@ -738,7 +491,7 @@ impl<'a> Parser<'a> {
 
     /// Rejects U+FFFE and U+FFFF (`EF BF BE`, `EF BF BF`).
     #[inline]
-    fn check_ef(&self, c: &Cur<'_>, i: usize) -> Result<()> {
+    fn check_ef(&self, c: &Cursor<'_>, i: usize) -> Result<()> {
         let b = c.bytes();
         if b.get(i + 1) == Some(&0xBF) && matches!(b.get(i + 2), Some(0xBE | 0xBF)) {
             let ch = if b[i + 2] == 0xBE {
@@ -752,7 +505,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `<!--` ... `-->`: returns the content run.
-    fn comment(&mut self, c: &mut Cur<'_>) -> Result<(Run, usize)> {
+    fn comment(&mut self, c: &mut Cursor<'_>) -> Result<(Run, usize)> {
         let start = c.pos;
         c.pos += 4;
         let body = c.pos;
@@ -771,7 +524,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `<?target data?>`: returns the target's bounds and the data run.
-    fn pi(&mut self, c: &mut Cur<'_>) -> Result<(NameInfo, Run)> {
+    fn pi(&mut self, c: &mut Cursor<'_>) -> Result<(NameInfo, Run)> {
         c.pos += 2;
         let target = self.name(c)?;
         if self.namespaces && target.colon.is_some() {
@@ -796,7 +549,7 @@ impl<'a> Parser<'a> {
         Ok((target, run))
     }
 
-    fn emit_comment<B: XmlBuilder<'a>>(&mut self, c: &mut Cur<'_>, b: &mut B) -> Result<()> {
+    fn emit_comment<B: XmlBuilder<'a>>(&mut self, c: &mut Cursor<'_>, b: &mut B) -> Result<()> {
         let start = c.pos;
         let (run, _) = self.comment(c)?;
         let span = self.span(c, start, c.pos);
@@ -804,7 +557,7 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn emit_pi<B: XmlBuilder<'a>>(&mut self, c: &mut Cur<'_>, b: &mut B) -> Result<()> {
+    fn emit_pi<B: XmlBuilder<'a>>(&mut self, c: &mut Cursor<'_>, b: &mut B) -> Result<()> {
         let start = c.pos;
         let (target, run) = self.pi(c)?;
         let span = self.span(c, start, c.pos);
@@ -818,7 +571,7 @@ impl<'a> Parser<'a> {
 
     pub(crate) fn document<B: XmlBuilder<'a>>(&mut self, b: &mut B) -> Result<()> {
         let src = self.src;
-        let mut c = Cur {
+        let mut c = Cursor {
             s: src,
             pos: 0,
             main: true,
@@ -869,8 +622,8 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn xml_declaration<B: XmlBuilder<'a>>(&mut self, c: &mut Cur<'_>, b: &mut B) -> Result<()> {
-        let invalid = |p: &Self, c: &Cur<'_>| p.error(c, c.pos, ErrorKind::InvalidDeclaration);
+    fn xml_declaration<B: XmlBuilder<'a>>(&mut self, c: &mut Cursor<'_>, b: &mut B) -> Result<()> {
+        let invalid = |p: &Self, c: &Cursor<'_>| p.error(c, c.pos, ErrorKind::InvalidDeclaration);
         c.pos = 5;
         c.skip_ws();
         if !c.starts_with(b"version") {
@@ -938,7 +691,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `Eq` and a quoted value in the XML declaration; returns the value's bounds.
-    fn decl_value(&self, c: &mut Cur<'_>) -> Result<(usize, usize)> {
+    fn decl_value(&self, c: &mut Cursor<'_>) -> Result<(usize, usize)> {
         c.skip_ws();
         self.expect(c, b'=', "`=`")?;
         c.skip_ws();
@@ -959,7 +712,7 @@ impl<'a> Parser<'a> {
 
     /// Parses a start tag at `<`; reports it, and its end too when it is empty.
     /// Returns true for an empty-element tag.
-    fn start_tag<B: XmlBuilder<'a>>(&mut self, c: &mut Cur<'_>, b: &mut B) -> Result<bool> {
+    fn start_tag<B: XmlBuilder<'a>>(&mut self, c: &mut Cursor<'_>, b: &mut B) -> Result<bool> {
         let start = c.pos;
         if self.open.len() >= self.limits.max_depth {
             return Err(self.error(
@@ -1055,7 +808,7 @@ impl<'a> Parser<'a> {
     }
 
     /// One attribute, pushed on `self.attrs`.
-    fn attribute(&mut self, c: &mut Cur<'_>) -> Result<()> {
+    fn attribute(&mut self, c: &mut Cursor<'_>) -> Result<()> {
         let name = self.name(c)?;
         if !self.qname_ok(&name) {
             return Err(self.error(c, name.start, ErrorKind::InvalidName));
@@ -1084,217 +837,8 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// Namespace declarations, prefix resolution and attribute uniqueness for the
-    /// start tag just read; returns the element's namespace.
-    fn namespaces(&mut self, c: &Cur<'_>, name: &NameInfo) -> Result<u32> {
-        if !self.namespaces {
-            self.check_unique(c, 0)?;
-            return Ok(0);
-        }
-        let at = |p: &Self, kind| p.error(c, name.start, kind);
-        // Declarations first: they apply to the tag they sit on.
-        for attr in &self.attrs {
-            let value = attr.value.as_str(&self.values);
-            let declared = if attr.prefix_len == 0 {
-                if attr.name != "xmlns" {
-                    continue;
-                }
-                if value == XML_NAMESPACE || value == XMLNS_NAMESPACE {
-                    return Err(at(self, ErrorKind::InvalidNamespaceDeclaration));
-                }
-                ""
-            } else {
-                if &attr.name[..attr.prefix_len] != "xmlns" {
-                    continue;
-                }
-                let local = &attr.name[attr.prefix_len + 1..];
-                let ok = match local {
-                    "xmlns" => false,
-                    "xml" => value == XML_NAMESPACE,
-                    _ => !value.is_empty() && value != XML_NAMESPACE && value != XMLNS_NAMESPACE,
-                };
-                if !ok {
-                    return Err(at(self, ErrorKind::InvalidNamespaceDeclaration));
-                }
-                local
-            };
-            let prefix = match &attr.name {
-                Cow::Borrowed(s) => Cow::Borrowed(&s[s.len() - declared.len()..]),
-                Cow::Owned(_) => Cow::Owned(declared.to_owned()),
-            };
-            self.binding_keys.push(prefix_key(declared));
-            self.epoch = self.epoch.wrapping_add(1);
-            self.bindings.push(NamespaceBinding {
-                prefix,
-                uri: match attr.value {
-                    Value::Borrowed(s) => Cow::Borrowed(s),
-                    Value::Decoded(..) => Cow::Owned(value.to_owned()),
-                },
-            });
-        }
-        let element_ns = if name.colon.is_none() {
-            self.lookup_prefix("").unwrap_or(0)
-        } else {
-            let prefix = c.str(name.start, name.start + name.prefix_len());
-            match prefix {
-                "xml" => NS_XML,
-                "xmlns" => return Err(at(self, ErrorKind::InvalidNamespaceDeclaration)),
-                _ => self
-                    .lookup_prefix(prefix)
-                    .ok_or_else(|| at(self, ErrorKind::UnboundPrefix(prefix.to_owned())))?,
-            }
-        };
-        let mut prefixed = 0;
-        for i in 0..self.attrs.len() {
-            let attr = &self.attrs[i];
-            let ns = if attr.prefix_len == 0 {
-                if attr.name == "xmlns" {
-                    NS_XMLNS
-                } else {
-                    0
-                }
-            } else {
-                prefixed += 1;
-                match &attr.name[..attr.prefix_len] {
-                    "xml" => NS_XML,
-                    "xmlns" => NS_XMLNS,
-                    prefix => match self.lookup_prefix(prefix) {
-                        Some(ns) => ns,
-                        None => {
-                            let prefix = prefix.to_owned();
-                            return Err(self.error(
-                                c,
-                                attr.span.start,
-                                ErrorKind::UnboundPrefix(prefix),
-                            ));
-                        }
-                    },
-                }
-            };
-            self.attrs[i].ns = ns;
-        }
-        self.check_unique(c, prefixed)?;
-        Ok(element_ns)
-    }
-
-    /// The binding (index plus one) of `prefix`, innermost first.
-    #[inline(always)]
-    fn lookup_prefix(&self, prefix: &str) -> Option<u32> {
-        if self.bindings.is_empty() {
-            return None;
-        }
-        let key = prefix_key(prefix);
-        let exact = prefix.len() <= 7;
-        let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 61) as usize;
-        if exact {
-            let (k, found, epoch) = self.prefix_cache[slot].get();
-            if k == key && epoch == self.epoch {
-                return Some(found);
-            }
-        }
-        let found = self
-            .binding_keys
-            .iter()
-            .enumerate()
-            .rev()
-            .find(|&(i, &k)| k == key && (exact || self.bindings[i].prefix == prefix))
-            .map(|(i, _)| i as u32 + 1)?;
-        if exact {
-            self.prefix_cache[slot].set((key, found, self.epoch));
-        }
-        Some(found)
-    }
-
-    /// Drops the namespace bindings beyond the first `len`.
-    #[inline]
-    fn drop_bindings(&mut self, len: usize) {
-        if self.bindings.len() != len {
-            self.bindings.truncate(len);
-            self.binding_keys.truncate(len);
-            self.epoch = self.epoch.wrapping_add(1);
-        }
-    }
-
-    fn ns_uri(&self, ns: u32) -> &str {
-        match ns {
-            0 => "",
-            NS_XML => XML_NAMESPACE,
-            NS_XMLNS => XMLNS_NAMESPACE,
-            i => self.bindings.get(i as usize - 1).map_or("", |b| &b.uri),
-        }
-    }
-
-    fn check_unique(&self, c: &Cur<'_>, prefixed: usize) -> Result<()> {
-        let attrs = &self.attrs;
-        let n = attrs.len();
-        if n < 2 {
-            return Ok(());
-        }
-        let dup = |i: usize| {
-            let a = &attrs[i];
-            self.error(
-                c,
-                a.span.start,
-                ErrorKind::DuplicatedAttribute(a.name.to_string()),
-            )
-        };
-        if n <= 64 {
-            // A 64-bit filter on (length, first byte, last byte): only a name whose bit
-            // is already set is compared with the names before it.
-            let mut filter = 0u64;
-            for i in 0..n {
-                let bit = 1u64 << name_bit(&attrs[i].name);
-                if filter & bit != 0
-                    && attrs[..i]
-                        .iter()
-                        .any(|b| may_equal(&attrs[i].name, &b.name) && attrs[i].name == b.name)
-                {
-                    return Err(dup(i));
-                }
-                filter |= bit;
-            }
-        } else {
-            let mut seen = std::collections::HashSet::with_capacity(n);
-            for (i, a) in attrs.iter().enumerate() {
-                if !seen.insert(&*a.name) {
-                    return Err(dup(i));
-                }
-            }
-        }
-        if prefixed >= 2 && n <= 64 {
-            let mut filter = 0u64;
-            for i in 0..n {
-                let a = &attrs[i];
-                if a.prefix_len == 0 {
-                    continue;
-                }
-                let bit = 1u64 << name_bit(a.local_name());
-                if filter & bit != 0 {
-                    for b in &attrs[..i] {
-                        if b.prefix_len > 0
-                            && may_equal(a.local_name(), b.local_name())
-                            && a.local_name() == b.local_name()
-                            && (a.ns == b.ns || self.ns_uri(a.ns) == self.ns_uri(b.ns))
-                        {
-                            return Err(dup(i));
-                        }
-                    }
-                }
-                filter |= bit;
-            }
-        } else if prefixed >= 2 {
-            let mut seen = std::collections::HashSet::with_capacity(prefixed);
-            for (i, a) in attrs.iter().enumerate() {
-                if a.prefix_len > 0 && !seen.insert((self.ns_uri(a.ns), a.local_name())) {
-                    return Err(dup(i));
-                }
-            }
-        }
-        Ok(())
-    }
-
     /// An attribute value at its opening quote, normalized (§3.3.3, as CDATA).
-    fn att_value(&mut self, c: &mut Cur<'_>) -> Result<Value<'a>> {
+    fn att_value(&mut self, c: &mut Cursor<'_>) -> Result<Value<'a>> {
         let quote = match c.peek() {
             Some(q @ (b'"' | b'\'')) => q,
             _ => return Err(self.unexpected(c, "a quote")),
@@ -1325,7 +869,7 @@ impl<'a> Parser<'a> {
     /// `quote` is 0), appended normalized to `out`.
     fn att_value_slow(
         &mut self,
-        c: &mut Cur<'_>,
+        c: &mut Cursor<'_>,
         quote: u8,
         out: &mut String,
         depth: usize,
@@ -1391,7 +935,7 @@ impl<'a> Parser<'a> {
                         Some(Entity::Internal { name, text, .. }) => {
                             let reference = self.span(c, ref_start, c.pos);
                             self.enter(c, ref_start, &name, text.len(), depth)?;
-                            let mut sub = Cur {
+                            let mut sub = Cursor {
                                 s: &text,
                                 pos: 0,
                                 main: false,
@@ -1434,7 +978,7 @@ impl<'a> Parser<'a> {
     /// Checks recursion, nesting and the expansion budget before expanding `name`.
     fn enter(
         &mut self,
-        c: &Cur<'_>,
+        c: &Cursor<'_>,
         at: usize,
         name: &str,
         len: usize,
@@ -1458,7 +1002,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `&#...;` at the cursor: the character, checked against `Char`.
-    fn char_ref(&self, c: &mut Cur<'_>) -> Result<char> {
+    fn char_ref(&self, c: &mut Cursor<'_>) -> Result<char> {
         let start = c.pos;
         c.pos += 2;
         let hex = c.peek() == Some(b'x');
@@ -1492,7 +1036,7 @@ impl<'a> Parser<'a> {
     // Pending character data.
 
     #[inline]
-    fn push_slice(&mut self, c: &Cur<'_>, start: usize, end: usize) {
+    fn push_slice(&mut self, c: &Cursor<'_>, start: usize, end: usize) {
         if start == end {
             return;
         }
@@ -1510,12 +1054,12 @@ impl<'a> Parser<'a> {
             _ => {}
         }
         self.make_owned(c, start);
-        self.scratch.push_str(c.str(start, end));
+        self.char_data.push_str(c.str(start, end));
         self.extend_span(c, end);
     }
 
     #[inline]
-    fn extend_span(&mut self, c: &Cur<'_>, end: usize) {
+    fn extend_span(&mut self, c: &Cursor<'_>, end: usize) {
         self.text_span.end = if c.main {
             end
         } else {
@@ -1523,27 +1067,27 @@ impl<'a> Parser<'a> {
         };
     }
 
-    /// Moves pending text into `scratch`, ready for decoded pieces.
-    fn make_owned(&mut self, c: &Cur<'_>, at: usize) {
+    /// Moves pending text into `char_data`, ready for decoded pieces.
+    fn make_owned(&mut self, c: &Cursor<'_>, at: usize) {
         match self.pending {
             Pending::Owned => {}
             Pending::None => {
-                self.scratch.clear();
+                self.char_data.clear();
                 self.text_span = self.span(c, at, at);
                 self.pending = Pending::Owned;
             }
             Pending::Borrowed(s, e) => {
-                self.scratch.clear();
-                self.scratch.push_str(self.src.get(s..e).unwrap_or(""));
+                self.char_data.clear();
+                self.char_data.push_str(self.src.get(s..e).unwrap_or(""));
                 self.pending = Pending::Owned;
             }
         }
     }
 
     #[inline]
-    fn push_char(&mut self, c: &Cur<'_>, at: usize, ch: char, end: usize) {
+    fn push_char(&mut self, c: &Cursor<'_>, at: usize, ch: char, end: usize) {
         self.make_owned(c, at);
-        self.scratch.push(ch);
+        self.char_data.push(ch);
         self.extend_span(c, end);
     }
 
@@ -1555,7 +1099,7 @@ impl<'a> Parser<'a> {
                 Text::Borrowed(self.src.get(s..e).unwrap_or("")),
                 self.text_span,
             ),
-            Pending::Owned => b.text(Text::Decoded(&self.scratch), self.text_span),
+            Pending::Owned => b.text(Text::Decoded(&self.char_data), self.text_span),
         }
         self.pending = Pending::None;
     }
@@ -1564,7 +1108,7 @@ impl<'a> Parser<'a> {
     /// of an entity's replacement text.
     fn content<B: XmlBuilder<'a>>(
         &mut self,
-        c: &mut Cur<'_>,
+        c: &mut Cursor<'_>,
         b: &mut B,
         base: usize,
     ) -> Result<()> {
@@ -1629,7 +1173,7 @@ impl<'a> Parser<'a> {
     /// root, in the document) has closed.
     fn markup<B: XmlBuilder<'a>>(
         &mut self,
-        c: &mut Cur<'_>,
+        c: &mut Cursor<'_>,
         b: &mut B,
         base: usize,
     ) -> Result<bool> {
@@ -1664,7 +1208,7 @@ impl<'a> Parser<'a> {
 
     fn end_tag<B: XmlBuilder<'a>>(
         &mut self,
-        c: &mut Cur<'_>,
+        c: &mut Cursor<'_>,
         b: &mut B,
         base: usize,
     ) -> Result<bool> {
@@ -1717,7 +1261,7 @@ impl<'a> Parser<'a> {
     /// A reference in content at `&`.
     fn reference<B: XmlBuilder<'a>>(
         &mut self,
-        c: &mut Cur<'_>,
+        c: &mut Cursor<'_>,
         b: &mut B,
         _base: usize,
     ) -> Result<()> {
@@ -1743,12 +1287,12 @@ impl<'a> Parser<'a> {
                 if plain {
                     if !text.is_empty() {
                         self.make_owned(c, start);
-                        self.scratch.push_str(&text);
+                        self.char_data.push_str(&text);
                         self.extend_span(c, c.pos);
                     }
                     return Ok(());
                 }
-                let mut sub = Cur {
+                let mut sub = Cursor {
                     s: &text,
                     pos: 0,
                     main: false,
@@ -1779,572 +1323,6 @@ impl<'a> Parser<'a> {
             None => Err(self.error(c, start, ErrorKind::UndeclaredEntity(nm.to_owned()))),
         }
     }
-
-    // -----------------------------------------------------------------------------
-    // The document type declaration.
-
-    fn doctype<B: XmlBuilder<'a>>(&mut self, c: &mut Cur<'_>, b: &mut B) -> Result<()> {
-        let start = c.pos;
-        c.pos += 9;
-        self.require_ws(c)?;
-        let name = self.name(c)?;
-        if !self.qname_ok(&name) {
-            return Err(self.error(c, name.start, ErrorKind::InvalidName));
-        }
-        let mut ws = c.skip_ws();
-        let mut ids = (None, None);
-        if c.starts_with(b"SYSTEM") || c.starts_with(b"PUBLIC") {
-            if !ws {
-                return Err(self.unexpected(c, "white space"));
-            }
-            ids = self.external_id(c, false)?;
-            self.lenient_entities = true;
-            c.skip_ws();
-            ws = true;
-        }
-        let _ = ws;
-        let mut subset = None;
-        if c.peek() == Some(b'[') {
-            c.pos += 1;
-            let s = c.pos;
-            self.internal_subset(c, 0)?;
-            subset = Some((s, c.pos));
-            c.pos += 1; // `]`
-            c.skip_ws();
-        }
-        self.expect(c, b'>', "`>`")?;
-        let doctype = Doctype {
-            name: c.str(name.start, name.end),
-            public_id: ids.0.map(|(s, e)| c.str(s, e)),
-            system_id: ids.1.map(|(s, e)| c.str(s, e)),
-            internal_subset: subset.map(|(s, e)| c.str(s, e)),
-        };
-        b.doctype(&doctype, Span::new(start, c.pos));
-        Ok(())
-    }
-
-    /// `SYSTEM "sys"` or `PUBLIC "pub" "sys"` (with `public_only`, the system literal
-    /// of PUBLIC may be missing, as in notations).
-    #[allow(clippy::type_complexity)]
-    fn external_id(
-        &self,
-        c: &mut Cur<'_>,
-        public_only: bool,
-    ) -> Result<(Option<(usize, usize)>, Option<(usize, usize)>)> {
-        if c.starts_with(b"SYSTEM") {
-            c.pos += 6;
-            self.require_ws(c)?;
-            let sys = self.literal(c)?;
-            return Ok((None, Some(sys)));
-        }
-        self.expect_str(c, b"PUBLIC", "`SYSTEM` or `PUBLIC`")?;
-        self.require_ws(c)?;
-        let public = self.literal(c)?;
-        for i in public.0..public.1 {
-            let x = c.bytes()[i];
-            let ok = x.is_ascii_alphanumeric()
-                || matches!(
-                    x,
-                    b' ' | b'\r'
-                        | b'\n'
-                        | b'-'
-                        | b'\''
-                        | b'('
-                        | b')'
-                        | b'+'
-                        | b','
-                        | b'.'
-                        | b'/'
-                        | b':'
-                        | b'='
-                        | b'?'
-                        | b';'
-                        | b'!'
-                        | b'*'
-                        | b'#'
-                        | b'@'
-                        | b'$'
-                        | b'_'
-                        | b'%'
-                );
-            if !ok {
-                return Err(self.unexpected_at(c, i, "a public identifier character"));
-            }
-        }
-        let ws = c.skip_ws();
-        if public_only && !matches!(c.peek(), Some(b'"' | b'\'')) {
-            return Ok((Some(public), None));
-        }
-        if !ws {
-            return Err(self.unexpected(c, "white space"));
-        }
-        let sys = self.literal(c)?;
-        Ok((Some(public), Some(sys)))
-    }
-
-    /// A quoted literal; returns the bounds inside the quotes.
-    fn literal(&self, c: &mut Cur<'_>) -> Result<(usize, usize)> {
-        let quote = match c.peek() {
-            Some(q @ (b'"' | b'\'')) => q,
-            _ => return Err(self.unexpected(c, "a quote")),
-        };
-        let start = c.pos + 1;
-        let Some(close) = memchr::memchr(quote, &c.bytes()[start..]) else {
-            return Err(self.error(c, c.s.len(), ErrorKind::UnexpectedEnd));
-        };
-        let end = start + close;
-        let b = c.bytes();
-        for (i, &x) in b.iter().enumerate().take(end).skip(start) {
-            if x < 0x20 && !matches!(x, b'\t' | b'\n' | b'\r') {
-                return Err(self.error(c, i, ErrorKind::InvalidChar(x as char)));
-            }
-            if x == 0xEF {
-                self.check_ef(c, i)?;
-            }
-        }
-        c.pos = end + 1;
-        Ok((start, end))
-    }
-
-    /// Declarations until `]` (in the document) or the end of a parameter entity.
-    fn internal_subset(&mut self, c: &mut Cur<'_>, depth: usize) -> Result<()> {
-        loop {
-            c.skip_ws();
-            match c.peek() {
-                None if c.main => return Err(self.error(c, c.pos, ErrorKind::UnexpectedEnd)),
-                None => return Ok(()),
-                Some(b']') if c.main => return Ok(()),
-                Some(b'%') => self.pe_reference(c, depth)?,
-                Some(b'<') => {
-                    if c.starts_with(b"<!--") {
-                        self.comment(c)?;
-                    } else if c.starts_with(b"<?") {
-                        self.pi(c)?;
-                    } else if c.starts_with(b"<!ELEMENT") {
-                        self.element_decl(c)?;
-                    } else if c.starts_with(b"<!ATTLIST") {
-                        self.attlist_decl(c)?;
-                    } else if c.starts_with(b"<!ENTITY") {
-                        self.entity_decl(c)?;
-                    } else if c.starts_with(b"<!NOTATION") {
-                        self.notation_decl(c)?;
-                    } else {
-                        return Err(self.error(
-                            c,
-                            c.pos,
-                            ErrorKind::InvalidDoctype("unknown markup declaration"),
-                        ));
-                    }
-                }
-                Some(_) => return Err(self.unexpected(c, "a markup declaration or `]`")),
-            }
-        }
-    }
-
-    fn pe_reference(&mut self, c: &mut Cur<'_>, depth: usize) -> Result<()> {
-        let start = c.pos;
-        c.pos += 1;
-        let name = self.ncname(c)?;
-        self.expect(c, b';', "`;`")?;
-        let nm = c.str(name.start, name.end);
-        self.lenient_entities = true;
-        match self.params.get(nm).cloned() {
-            Some(Entity::Internal { name, text, .. }) => {
-                self.enter(c, start, &name, text.len(), depth)?;
-                let reference = self.span(c, start, c.pos);
-                let mut sub = Cur {
-                    s: &text,
-                    pos: 0,
-                    main: false,
-                    reference,
-                };
-                self.active.push(name);
-                let r = self.internal_subset(&mut sub, depth + 1);
-                self.active.pop();
-                r
-            }
-            _ => {
-                if !self.standalone {
-                    self.skip_declarations = true;
-                }
-                Ok(())
-            }
-        }
-    }
-
-    /// Fails on `%` (a parameter-entity reference inside a declaration).
-    #[inline]
-    fn no_pe(&self, c: &Cur<'_>) -> Result<()> {
-        if c.peek() == Some(b'%') {
-            return Err(self.error(c, c.pos, ErrorKind::PeReferenceInDeclaration));
-        }
-        Ok(())
-    }
-
-    /// White space inside a declaration (where a PE reference would be an error).
-    #[inline]
-    fn decl_ws(&self, c: &mut Cur<'_>) -> Result<bool> {
-        let ws = c.skip_ws();
-        self.no_pe(c)?;
-        Ok(ws)
-    }
-
-    fn decl_require_ws(&self, c: &mut Cur<'_>) -> Result<()> {
-        if !self.decl_ws(c)? {
-            return Err(self.unexpected(c, "white space"));
-        }
-        Ok(())
-    }
-
-    fn decl_end(&self, c: &mut Cur<'_>) -> Result<()> {
-        self.decl_ws(c)?;
-        self.expect(c, b'>', "`>`")
-    }
-
-    fn element_decl(&mut self, c: &mut Cur<'_>) -> Result<()> {
-        c.pos += 9;
-        self.decl_require_ws(c)?;
-        let name = self.name(c)?;
-        if !self.qname_ok(&name) {
-            return Err(self.error(c, name.start, ErrorKind::InvalidName));
-        }
-        self.decl_require_ws(c)?;
-        if c.starts_with(b"EMPTY") {
-            c.pos += 5;
-        } else if c.starts_with(b"ANY") {
-            c.pos += 3;
-        } else if c.peek() == Some(b'(') {
-            self.content_model(c)?;
-        } else {
-            return Err(self.unexpected(c, "`EMPTY`, `ANY` or `(`"));
-        }
-        self.decl_end(c)
-    }
-
-    /// `Mixed` or `children`, at `(`, without recursion.
-    fn content_model(&mut self, c: &mut Cur<'_>) -> Result<()> {
-        c.pos += 1;
-        self.decl_ws(c)?;
-        if c.starts_with(b"#PCDATA") {
-            c.pos += 7;
-            self.decl_ws(c)?;
-            if c.peek() == Some(b')') {
-                c.pos += 1;
-                if c.peek() == Some(b'*') {
-                    c.pos += 1;
-                }
-                return Ok(());
-            }
-            loop {
-                self.expect(c, b'|', "`|` or `)`")?;
-                self.decl_ws(c)?;
-                let name = self.name(c)?;
-                if !self.qname_ok(&name) {
-                    return Err(self.error(c, name.start, ErrorKind::InvalidName));
-                }
-                self.decl_ws(c)?;
-                if c.starts_with(b")*") {
-                    c.pos += 2;
-                    return Ok(());
-                }
-                if c.peek() == Some(b')') {
-                    c.pos += 1;
-                    return Err(self.unexpected(c, "`*`"));
-                }
-            }
-        }
-        // `children`: a stack of open groups, each with its separator once known.
-        let mut groups: Vec<Option<u8>> = vec![None];
-        'cp: loop {
-            self.decl_ws(c)?;
-            if c.peek() == Some(b'(') {
-                if groups.len() >= self.limits.max_depth {
-                    return Err(self.error(
-                        c,
-                        c.pos,
-                        ErrorKind::DepthLimitReached(self.limits.max_depth),
-                    ));
-                }
-                c.pos += 1;
-                groups.push(None);
-                continue 'cp;
-            }
-            let name = self.name(c)?;
-            if !self.qname_ok(&name) {
-                return Err(self.error(c, name.start, ErrorKind::InvalidName));
-            }
-            if matches!(c.peek(), Some(b'?' | b'*' | b'+')) {
-                c.pos += 1;
-            }
-            loop {
-                self.decl_ws(c)?;
-                match c.peek() {
-                    Some(sep @ (b'|' | b',')) => {
-                        let top = groups.last_mut().expect("a group is open");
-                        match *top {
-                            None => *top = Some(sep),
-                            Some(s) if s == sep => {}
-                            Some(_) => return Err(self.unexpected(c, "the group's separator")),
-                        }
-                        c.pos += 1;
-                        continue 'cp;
-                    }
-                    Some(b')') => {
-                        c.pos += 1;
-                        groups.pop();
-                        if matches!(c.peek(), Some(b'?' | b'*' | b'+')) {
-                            c.pos += 1;
-                        }
-                        if groups.is_empty() {
-                            return Ok(());
-                        }
-                    }
-                    _ => return Err(self.unexpected(c, "`|`, `,` or `)`")),
-                }
-            }
-        }
-    }
-
-    fn attlist_decl(&mut self, c: &mut Cur<'_>) -> Result<()> {
-        c.pos += 9;
-        self.decl_require_ws(c)?;
-        let name = self.name(c)?;
-        if !self.qname_ok(&name) {
-            return Err(self.error(c, name.start, ErrorKind::InvalidName));
-        }
-        loop {
-            let ws = self.decl_ws(c)?;
-            if c.peek() == Some(b'>') {
-                c.pos += 1;
-                return Ok(());
-            }
-            if !ws {
-                return Err(self.unexpected(c, "white space or `>`"));
-            }
-            let attr = self.name(c)?;
-            if !self.qname_ok(&attr) {
-                return Err(self.error(c, attr.start, ErrorKind::InvalidName));
-            }
-            self.decl_require_ws(c)?;
-            // AttType
-            const TYPES: [&[u8]; 8] = [
-                b"CDATA",
-                b"IDREFS",
-                b"IDREF",
-                b"ID",
-                b"ENTITIES",
-                b"ENTITY",
-                b"NMTOKENS",
-                b"NMTOKEN",
-            ];
-            let tokenized = !c.starts_with(b"CDATA");
-            if tokenized && !self.skip_declarations {
-                let element = c.str(name.start, name.end);
-                let attr = c.str(attr.start, attr.end);
-                let names = self.tokenized.entry(element.into()).or_default();
-                if !names.iter().any(|n| **n == *attr) {
-                    names.push(attr.into());
-                }
-            }
-            if let Some(t) = TYPES.iter().find(|t| c.starts_with(t)) {
-                c.pos += t.len();
-            } else if c.starts_with(b"NOTATION") {
-                c.pos += 8;
-                self.decl_require_ws(c)?;
-                self.enumeration(c, true)?;
-            } else if c.peek() == Some(b'(') {
-                self.enumeration(c, false)?;
-            } else {
-                return Err(self.unexpected(c, "an attribute type"));
-            }
-            self.decl_require_ws(c)?;
-            // DefaultDecl
-            if c.starts_with(b"#REQUIRED") {
-                c.pos += 9;
-            } else if c.starts_with(b"#IMPLIED") {
-                c.pos += 8;
-            } else {
-                if c.starts_with(b"#FIXED") {
-                    c.pos += 6;
-                    self.decl_require_ws(c)?;
-                }
-                self.att_value(c)?;
-                self.values.clear();
-            }
-        }
-    }
-
-    /// `( a | b | c )` of names (NOTATION) or name tokens.
-    fn enumeration(&self, c: &mut Cur<'_>, names: bool) -> Result<()> {
-        self.expect(c, b'(', "`(`")?;
-        loop {
-            self.decl_ws(c)?;
-            if names {
-                self.ncname(c)?;
-            } else {
-                self.nmtoken(c)?;
-            }
-            self.decl_ws(c)?;
-            match c.peek() {
-                Some(b'|') => c.pos += 1,
-                Some(b')') => {
-                    c.pos += 1;
-                    return Ok(());
-                }
-                _ => return Err(self.unexpected(c, "`|` or `)`")),
-            }
-        }
-    }
-
-    fn entity_decl(&mut self, c: &mut Cur<'_>) -> Result<()> {
-        c.pos += 8;
-        self.require_ws(c)?;
-        let mut parameter = false;
-        if c.peek() == Some(b'%') {
-            parameter = true;
-            c.pos += 1;
-            self.decl_require_ws(c)?;
-        }
-        let name = self.ncname(c)?;
-        self.decl_require_ws(c)?;
-        let entity = if matches!(c.peek(), Some(b'"' | b'\'')) {
-            let text = self.entity_value(c)?;
-            let plain = !text.contains(['<', '&', '\r']);
-            let nm = c.str(name.start, name.end);
-            Entity::Internal {
-                // Parameter entities are kept as `%name` on the stack of active ones.
-                name: if parameter {
-                    Rc::from(format!("%{nm}"))
-                } else {
-                    Rc::from(nm)
-                },
-                text: Rc::from(text),
-                plain,
-            }
-        } else {
-            self.external_id(c, false)?;
-            let ws = self.decl_ws(c)?;
-            if !parameter && c.starts_with(b"NDATA") {
-                if !ws {
-                    return Err(self.unexpected(c, "white space"));
-                }
-                c.pos += 5;
-                self.decl_require_ws(c)?;
-                self.ncname(c)?;
-                Entity::Unparsed
-            } else {
-                Entity::External
-            }
-        };
-        self.decl_end(c)?;
-        if self.skip_declarations {
-            return Ok(());
-        }
-        let nm: Box<str> = c.str(name.start, name.end).into();
-        let table = if parameter {
-            &mut self.params
-        } else {
-            &mut self.general
-        };
-        table.entry(nm).or_insert(entity);
-        Ok(())
-    }
-
-    /// An `EntityValue` literal: its replacement text (character references decoded,
-    /// general entity references kept, line ends normalized).
-    fn entity_value(&mut self, c: &mut Cur<'_>) -> Result<String> {
-        let quote = c.peek().unwrap_or(b'"');
-        c.pos += 1;
-        let mut out = String::new();
-        let b = c.bytes();
-        loop {
-            let start = c.pos;
-            let mut i = start;
-            while i < b.len()
-                && !matches!(b[i], b'%' | b'&' | b'\r' | 0xEF)
-                && b[i] != quote
-                && (b[i] >= 0x20 || b[i] == b'\t' || b[i] == b'\n')
-            {
-                i += 1;
-            }
-            out.push_str(c.str(start, i));
-            c.pos = i;
-            let Some(&x) = b.get(i) else {
-                return Err(self.error(c, i, ErrorKind::UnexpectedEnd));
-            };
-            match x {
-                _ if x == quote => {
-                    c.pos += 1;
-                    return Ok(out);
-                }
-                b'%' => return Err(self.error(c, i, ErrorKind::PeReferenceInDeclaration)),
-                b'&' if c.peek_at(i + 1) == Some(b'#') => {
-                    let ch = self.char_ref(c)?;
-                    out.push(ch);
-                }
-                b'&' => {
-                    c.pos += 1;
-                    let name = self.name(c)?;
-                    self.expect(c, b';', "`;`")?;
-                    out.push_str(c.str(i, c.pos));
-                    let _ = name;
-                }
-                b'\r' => {
-                    c.pos += 1;
-                    if c.main && c.peek() == Some(b'\n') {
-                        c.pos += 1;
-                    }
-                    out.push(if c.main { '\n' } else { '\r' });
-                }
-                0xEF => {
-                    self.check_ef(c, i)?;
-                    let ch = c.char_at(i).unwrap_or('\u{FFFD}');
-                    out.push(ch);
-                    c.pos += ch.len_utf8();
-                }
-                _ => return Err(self.error(c, i, ErrorKind::InvalidChar(x as char))),
-            }
-        }
-    }
-
-    fn notation_decl(&mut self, c: &mut Cur<'_>) -> Result<()> {
-        c.pos += 10;
-        self.decl_require_ws(c)?;
-        self.ncname(c)?;
-        self.decl_require_ws(c)?;
-        self.external_id(c, true)?;
-        self.decl_end(c)
-    }
-}
-
-/// A prefix's length and first seven bytes in one word: equal keys mean equal
-/// prefixes when the prefix is at most seven bytes long.
-#[inline]
-fn prefix_key(prefix: &str) -> u64 {
-    let b = prefix.as_bytes();
-    let mut word = [0u8; 8];
-    let n = b.len().min(7);
-    word[..n].copy_from_slice(&b[..n]);
-    word[7] = b.len().min(255) as u8;
-    u64::from_le_bytes(word)
-}
-
-/// A bit (0..64) for a name, from its length, first and last byte.
-#[inline]
-fn name_bit(name: &str) -> u32 {
-    let b = name.as_bytes();
-    let h = b.len() as u32 * 7
-        + u32::from(*b.first().unwrap_or(&0)) * 3
-        + u32::from(*b.last().unwrap_or(&0));
-    h & 63
-}
-
-/// A cheap test that two names may be equal (length, first and last byte) before
-/// comparing them.
-#[inline]
-fn may_equal(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    a.len() == b.len() && a.first() == b.first() && a.last() == b.last()
 }
 
 /// The five predefined entities.
@@ -2372,81 +1350,4 @@ fn normalize_line_ends(s: &str, out: &mut String) {
         }
     }
     out.push_str(rest);
-}
-
-/// Forwards events from a parse of transcoded text, copying everything it borrows.
-struct Owning<'b, B> {
-    inner: &'b mut B,
-}
-
-impl<'a, 't, B: XmlBuilder<'a>> XmlBuilder<'t> for Owning<'_, B> {
-    fn declaration(&mut self, declaration: &Declaration<'_>, span: Span) {
-        self.inner.declaration(declaration, span);
-    }
-    fn doctype(&mut self, doctype: &Doctype<'_>, span: Span) {
-        self.inner.doctype(doctype, span);
-    }
-    fn start_element(&mut self, tag: &StartTag<'t, '_>) {
-        fn own<'x>(s: &str) -> Cow<'x, str> {
-            Cow::Owned(s.to_owned())
-        }
-        let mut values = String::new();
-        let attributes: Vec<RawAttribute<'a>> = tag
-            .attributes
-            .iter()
-            .map(|a| {
-                let start = values.len();
-                values.push_str(a.value.as_str(tag.values));
-                RawAttribute {
-                    name: own(&a.name),
-                    prefix_len: a.prefix_len,
-                    value: Value::Decoded(start, values.len()),
-                    span: a.span,
-                    value_span: a.value_span,
-                    ns: a.ns,
-                }
-            })
-            .collect();
-        let bindings: Vec<NamespaceBinding<'a>> = tag
-            .bindings
-            .iter()
-            .map(|b| NamespaceBinding {
-                prefix: own(&b.prefix),
-                uri: own(&b.uri),
-            })
-            .collect();
-        self.inner.start_element(&StartTag {
-            name: own(&tag.name),
-            prefix_len: tag.prefix_len,
-            ns: tag.ns,
-            attributes: &attributes,
-            values: &values,
-            bindings: &bindings,
-            declared: tag.declared,
-            span: tag.span,
-            empty: tag.empty,
-        });
-    }
-    fn end_element(&mut self, span: Span) {
-        self.inner.end_element(span);
-    }
-    fn text(&mut self, text: Text<'t, '_>, span: Span) {
-        self.inner.text(Text::Decoded(text.as_str()), span);
-    }
-    fn cdata(&mut self, text: Text<'t, '_>, span: Span) {
-        self.inner.cdata(Text::Decoded(text.as_str()), span);
-    }
-    fn comment(&mut self, text: Text<'t, '_>, span: Span) {
-        self.inner.comment(Text::Decoded(text.as_str()), span);
-    }
-    fn processing_instruction(&mut self, target: Text<'t, '_>, data: Text<'t, '_>, span: Span) {
-        self.inner.processing_instruction(
-            Text::Decoded(target.as_str()),
-            Text::Decoded(data.as_str()),
-            span,
-        );
-    }
-    fn skipped_entity(&mut self, name: &str, span: Span) {
-        self.inner.skipped_entity(name, span);
-    }
 }

@@ -246,13 +246,6 @@ impl fmt::Debug for Document<'_> {
     }
 }
 
-/// Writes the document back as XML (see [`write_tree`](super::write_tree)).
-impl fmt::Display for Document<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&super::writer::write_tree(self))
-    }
-}
-
 /// A node of a [`Document`]: cheap to copy, borrows the document.
 #[derive(Clone, Copy)]
 pub struct Node<'d, 'a> {
@@ -457,14 +450,6 @@ impl<'d, 'a> Node<'d, 'a> {
     /// The parent, its parent, and so on up to the document node.
     pub fn ancestors(&self) -> impl Iterator<Item = Node<'d, 'a>> {
         std::iter::successors(self.parent(), |n| n.parent())
-    }
-
-    /// This node written as XML (an element with everything inside it), as
-    /// [`write_tree`](super::write_tree) writes it.
-    pub fn to_xml_string(&self) -> String {
-        let mut out = String::new();
-        super::writer::write_subtree(&mut out, *self);
-        out
     }
 
     /// This node and every node inside it, in document order.

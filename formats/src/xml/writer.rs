@@ -4,7 +4,7 @@
 
 use quarry_raw_value::{base64, Datetime, EncodeError, Encoder, RawValue};
 
-use super::parser::{is_name, is_xml_char};
+use super::chars::{is_name, is_xml_char};
 use super::raw::TEXT_KEY;
 use super::tree::{Document, Node, NodeKind};
 
@@ -615,4 +615,21 @@ fn pretty_element(
     out.push_str(name);
     out.push('>');
     Ok(())
+}
+
+/// Writes the document back as XML (see [`write_tree`]).
+impl std::fmt::Display for Document<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&write_tree(self))
+    }
+}
+
+impl Node<'_, '_> {
+    /// This node written as XML (an element with everything inside it), as
+    /// [`write_tree`] writes it.
+    pub fn to_xml_string(&self) -> String {
+        let mut out = String::new();
+        write_subtree(&mut out, *self);
+        out
+    }
 }

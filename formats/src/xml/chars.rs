@@ -1,0 +1,127 @@
+//! XML's character classes: byte tables built at compile time for the parser's scanning
+//! loops, and the `Char`, `NameStartChar` and `NameChar` productions (the writer checks
+//! names and text with them too).
+
+/// A `[bool; 256]` byte-class table, built at compile time.
+macro_rules! table {
+    (|$b:ident| $e:expr) => {{
+        let mut t = [false; 256];
+        let mut i = 0;
+        while i < 256 {
+            let $b = i as u8;
+            t[i] = $e;
+            i += 1;
+        }
+        t
+    }};
+}
+
+/// Bytes that need attention inside an attribute value.
+pub(super) static ATTR_SPECIAL: [bool; 256] = table!(|b| {
+    matches!(b, b'"' | b'\'' | b'<' | b'&' | b'\t' | b'\n' | b'\r' | 0xEF) || b < 0x20
+});
+/// ASCII bytes that may start a name (non-ASCII is decided by [`is_name_start`]).
+pub(super) static NAME_START: [bool; 256] =
+    table!(|b| b.is_ascii_alphabetic() || b == b'_' || b == b':' || b >= 0x80);
+/// ASCII bytes that may continue a name, but `:` (non-ASCII is decided by
+/// [`is_name_char`]).
+pub(super) static NAME_PLAIN: [bool; 256] =
+    table!(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'));
+
+/// Rare bytes in character data, comments, PIs and CDATA: control characters other
+/// than tab and newline (so `\r` too) and `0xEF`, the lead byte of U+FFFE and U+FFFF.
+#[inline(always)]
+pub(super) fn rare_in_text(x: u8) -> bool {
+    ((x < 0x20) & (x != b'\t') & (x != b'\n')) | (x == 0xEF)
+}
+
+/// Rare bytes in attribute values: every control character (tab, newline and CR are
+/// normalized to spaces) and `0xEF`.
+#[inline(always)]
+pub(super) fn rare_in_attribute(x: u8) -> bool {
+    (x < 0x20) | (x == 0xEF)
+}
+
+/// The offset of the first byte of `s` for which `rare` holds. `rare` must imply
+/// "below 0x20 or 0xEF": eight bytes at a time are tested for that with word
+/// arithmetic (no branch per byte), and only a word that may hold one is looked at
+/// byte by byte.
+#[inline(always)]
+pub(super) fn first_rare(s: &[u8], rare: fn(u8) -> bool) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = s.chunks_exact(8);
+    let mut base = 0;
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        let below_space = w.wrapping_sub(ONES * 0x20) & !w & HIGHS;
+        let ef = w ^ (ONES * 0xEF);
+        let is_ef = ef.wrapping_sub(ONES) & !ef & HIGHS;
+        if below_space | is_ef != 0 {
+            if let Some(p) = chunk.iter().position(|&x| rare(x)) {
+                return Some(base + p);
+            }
+        }
+        base += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&x| rare(x))
+        .map(|p| base + p)
+}
+
+/// The first byte from `from` that character data cannot take as is: `<`, `&`, `]`
+/// (found with `memchr3`), or a rare byte before it.
+#[inline]
+pub(super) fn scan_text(b: &[u8], from: usize) -> usize {
+    let rest = &b[from.min(b.len())..];
+    let end = memchr::memchr3(b'<', b'&', b']', rest).unwrap_or(rest.len());
+    from + first_rare(&rest[..end], rare_in_text).unwrap_or(end)
+}
+
+/// The first byte from `from` that an attribute value cannot take as is: its quote,
+/// `&`, `<`, or a rare byte before them.
+#[inline]
+pub(super) fn scan_attribute(b: &[u8], from: usize, quote: u8) -> usize {
+    let rest = &b[from.min(b.len())..];
+    let end = memchr::memchr3(quote, b'&', b'<', rest).unwrap_or(rest.len());
+    from + first_rare(&rest[..end], rare_in_attribute).unwrap_or(end)
+}
+
+/// XML 1.0 (fifth edition) `NameStartChar`.
+#[inline]
+pub(crate) fn is_name_start(c: char) -> bool {
+    matches!(c,
+        ':' | 'A'..='Z' | '_' | 'a'..='z'
+        | '\u{C0}'..='\u{D6}' | '\u{D8}'..='\u{F6}' | '\u{F8}'..='\u{2FF}'
+        | '\u{370}'..='\u{37D}' | '\u{37F}'..='\u{1FFF}' | '\u{200C}'..='\u{200D}'
+        | '\u{2070}'..='\u{218F}' | '\u{2C00}'..='\u{2FEF}' | '\u{3001}'..='\u{D7FF}'
+        | '\u{F900}'..='\u{FDCF}' | '\u{FDF0}'..='\u{FFFD}' | '\u{10000}'..='\u{EFFFF}')
+}
+
+/// XML 1.0 (fifth edition) `NameChar`.
+#[inline]
+pub(crate) fn is_name_char(c: char) -> bool {
+    is_name_start(c)
+        || matches!(c, '-' | '.' | '0'..='9' | '\u{B7}' | '\u{300}'..='\u{36F}' | '\u{203F}'..='\u{2040}')
+}
+
+/// XML's `Char` production.
+#[inline]
+pub(crate) fn is_xml_char(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..='\u{10FFFF}')
+}
+
+/// True when `s` is a valid XML `Name`.
+pub(crate) fn is_name(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars.next().is_some_and(is_name_start) && chars.all(is_name_char)
+}
+
+#[inline]
+pub(super) fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+}

@@ -1,0 +1,221 @@
+//! Input decoding: the encoding sniffed from a byte order mark or the XML declaration,
+//! UTF-16 and ISO-8859-1 transcoded to UTF-8, and the builder adapter that lets a parse
+//! of transcoded text feed a builder that borrows from the original input.
+
+use std::borrow::Cow;
+
+use crate::common::{validate_utf8, Limits, Span};
+
+use super::builder::{
+    Declaration, Doctype, NamespaceBinding, RawAttribute, StartTag, Text, Value, XmlBuilder,
+};
+use super::chars::is_ws;
+use super::error::{Error, ErrorKind};
+
+type Result<T> = std::result::Result<T, Error>;
+
+/// The encoding the input was read in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Encoding {
+    Utf8,
+    Utf16,
+    Latin1,
+}
+
+/// The input as UTF-8 text: borrowed, or transcoded from another encoding.
+pub(crate) enum Input<'a> {
+    Borrowed(&'a str),
+    Transcoded(String, Encoding),
+}
+
+/// Sniffs the encoding and returns UTF-8 text.
+pub(crate) fn decode_input(input: &[u8], limits: Limits) -> Result<Input<'_>> {
+    if input.len() > limits.max_document_size {
+        return Err(Error::new(
+            ErrorKind::DocumentSizeLimitReached(limits.max_document_size),
+            b"",
+            0,
+        ));
+    }
+    match input {
+        [0xFE, 0xFF, rest @ ..] => {
+            return utf16(rest, false).map(|s| Input::Transcoded(s, Encoding::Utf16))
+        }
+        [0xFF, 0xFE, rest @ ..] => {
+            return utf16(rest, true).map(|s| Input::Transcoded(s, Encoding::Utf16))
+        }
+        [0x00, b'<', 0x00, b'?', ..] => {
+            return utf16(input, false).map(|s| Input::Transcoded(s, Encoding::Utf16))
+        }
+        [b'<', 0x00, b'?', 0x00, ..] => {
+            return utf16(input, true).map(|s| Input::Transcoded(s, Encoding::Utf16))
+        }
+        _ => {}
+    }
+    let (body, bom) = match input {
+        [0xEF, 0xBB, 0xBF, rest @ ..] => (rest, true),
+        _ => (input, false),
+    };
+    let declared = declared_encoding(body);
+    if let Some(name) = declared {
+        let lower = name.to_ascii_lowercase();
+        match lower.as_str() {
+            "utf-8" | "utf8" | "us-ascii" | "ascii" => {}
+            "iso-8859-1" | "latin1" | "iso_8859-1" | "l1" | "latin-1" if !bom => {
+                return Ok(Input::Transcoded(
+                    body.iter().map(|&b| b as char).collect(),
+                    Encoding::Latin1,
+                ));
+            }
+            "utf-16" | "utf-16le" | "utf-16be" | "ucs-2" | "iso-10646-ucs-2" => {
+                return Err(Error::new(ErrorKind::EncodingMismatch, body, 0));
+            }
+            _ if bom => return Err(Error::new(ErrorKind::EncodingMismatch, body, 0)),
+            _ => {
+                return Err(Error::new(
+                    ErrorKind::UnsupportedEncoding(name.to_owned()),
+                    body,
+                    0,
+                ))
+            }
+        }
+    }
+    match validate_utf8(body) {
+        Ok(s) => Ok(Input::Borrowed(s)),
+        Err(at) => Err(Error::new(ErrorKind::InvalidUtf8, body, at)),
+    }
+}
+
+/// The `encoding` of an XML declaration at the start of `body`, read as ASCII.
+fn declared_encoding(body: &[u8]) -> Option<&str> {
+    // `<?xml` and white space: `<?xml-stylesheet ...?>` is a PI, not the declaration.
+    if !body.starts_with(b"<?xml") || !body.get(5).is_some_and(|&b| is_ws(b)) {
+        return None;
+    }
+    let head = &body[..body.len().min(256)];
+    let end = memchr::memmem::find(head, b"?>")?;
+    let decl = &head[..end];
+    let at = memchr::memmem::find(decl, b"encoding")?;
+    let mut i = at + 8;
+    while decl.get(i).is_some_and(|b| b.is_ascii_whitespace()) {
+        i += 1;
+    }
+    if decl.get(i) != Some(&b'=') {
+        return None;
+    }
+    i += 1;
+    while decl.get(i).is_some_and(|b| b.is_ascii_whitespace()) {
+        i += 1;
+    }
+    let quote = *decl.get(i)?;
+    if quote != b'"' && quote != b'\'' {
+        return None;
+    }
+    let rest = &decl[i + 1..];
+    let close = memchr::memchr(quote, rest)?;
+    std::str::from_utf8(&rest[..close]).ok()
+}
+
+fn utf16(bytes: &[u8], little: bool) -> Result<String> {
+    if !bytes.len().is_multiple_of(2) {
+        return Err(Error::new(ErrorKind::InvalidUtf16, bytes, bytes.len()));
+    }
+    let units = bytes.chunks_exact(2).map(|p| {
+        if little {
+            u16::from_le_bytes([p[0], p[1]])
+        } else {
+            u16::from_be_bytes([p[0], p[1]])
+        }
+    });
+    let mut out = String::with_capacity(bytes.len() / 2);
+    for c in char::decode_utf16(units) {
+        match c {
+            Ok(c) => out.push(c),
+            Err(_) => {
+                return Err(Error::new(
+                    ErrorKind::InvalidUtf16,
+                    out.as_bytes(),
+                    out.len(),
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Forwards events from a parse of transcoded text, copying everything it borrows.
+pub(super) struct Owning<'b, B> {
+    pub(super) inner: &'b mut B,
+}
+
+impl<'a, 't, B: XmlBuilder<'a>> XmlBuilder<'t> for Owning<'_, B> {
+    fn declaration(&mut self, declaration: &Declaration<'_>, span: Span) {
+        self.inner.declaration(declaration, span);
+    }
+    fn doctype(&mut self, doctype: &Doctype<'_>, span: Span) {
+        self.inner.doctype(doctype, span);
+    }
+    fn start_element(&mut self, tag: &StartTag<'t, '_>) {
+        fn own<'x>(s: &str) -> Cow<'x, str> {
+            Cow::Owned(s.to_owned())
+        }
+        let mut values = String::new();
+        let attributes: Vec<RawAttribute<'a>> = tag
+            .attributes
+            .iter()
+            .map(|a| {
+                let start = values.len();
+                values.push_str(a.value.as_str(tag.values));
+                RawAttribute {
+                    name: own(&a.name),
+                    prefix_len: a.prefix_len,
+                    value: Value::Decoded(start, values.len()),
+                    span: a.span,
+                    value_span: a.value_span,
+                    ns: a.ns,
+                }
+            })
+            .collect();
+        let bindings: Vec<NamespaceBinding<'a>> = tag
+            .bindings
+            .iter()
+            .map(|b| NamespaceBinding {
+                prefix: own(&b.prefix),
+                uri: own(&b.uri),
+            })
+            .collect();
+        self.inner.start_element(&StartTag {
+            name: own(&tag.name),
+            prefix_len: tag.prefix_len,
+            ns: tag.ns,
+            attributes: &attributes,
+            values: &values,
+            bindings: &bindings,
+            declared: tag.declared,
+            span: tag.span,
+            empty: tag.empty,
+        });
+    }
+    fn end_element(&mut self, span: Span) {
+        self.inner.end_element(span);
+    }
+    fn text(&mut self, text: Text<'t, '_>, span: Span) {
+        self.inner.text(Text::Decoded(text.as_str()), span);
+    }
+    fn cdata(&mut self, text: Text<'t, '_>, span: Span) {
+        self.inner.cdata(Text::Decoded(text.as_str()), span);
+    }
+    fn comment(&mut self, text: Text<'t, '_>, span: Span) {
+        self.inner.comment(Text::Decoded(text.as_str()), span);
+    }
+    fn processing_instruction(&mut self, target: Text<'t, '_>, data: Text<'t, '_>, span: Span) {
+        self.inner.processing_instruction(
+            Text::Decoded(target.as_str()),
+            Text::Decoded(data.as_str()),
+            span,
+        );
+    }
+    fn skipped_entity(&mut self, name: &str, span: Span) {
+        self.inner.skipped_entity(name, span);
+    }
+}
