@@ -31,7 +31,9 @@ use std::path::{Path, PathBuf};
 
 /// `#[derive(Decode)]` and `#[derive(Encode)]`.
 pub use quarry_codegen::{Decode, Encode};
-pub use quarry_formats::common::{self, Limits, Position, Span};
+pub use quarry_formats::common::{
+    self, Comment, EntryKey, Limits, Position, Span, Spanned, Tree, TreeNode,
+};
 #[cfg(feature = "json")]
 pub use quarry_formats::json;
 #[cfg(feature = "plist")]
@@ -485,64 +487,58 @@ fn locate_decode_errors(bytes: &[u8], format: Format, errors: &mut DecodeErrors)
     match format {
         #[cfg(feature = "json")]
         Format::Json => {
-            let Ok(doc) = json::parse_tree(bytes) else {
-                return;
-            };
-            for error in errors.iter_mut() {
-                let (node, _) = doc.root().lookup_prefix(&error.path());
-                error.position = Some(common::position_at(bytes, node.span().start));
+            if let Ok(doc) = json::parse_tree(bytes) {
+                locate_in(doc.root(), bytes, errors);
             }
         }
         #[cfg(feature = "toml")]
         Format::Toml => {
-            let Ok(doc) = toml::parse_tree(bytes) else {
-                return;
-            };
-            for error in errors.iter_mut() {
-                let (node, _) = doc.root().lookup_prefix(&error.path());
-                error.position = Some(common::position_at(bytes, node.span().start));
+            if let Ok(doc) = toml::parse_tree(bytes) {
+                locate_in(doc.root(), bytes, errors);
             }
         }
         #[cfg(feature = "yaml")]
         Format::Yaml => {
-            let Ok(stream) = yaml::parse_tree(bytes) else {
-                return;
-            };
-            let Some(doc) = stream.document(0) else {
-                return;
-            };
-            for error in errors.iter_mut() {
-                let (node, _) = doc.root().lookup_prefix(&error.path());
-                error.position = Some(common::position_at(bytes, node.span().start));
+            if let Some(doc) = yaml::parse_tree(bytes)
+                .ok()
+                .as_ref()
+                .and_then(|s| s.document(0))
+            {
+                locate_in(doc.root(), bytes, errors);
             }
         }
+        // Spans refer to the UTF-8 text the parser read (transcoded from UTF-16), and
+        // paths start below the root element, which the struct decodes from.
         #[cfg(feature = "xml")]
         Format::Xml => {
-            let Ok(doc) = xml::parse_tree(bytes) else {
-                return;
-            };
-            // Spans refer to the UTF-8 text the parser read (transcoded from UTF-16).
-            let src = doc.source().as_bytes();
-            for error in errors.iter_mut() {
-                let (target, _) = doc.root_element().lookup_prefix(&error.path());
-                error.position = Some(common::position_at(src, target.span().start));
+            if let Ok(doc) = xml::parse_tree(bytes) {
+                locate_in(doc.root_element(), doc.source().as_bytes(), errors);
             }
         }
+        // Binary plists locate by object offset, which has no line: leave them.
         #[cfg(feature = "plist")]
-        Format::Plist => {
-            let Ok(doc) = plist::parse_tree(bytes) else {
-                return;
-            };
-            // Binary plists locate by object offset, which has no line: leave them.
-            if plist::detect(bytes) == plist::PlistFormat::Binary {
-                return;
-            }
-            for error in errors.iter_mut() {
-                let (node, _) = doc.root().lookup_prefix(&error.path());
-                error.position = Some(common::position_at(bytes, node.span().start));
+        Format::Plist if plist::detect(bytes) != plist::PlistFormat::Binary => {
+            if let Ok(doc) = plist::parse_tree(bytes) {
+                locate_in(doc.root(), bytes, errors);
             }
         }
         #[allow(unreachable_patterns)]
         _ => {}
+    }
+}
+
+/// Sets each error's position to the start of the deepest node along its path from
+/// `root`, in the text `src` the tree's spans refer to.
+#[cfg(any(
+    feature = "json",
+    feature = "toml",
+    feature = "yaml",
+    feature = "xml",
+    feature = "plist"
+))]
+fn locate_in<'d, N: TreeNode<'d>>(root: N, src: &[u8], errors: &mut DecodeErrors) {
+    for error in errors.iter_mut() {
+        let (target, _) = root.lookup_prefix(&error.path());
+        error.position = Some(common::position_at(src, target.span().start));
     }
 }

@@ -8,7 +8,7 @@ mod support;
 use std::path::{Path, PathBuf};
 
 use quarry::plist::{self, Node, NodeKind};
-use quarry::{Datetime, RawValue};
+use quarry::{Datetime, RawValue, TreeNode};
 use serde_json::Value as Json;
 
 fn suite_dir() -> PathBuf {

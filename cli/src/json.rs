@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use quarry::json::{self, Node, NodeKind};
-use quarry::ValuePath;
+use quarry::{TreeNode, ValuePath};
 
 use crate::{count, key_label, render_parse_error, short_string, Failure, TreeOut};
 
@@ -40,14 +40,18 @@ pub fn tree(file: &Path, bytes: &[u8]) -> Result<String, Failure> {
             kind => format!("{} {}", kind.name(), scalar(node)),
         };
         out.node(node.span().start, depth, &label, &text);
-        let is_object = node.kind() == NodeKind::Object;
-        let children: Vec<_> = node.children().enumerate().collect();
-        for (i, child) in children.into_iter().rev() {
-            let label = if is_object {
-                key_label(child.key().unwrap_or(""))
-            } else {
-                format!("[{i}]: ")
-            };
+        let children: Vec<(Node<'_, '_>, String)> = match node.kind() {
+            NodeKind::Object => node
+                .entries()
+                .map(|(key, child)| (child, key_label(key.name)))
+                .collect(),
+            _ => node
+                .items()
+                .enumerate()
+                .map(|(i, child)| (child, format!("[{i}]: ")))
+                .collect(),
+        };
+        for (child, label) in children.into_iter().rev() {
             stack.push((child, depth + 1, label));
         }
     }

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use quarry::plist::{self, Node, NodeKind, PlistFormat};
-use quarry::ValuePath;
+use quarry::{TreeNode, ValuePath};
 
 use crate::{count, key_label, render_parse_error, short_string, Failure, TreeOut};
 

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use quarry::toml::{self, Node, NodeKind, TableKind};
-use quarry::ValuePath;
+use quarry::{TreeNode, ValuePath};
 
 use crate::{count, key_label, render_parse_error, short_string, Failure, TreeOut};
 
@@ -60,8 +60,13 @@ pub fn tree(file: &Path, bytes: &[u8]) -> Result<String, Failure> {
             }
         }
     }
-    for (span, text) in doc.comments() {
-        out.node(span.start, 0, "comment: ", text);
+    for comment in doc.comments() {
+        out.node(
+            comment.span.start,
+            0,
+            "comment: ",
+            comment.span.slice(doc.source()),
+        );
     }
     Ok(out.finish())
 }

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use quarry::xml::{self, Node, NodeKind, Target};
-use quarry::ValuePath;
+use quarry::{TreeNode, ValuePath};
 
 use crate::{count, render_parse_error, short_string, Failure, TreeOut};
 
@@ -75,6 +75,7 @@ pub fn tree(file: &Path, bytes: &[u8]) -> Result<String, Failure> {
 pub fn get(file: &Path, bytes: &[u8], path: &ValuePath) -> Result<String, Failure> {
     let doc = parse(file, bytes)?;
     let target = doc
+        .root()
         .lookup(path)
         .ok_or_else(|| Failure::Invalid(format!("{}: no value at `{path}`\n", file.display())))?;
     let mut out = match target {

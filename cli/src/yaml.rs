@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use quarry::yaml::{self, Node, NodeKind};
-use quarry::ValuePath;
+use quarry::{TreeNode, ValuePath};
 
 use crate::{count, render_parse_error, short_string, Failure, TreeOut};
 
@@ -104,8 +104,13 @@ pub fn tree(file: &Path, bytes: &[u8], doc: Option<usize>) -> Result<String, Fai
             }
         }
     }
-    for (text, span) in stream.comments() {
-        out.node(span.start, 0, "comment: ", text);
+    for comment in stream.comments() {
+        out.node(
+            comment.span.start,
+            0,
+            "comment: ",
+            comment.span.slice(stream.source()),
+        );
     }
     Ok(out.finish())
 }

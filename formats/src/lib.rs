@@ -21,5 +21,5 @@ pub mod xml;
 #[cfg(feature = "yaml")]
 pub mod yaml;
 
-pub use common::{Limits, Position, Span};
+pub use common::{Limits, Position, Span, Spanned, Tree, TreeNode};
 pub use quarry_raw_value::RawValue;

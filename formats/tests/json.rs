@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 use proptest::prelude::*;
 use quarry_formats::json::{self, ErrorKind, NodeKind, Number};
-use quarry_formats::Limits;
+use quarry_formats::{Limits, Tree, TreeNode};
 use quarry_raw_value::{Path, RawValue};
 
 fn err(input: &str) -> (ErrorKind, usize, usize) {
@@ -133,6 +133,35 @@ fn bom_is_skipped_but_not_alone() {
     assert!(json::parse("\u{feff}".as_bytes()).is_err());
 }
 
+/// The tree keeps no key spans; entries find each key by stepping back from its value,
+/// over white space, the `:` and the string (escaped quotes and backslashes included).
+#[test]
+fn entry_keys_carry_the_span_of_the_key_as_written() {
+    let src = br#"{ "a" : 1, "b\"c" :{"\\": [true]},"d":"x" ,"": null }"#;
+    let doc = json::parse_tree(src).unwrap();
+    let text = std::str::from_utf8(src).unwrap();
+    let keys: Vec<(&str, &str)> = doc
+        .root()
+        .entries()
+        .map(|(k, _)| (k.name, k.span.slice(text)))
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            ("a", r#""a""#),
+            ("b\"c", r#""b\"c""#),
+            ("d", r#""d""#),
+            ("", r#""""#)
+        ]
+    );
+    let inner = doc.root().get("b\"c").unwrap();
+    let (key, _) = inner.entries().next().unwrap();
+    assert_eq!((key.name, key.span.slice(text)), ("\\", r#""\\""#));
+    // The document through the tree trait: no comments in JSON, the same RawValue.
+    assert_eq!(Tree::comments(&doc).count(), 0);
+    assert_eq!(Tree::to_raw_value(&doc), Ok(json::parse(src).unwrap()));
+}
+
 #[test]
 fn tree_navigates_with_spans() {
     let src =
@@ -143,7 +172,7 @@ fn tree_navigates_with_spans() {
     assert_eq!(root.len(), 2);
     let servers = root.get("servers").unwrap();
     assert_eq!(servers.kind(), NodeKind::Array);
-    assert_eq!(servers.children().count(), 2);
+    assert_eq!(servers.items().count(), 2);
     let host = servers.at(1).unwrap().get("host").unwrap();
     assert_eq!(host.as_str(), Some("b\n"));
     assert_eq!(host.source_text(), r#""b\n""#);
@@ -157,12 +186,13 @@ fn tree_navigates_with_spans() {
     assert!(root.lookup(&Path::parse("servers[2]").unwrap()).is_none());
     assert!(servers.get("host").is_none());
     assert!(root.at(0).is_none());
-    let keys: Vec<&str> = root.members().map(|(k, _)| k).collect();
+    let keys: Vec<&str> = root.entries().map(|(k, _)| k.name).collect();
     assert_eq!(keys, ["servers", "n"]);
     assert_eq!(doc.descendants().count(), doc.node_count());
     // Spans nest: every child lies inside its parent.
     for node in doc.descendants() {
-        for child in node.children() {
+        let children = node.items().chain(node.entries().map(|(_, n)| n));
+        for child in children {
             assert!(node.span().start <= child.span().start && child.span().end <= node.span().end);
         }
     }

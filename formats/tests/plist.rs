@@ -7,7 +7,7 @@ use std::borrow::Cow;
 
 use proptest::prelude::*;
 use quarry_formats::plist::{self, ErrorKind, Integer, NodeKind, PlistFormat};
-use quarry_formats::Limits;
+use quarry_formats::{Limits, TreeNode};
 use quarry_raw_value::{
     Date, Datetime, Decode, Fallback, Offset, Path, PullSource, RawValue, Text, Time,
 };

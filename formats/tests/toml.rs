@@ -7,7 +7,7 @@ use std::borrow::Cow;
 
 use proptest::prelude::*;
 use quarry_formats::toml::{self, ErrorKind, NodeKind, StringKind, TableKind};
-use quarry_formats::Limits;
+use quarry_formats::{Limits, TreeNode};
 use quarry_raw_value::{Datetime, Decode, Fallback, Path, PullSource, RawValue, Text};
 use support::{pull, without_odd_entries};
 
@@ -230,8 +230,10 @@ fn tree_keeps_kinds_spans_and_comments() {
     );
     let found = root.lookup(&Path::parse("job[0].name").unwrap()).unwrap();
     assert_eq!(found.as_str(), Some("a"));
-    let comments: Vec<_> = doc.comments().map(|(_, text)| text).collect();
-    assert_eq!(comments, ["# top", "# the server"]);
+    let comments: Vec<_> = doc.comments().map(|c| c.text).collect();
+    assert_eq!(comments, [" top", " the server"]);
+    let spans: Vec<_> = doc.comments().map(|c| c.span.slice(src)).collect();
+    assert_eq!(spans, ["# top", "# the server"]);
     assert_eq!(doc.to_raw_value(), toml::parse(src.as_bytes()).unwrap());
 }
 

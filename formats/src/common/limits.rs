@@ -28,15 +28,33 @@ impl Default for Limits {
 }
 
 impl Limits {
-    /// The defaults with a different nesting depth.
+    /// These limits with a different nesting depth.
     pub fn with_max_depth(mut self, max_depth: usize) -> Self {
         self.max_depth = max_depth;
         self
     }
 
-    /// The defaults with a different document size limit.
+    /// These limits with a different document size limit.
     pub fn with_max_document_size(mut self, bytes: usize) -> Self {
         self.max_document_size = bytes;
+        self
+    }
+
+    /// These limits with a different bound on the nodes YAML aliases may add.
+    pub fn with_max_alias_expansion(mut self, nodes: usize) -> Self {
+        self.max_alias_expansion = nodes;
+        self
+    }
+
+    /// These limits with a different bound on the bytes XML entities may expand to.
+    pub fn with_max_entity_expansion(mut self, bytes: usize) -> Self {
+        self.max_entity_expansion = bytes;
+        self
+    }
+
+    /// These limits with a different number of attributes allowed on one XML element.
+    pub fn with_max_attributes(mut self, attributes: usize) -> Self {
+        self.max_attributes = attributes;
         self
     }
 }

@@ -1,5 +1,6 @@
 //! What every format shares: positions and spans, the error shell, the caret renderer
-//! the parse limits and byte scanning. Formats keep only their own error kinds.
+//! the parse limits, byte scanning, and the one tree vocabulary ([`Tree`], [`TreeNode`]).
+//! Formats keep only their own error kinds.
 
 mod error;
 mod hash;
@@ -9,6 +10,7 @@ mod path;
 mod position;
 mod render;
 mod scan;
+mod tree;
 mod utf8;
 
 pub use error::Error;
@@ -21,4 +23,6 @@ pub use quarry_raw_value::Position;
 pub use render::render_snippet;
 pub use scan::{find_string_special, utf8_output};
 pub(crate) use scan::{fold_digits, skip_spaces};
+pub use tree::{Comment, EntryKey, Spanned, Tree, TreeNode};
+pub(crate) use tree::{Entry, FlatNode, Siblings};
 pub(crate) use utf8::validate as validate_utf8;

@@ -41,7 +41,7 @@ pub use lexer::{Number, NumberToken};
 pub use parser::parse_with;
 use parser::Parser;
 pub use raw::RawValueBuilder;
-pub use tree::{Children, Document, Node, NodeKind, TreeBuilder};
+pub use tree::{Document, Node, NodeKind, TreeBuilder};
 pub use writer::{write_escaped_str, JsonWriter};
 
 use crate::common::Limits;

@@ -7,9 +7,11 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use quarry_raw_value::{Path, RawValue};
+use std::convert::Infallible;
 
-use crate::common::Span;
+use quarry_raw_value::RawValue;
+
+use crate::common::{Comment, EntryKey, FlatNode, Siblings, Span, Spanned, Tree, TreeNode};
 
 use super::builder::JsonBuilder;
 use super::lexer::{Number, NumberToken, Text};
@@ -17,6 +19,8 @@ use super::lexer::{Number, NumberToken, Text};
 /// A parsed JSON document. Get around it from [`Document::root`].
 ///
 /// ```
+/// use quarry_formats::common::TreeNode;
+///
 /// let doc = quarry_formats::json::parse_tree(br#"{"servers": [{"port": 80}]}"#).unwrap();
 /// let port = doc.root().get("servers").and_then(|s| s.at(0)).and_then(|s| s.get("port")).unwrap();
 /// assert_eq!(port.as_u64(), Some(80));
@@ -65,6 +69,11 @@ impl<'a> Document<'a> {
     /// How many nodes (values) the document holds.
     pub fn node_count(&self) -> usize {
         self.nodes.len()
+    }
+
+    /// The document as a [`RawValue`]: what [`parse`](super::parse) builds.
+    pub fn to_raw_value(&self) -> RawValue<'a> {
+        self.root().to_raw_value()
     }
 
     /// Every node in document order (a parent before its children).
@@ -194,52 +203,43 @@ impl<'d, 'a> Node<'d, 'a> {
         self.len() == 0
     }
 
-    /// The items of an array or the member values of an object, in order.
-    pub fn children(&self) -> Children<'d, 'a> {
-        Children {
-            doc: self.doc,
-            next: self.id + 1,
-            remaining: self.len(),
+    /// The children's node indices: an array's items or an object's member values.
+    fn children(&self) -> impl Iterator<Item = Node<'d, 'a>> {
+        let doc = self.doc;
+        Siblings::new(&doc.nodes, self.id + 1, self.len()).map(move |id| Node { doc, id })
+    }
+
+    /// Where the key of this object member was written: found by stepping back from
+    /// the value over the `:` and the key string (the tree keeps no key spans).
+    fn key_span(&self) -> Span {
+        let src = self.doc.src.as_bytes();
+        let mut i = self.span().start;
+        let back_over_space = |mut i: usize| {
+            while i > 0 && matches!(src[i - 1], b' ' | b'\t' | b'\n' | b'\r') {
+                i -= 1;
+            }
+            i
+        };
+        i = back_over_space(i);
+        if i == 0 || src[i - 1] != b':' {
+            return Span::new(i, i);
         }
-    }
-
-    /// The members of an object as `(key, value)`, in order, duplicates included.
-    pub fn members(&self) -> impl Iterator<Item = (&'d str, Node<'d, 'a>)> {
-        let is_object = self.kind() == NodeKind::Object;
-        self.children()
-            .filter(move |_| is_object)
-            .map(|n| (n.key().unwrap_or(""), n))
-    }
-
-    /// The array item at `index`.
-    pub fn at(&self, index: usize) -> Option<Node<'d, 'a>> {
-        if self.kind() != NodeKind::Array {
-            return None;
+        let end = back_over_space(i - 1);
+        // The opening quote is the first quote before the closing one that is not
+        // escaped (preceded by an even number of backslashes).
+        let mut open = end.saturating_sub(1);
+        while let Some(q) = memchr::memrchr(b'"', &src[..open]) {
+            let backslashes = src[..q].iter().rev().take_while(|&&b| b == b'\\').count();
+            if backslashes % 2 == 0 {
+                return Span::new(q, end);
+            }
+            open = q;
         }
-        self.children().nth(index)
-    }
-
-    /// The value of the first member named `key`.
-    pub fn get(&self, key: &str) -> Option<Node<'d, 'a>> {
-        self.members().find(|(k, _)| *k == key).map(|(_, n)| n)
-    }
-
-    /// Follows `path` (`servers[0].host`) from this node.
-    pub fn lookup(&self, path: &Path) -> Option<Node<'d, 'a>> {
-        match self.lookup_prefix(path) {
-            (node, followed) if followed == path.segments.len() => Some(node),
-            _ => None,
-        }
-    }
-
-    /// The deepest node along `path`, with how many segments were followed.
-    /// Used to place decode errors whose path ends at a missing field.
-    pub fn lookup_prefix(&self, path: &Path) -> (Node<'d, 'a>, usize) {
-        crate::common::follow_path(*self, path, Node::get, Node::at)
+        Span::new(end, end)
     }
 
     /// This subtree as a [`RawValue`] (what the struct door builds directly).
-    pub fn to_raw_value(&self) -> RawValue<'a> {
+    pub fn to_raw_value(self) -> RawValue<'a> {
         match &self.data().data {
             Data::Null => RawValue::Null,
             Data::Bool(b) => RawValue::Bool(*b),
@@ -268,36 +268,85 @@ impl fmt::Debug for Node<'_, '_> {
     }
 }
 
-/// Iterator over the children of a node.
-#[derive(Debug, Clone)]
-pub struct Children<'d, 'a> {
-    doc: &'d Document<'a>,
-    next: usize,
-    remaining: usize,
+impl FlatNode for NodeData<'_> {
+    #[inline]
+    fn subtree_end(&self) -> usize {
+        self.end
+    }
 }
 
-impl<'d, 'a> Iterator for Children<'d, 'a> {
-    type Item = Node<'d, 'a>;
+impl Spanned for Node<'_, '_> {
+    fn span(&self) -> Span {
+        self.data().span
+    }
+}
 
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.remaining == 0 {
+impl<'d, 'a: 'd> TreeNode<'d> for Node<'d, 'a> {
+    type Key = EntryKey<'d>;
+    type Target = Self;
+    type Error = Infallible;
+
+    fn get(self, key: &str) -> Option<Self> {
+        if self.kind() != NodeKind::Object {
             return None;
         }
-        let node = Node {
-            doc: self.doc,
-            id: self.next,
-        };
-        self.next = self.doc.nodes[self.next].end;
-        self.remaining -= 1;
-        Some(node)
+        self.children().find(|n| n.key() == Some(key))
     }
 
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        (self.remaining, Some(self.remaining))
+    fn at(self, index: usize) -> Option<Self> {
+        self.items().nth(index)
+    }
+
+    fn items(self) -> impl Iterator<Item = Self> + 'd {
+        let doc = self.doc;
+        let count = match self.data().data {
+            Data::Array(n) => n,
+            _ => 0,
+        };
+        Siblings::new(&doc.nodes, self.id + 1, count).map(move |id| Node { doc, id })
+    }
+
+    fn entries(self) -> impl Iterator<Item = (EntryKey<'d>, Self)> + 'd {
+        let doc = self.doc;
+        let count = match self.data().data {
+            Data::Object(n) => n,
+            _ => 0,
+        };
+        Siblings::new(&doc.nodes, self.id + 1, count).map(move |id| {
+            let node = Node { doc, id };
+            let key = EntryKey {
+                name: node.key().unwrap_or(""),
+                span: node.key_span(),
+            };
+            (key, node)
+        })
+    }
+
+    fn to_raw_value(self) -> Result<RawValue<'d>, Infallible> {
+        Ok(Node::to_raw_value(self))
     }
 }
 
-impl ExactSizeIterator for Children<'_, '_> {}
+impl<'a> Tree for Document<'a> {
+    type Node<'d>
+        = Node<'d, 'a>
+    where
+        Self: 'd;
+    type Error = Infallible;
+
+    fn root(&self) -> Node<'_, 'a> {
+        Document::root(self)
+    }
+
+    /// JSON has no comments.
+    fn comments(&self) -> impl Iterator<Item = Comment<'_>> {
+        std::iter::empty()
+    }
+
+    fn to_raw_value(&self) -> Result<RawValue<'_>, Infallible> {
+        Ok(Document::to_raw_value(self))
+    }
+}
 
 /// The builder of the tree door.
 #[derive(Debug, Default)]

@@ -81,6 +81,7 @@ mod xml;
 
 use quarry_raw_value::{Encode, EncodeError, RawValue};
 
+pub use crate::common::EntryKey;
 pub use binary::parse_binary_with;
 pub use builder::{
     apple_seconds, datetime_from_apple_seconds, datetime_from_unix, to_utc, unix_time, Integer,
@@ -90,7 +91,7 @@ pub use direct::DirectSource;
 pub use error::{Error, ErrorKind};
 pub use openstep::parse_openstep_with;
 pub use raw::{integer_value, uid_value, RawValueBuilder, UID_KEY};
-pub use tree::{Document, EntryKey, Node, NodeKind, TreeBuilder};
+pub use tree::{Document, Node, NodeKind, TreeBuilder};
 pub use writer::{
     write_binary, write_binary_with, write_openstep_string, NullEntries, OpenStepWriter, XmlWriter,
 };

@@ -5,9 +5,11 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use quarry_raw_value::{Datetime, Path, RawValue};
+use std::convert::Infallible;
 
-use crate::common::Span;
+use quarry_raw_value::{Datetime, RawValue};
+
+use crate::common::{Comment, Entry, EntryKey, Span, Spanned, Tree, TreeNode};
 
 use super::builder::{Integer, PlistBuilder, Text};
 use super::raw::{integer_value, uid_value};
@@ -17,6 +19,7 @@ use super::PlistFormat;
 ///
 /// ```
 /// use quarry_formats::plist::{self, NodeKind};
+/// use quarry_formats::TreeNode;
 ///
 /// let src = b"{ name = quarry; tags = (fast, strict); }";
 /// let doc = plist::parse_tree(src).unwrap();
@@ -49,14 +52,7 @@ enum Value<'a> {
     Bytes(Cow<'a, [u8]>),
     Uid(u64),
     Array(Vec<u32>),
-    Dict(Vec<EntryData<'a>>),
-}
-
-#[derive(Debug, Clone)]
-struct EntryData<'a> {
-    key: Cow<'a, str>,
-    key_span: Span,
-    value: u32,
+    Dict(Vec<Entry<'a>>),
 }
 
 /// What kind of plist value a node is.
@@ -139,15 +135,6 @@ impl fmt::Debug for Document<'_> {
 pub struct Node<'d, 'a> {
     doc: &'d Document<'a>,
     id: u32,
-}
-
-/// A dict key: its text and where it was written (for binary plists, the key object).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct EntryKey<'d> {
-    /// The key's text.
-    pub name: &'d str,
-    /// Where the key is.
-    pub span: Span,
 }
 
 impl<'d, 'a> Node<'d, 'a> {
@@ -265,65 +252,25 @@ impl<'d, 'a> Node<'d, 'a> {
         self.len() == 0
     }
 
-    /// A dict's entries in document order.
-    pub fn entries(&self) -> impl Iterator<Item = (EntryKey<'d>, Node<'d, 'a>)> + 'd {
-        let doc = self.doc;
-        let entries: &'d [EntryData<'a>] = match &self.data().data {
+    /// A map's entries (empty for other nodes).
+    fn entry_list(&self) -> &'d [Entry<'a>] {
+        match &self.data().data {
             Value::Dict(entries) => entries,
             _ => &[],
-        };
-        entries.iter().map(move |e| {
-            let key = EntryKey {
-                name: &e.key,
-                span: e.key_span,
-            };
-            (key, Node { doc, id: e.value })
-        })
+        }
     }
 
-    /// An array's items.
-    pub fn items(&self) -> impl Iterator<Item = Node<'d, 'a>> + 'd {
-        let doc = self.doc;
-        let items: &'d [u32] = match &self.data().data {
+    /// A sequence's item nodes (empty for other nodes).
+    fn item_list(&self) -> &'d [u32] {
+        match &self.data().data {
             Value::Array(items) => items,
             _ => &[],
-        };
-        items.iter().map(move |&id| Node { doc, id })
-    }
-
-    /// The value under `key` in a dict (the first, if the key is repeated).
-    pub fn get(&self, key: &str) -> Option<Node<'d, 'a>> {
-        match &self.data().data {
-            Value::Dict(entries) => entries
-                .iter()
-                .find(|e| e.key == key)
-                .map(|e| self.node(e.value)),
-            _ => None,
         }
-    }
-
-    /// Item `index` of an array.
-    pub fn at(&self, index: usize) -> Option<Node<'d, 'a>> {
-        match &self.data().data {
-            Value::Array(items) => items.get(index).map(|&id| self.node(id)),
-            _ => None,
-        }
-    }
-
-    /// The node at `path` (like `servers[0].host`) below this one.
-    pub fn lookup(&self, path: &Path) -> Option<Node<'d, 'a>> {
-        let (node, depth) = self.lookup_prefix(path);
-        (depth == path.segments.len()).then_some(node)
-    }
-
-    /// The deepest node along `path`, with how many segments were followed.
-    pub fn lookup_prefix(&self, path: &Path) -> (Node<'d, 'a>, usize) {
-        crate::common::follow_path(*self, path, Node::get, Node::at)
     }
 
     /// This subtree as a [`RawValue`], as the struct door builds it: OpenStep strings
     /// as [`RawValue::Text`], UIDs as `{"CF$UID": n}`.
-    pub fn to_raw_value(&self) -> RawValue<'a> {
+    pub fn to_raw_value(self) -> RawValue<'a> {
         match &self.data().data {
             Value::String(s) if self.doc.format == PlistFormat::OpenStep => {
                 RawValue::Text(s.clone())
@@ -348,6 +295,63 @@ impl<'d, 'a> Node<'d, 'a> {
                     .collect(),
             ),
         }
+    }
+}
+
+impl Spanned for Node<'_, '_> {
+    fn span(&self) -> Span {
+        self.data().span
+    }
+}
+
+impl<'d, 'a: 'd> TreeNode<'d> for Node<'d, 'a> {
+    type Key = EntryKey<'d>;
+    type Target = Self;
+    type Error = Infallible;
+
+    fn get(self, key: &str) -> Option<Self> {
+        Entry::find(self.entry_list(), key).map(|id| self.node(id))
+    }
+
+    fn at(self, index: usize) -> Option<Self> {
+        self.item_list().get(index).map(|&id| self.node(id))
+    }
+
+    fn items(self) -> impl Iterator<Item = Self> + 'd {
+        let doc = self.doc;
+        self.item_list().iter().map(move |&id| Node { doc, id })
+    }
+
+    fn entries(self) -> impl Iterator<Item = (EntryKey<'d>, Self)> + 'd {
+        let doc = self.doc;
+        self.entry_list()
+            .iter()
+            .map(move |e| (e.key(), Node { doc, id: e.value }))
+    }
+
+    fn to_raw_value(self) -> Result<RawValue<'d>, Infallible> {
+        Ok(Node::to_raw_value(self))
+    }
+}
+
+impl<'a> Tree for Document<'a> {
+    type Node<'d>
+        = Node<'d, 'a>
+    where
+        Self: 'd;
+    type Error = Infallible;
+
+    fn root(&self) -> Node<'_, 'a> {
+        Document::root(self)
+    }
+
+    /// The plist trees keep no comments.
+    fn comments(&self) -> impl Iterator<Item = Comment<'_>> {
+        std::iter::empty()
+    }
+
+    fn to_raw_value(&self) -> Result<RawValue<'_>, Infallible> {
+        Ok(Document::to_raw_value(self))
     }
 }
 
@@ -378,7 +382,7 @@ impl fmt::Debug for Node<'_, '_> {
 pub struct TreeBuilder<'a> {
     nodes: Vec<NodeData<'a>>,
     items: Vec<u32>,
-    entries: Vec<EntryData<'a>>,
+    entries: Vec<Entry<'a>>,
 }
 
 impl<'a> TreeBuilder<'a> {
@@ -428,7 +432,7 @@ impl<'a> PlistBuilder<'a> for TreeBuilder<'a> {
         self.entries.len()
     }
     fn dict_key(&mut self, _: &mut usize, key: Text<'a, '_>, span: Span) {
-        self.entries.push(EntryData {
+        self.entries.push(Entry {
             key: key.into_cow(),
             key_span: span,
             value: u32::MAX,

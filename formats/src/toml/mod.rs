@@ -33,6 +33,7 @@ mod writer;
 
 use quarry_raw_value::{Encode, EncodeError, RawValue, RawValueEncoder};
 
+pub use crate::common::EntryKey;
 pub use builder::{Key, StringKind, TableId, TableKind, TomlBuilder, ROOT};
 pub use direct::DirectSource;
 pub use error::{Error, ErrorKind};
@@ -40,7 +41,7 @@ pub use lexer::{Lexer, Scalar};
 pub use parser::parse_with;
 use parser::Parser;
 pub use raw::RawValueBuilder;
-pub use tree::{Document, EntryKey, Node, NodeKind, TreeBuilder};
+pub use tree::{Document, Node, NodeKind, TreeBuilder};
 pub use writer::{write_document, NullEntries};
 
 use crate::common::Limits;

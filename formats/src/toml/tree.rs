@@ -8,9 +8,11 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use quarry_raw_value::{Datetime, Path, RawValue};
+use std::convert::Infallible;
 
-use crate::common::Span;
+use quarry_raw_value::{Datetime, RawValue};
+
+use crate::common::{Comment, Entry, EntryKey, Span, Spanned, Tree, TreeNode};
 
 use super::builder::{Key, StringKind, TableId, TableKind, TomlBuilder};
 
@@ -18,12 +20,13 @@ use super::builder::{Key, StringKind, TableId, TableKind, TomlBuilder};
 ///
 /// ```
 /// use quarry_formats::toml::{self, NodeKind, TableKind};
+/// use quarry_formats::TreeNode;
 ///
 /// let doc = toml::parse_tree(b"# deps\n[dependencies]\nserde = { version = \"1\" }\n").unwrap();
 /// let serde = doc.root().get("dependencies").and_then(|d| d.get("serde")).unwrap();
 /// assert_eq!(serde.kind(), NodeKind::Table(TableKind::Inline));
 /// assert_eq!(serde.span().slice(doc.source()), "{ version = \"1\" }");
-/// assert_eq!(doc.comments().next().map(|(_, text)| text), Some("# deps"));
+/// assert_eq!(doc.comments().next().map(|c| c.text), Some(" deps"));
 /// ```
 #[derive(Clone)]
 pub struct Document<'a> {
@@ -46,15 +49,8 @@ enum Data<'a> {
     Bool(bool),
     Datetime(Datetime),
     Array(Vec<u32>),
-    Table(TableKind, Vec<EntryData<'a>>),
+    Table(TableKind, Vec<Entry<'a>>),
     ArrayOfTables(Vec<u32>),
-}
-
-#[derive(Debug, Clone)]
-struct EntryData<'a> {
-    key: Cow<'a, str>,
-    key_span: Span,
-    value: u32,
 }
 
 /// What kind of TOML node a node is.
@@ -111,11 +107,13 @@ impl<'a> Document<'a> {
         self.nodes.len()
     }
 
-    /// Every comment, in document order: its span and its text (from `#`).
-    pub fn comments(&self) -> impl Iterator<Item = (Span, &'a str)> + '_ {
-        self.comments
-            .iter()
-            .map(|&span| (span, span.slice(self.src)))
+    /// Every comment, in document order: its text after `#`, and its span.
+    pub fn comments(&self) -> impl Iterator<Item = Comment<'a>> + '_ {
+        let src = self.src;
+        self.comments.iter().map(move |&span| Comment {
+            text: &src[span.start + 1..span.end],
+            span,
+        })
     }
 
     /// The whole document as a [`RawValue`] map (what the struct door builds directly).
@@ -137,15 +135,6 @@ impl fmt::Debug for Document<'_> {
 pub struct Node<'d, 'a> {
     doc: &'d Document<'a>,
     id: u32,
-}
-
-/// A key of a table entry: its text and where it was written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct EntryKey<'d> {
-    /// The key's text (escapes decoded).
-    pub name: &'d str,
-    /// The key as written (for dotted keys, the last segment).
-    pub span: Span,
 }
 
 impl<'d, 'a> Node<'d, 'a> {
@@ -247,68 +236,24 @@ impl<'d, 'a> Node<'d, 'a> {
         self.len() == 0
     }
 
-    /// A table's entries in the order their keys first appeared.
-    pub fn entries(&self) -> impl Iterator<Item = (EntryKey<'d>, Node<'d, 'a>)> + 'd {
-        let doc = self.doc;
-        let entries: &'d [EntryData<'a>] = match &self.data().data {
+    /// A map's entries (empty for other nodes).
+    fn entry_list(&self) -> &'d [Entry<'a>] {
+        match &self.data().data {
             Data::Table(_, entries) => entries,
             _ => &[],
-        };
-        entries.iter().map(move |e| {
-            let key = EntryKey {
-                name: &e.key,
-                span: e.key_span,
-            };
-            (key, Node { doc, id: e.value })
-        })
+        }
     }
 
-    /// An array's items or an array of tables' element tables.
-    pub fn items(&self) -> impl Iterator<Item = Node<'d, 'a>> + 'd {
-        let doc = self.doc;
-        let items: &'d [u32] = match &self.data().data {
+    /// A sequence's item nodes (empty for other nodes).
+    fn item_list(&self) -> &'d [u32] {
+        match &self.data().data {
             Data::Array(items) | Data::ArrayOfTables(items) => items,
             _ => &[],
-        };
-        items.iter().map(move |&id| Node { doc, id })
-    }
-
-    /// The value under `key` in a table.
-    pub fn get(&self, key: &str) -> Option<Node<'d, 'a>> {
-        match &self.data().data {
-            Data::Table(_, entries) => entries
-                .iter()
-                .find(|e| e.key == key)
-                .map(|e| self.node(e.value)),
-            _ => None,
         }
-    }
-
-    /// Item `index` of an array or array of tables.
-    pub fn at(&self, index: usize) -> Option<Node<'d, 'a>> {
-        match &self.data().data {
-            Data::Array(items) | Data::ArrayOfTables(items) => {
-                items.get(index).map(|&id| self.node(id))
-            }
-            _ => None,
-        }
-    }
-
-    /// The node at `path` (like `servers[0].host`) below this one.
-    pub fn lookup(&self, path: &Path) -> Option<Node<'d, 'a>> {
-        match self.lookup_prefix(path) {
-            (node, followed) if followed == path.segments.len() => Some(node),
-            _ => None,
-        }
-    }
-
-    /// The deepest node along `path`, with how many segments were followed.
-    pub fn lookup_prefix(&self, path: &Path) -> (Node<'d, 'a>, usize) {
-        crate::common::follow_path(*self, path, Node::get, Node::at)
     }
 
     /// This subtree as a [`RawValue`].
-    pub fn to_raw_value(&self) -> RawValue<'a> {
+    pub fn to_raw_value(self) -> RawValue<'a> {
         match &self.data().data {
             Data::String(s, _) => RawValue::String(s.clone()),
             Data::Integer(i) => RawValue::Int(*i),
@@ -328,6 +273,63 @@ impl<'d, 'a> Node<'d, 'a> {
                     .collect(),
             ),
         }
+    }
+}
+
+impl Spanned for Node<'_, '_> {
+    fn span(&self) -> Span {
+        self.data().span
+    }
+}
+
+impl<'d, 'a: 'd> TreeNode<'d> for Node<'d, 'a> {
+    type Key = EntryKey<'d>;
+    type Target = Self;
+    type Error = Infallible;
+
+    fn get(self, key: &str) -> Option<Self> {
+        Entry::find(self.entry_list(), key).map(|id| self.node(id))
+    }
+
+    fn at(self, index: usize) -> Option<Self> {
+        self.item_list().get(index).map(|&id| self.node(id))
+    }
+
+    fn items(self) -> impl Iterator<Item = Self> + 'd {
+        let doc = self.doc;
+        self.item_list().iter().map(move |&id| Node { doc, id })
+    }
+
+    fn entries(self) -> impl Iterator<Item = (EntryKey<'d>, Self)> + 'd {
+        let doc = self.doc;
+        self.entry_list()
+            .iter()
+            .map(move |e| (e.key(), Node { doc, id: e.value }))
+    }
+
+    fn to_raw_value(self) -> Result<RawValue<'d>, Infallible> {
+        Ok(Node::to_raw_value(self))
+    }
+}
+
+impl<'a> Tree for Document<'a> {
+    type Node<'d>
+        = Node<'d, 'a>
+    where
+        Self: 'd;
+    type Error = Infallible;
+
+    fn root(&self) -> Node<'_, 'a> {
+        Document::root(self)
+    }
+
+    /// Every comment, in document order (its text after `#`).
+    fn comments(&self) -> impl Iterator<Item = Comment<'_>> {
+        Document::comments(self)
+    }
+
+    fn to_raw_value(&self) -> Result<RawValue<'_>, Infallible> {
+        Ok(Document::to_raw_value(self))
     }
 }
 
@@ -400,7 +402,7 @@ impl<'a> TreeBuilder<'a> {
     fn add_entry(&mut self, parent: TableId, key: Key<'a>, value: u32) {
         let node = self.tables[parent as usize] as usize;
         if let Data::Table(_, entries) = &mut self.nodes[node].data {
-            entries.push(EntryData {
+            entries.push(Entry {
                 key: key.name,
                 key_span: key.span,
                 value,

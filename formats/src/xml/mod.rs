@@ -234,6 +234,3 @@ pub fn to_writer_pretty<W: std::io::Write, T: Encode + ?Sized>(
     writer.write_all(to_string_pretty(value)?.as_bytes())?;
     Ok(())
 }
-
-#[cfg(test)]
-mod tests;

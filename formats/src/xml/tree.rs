@@ -8,9 +8,11 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use std::convert::Infallible;
+
 use quarry_raw_value::{Path, RawValue, Segment};
 
-use crate::common::Span;
+use crate::common::{Comment, EntryKey, Span, Spanned, Tree, TreeNode};
 
 use super::builder::{StartTag, Text, XmlBuilder};
 use super::raw::TEXT_KEY;
@@ -156,26 +158,6 @@ impl<'a> Document<'a> {
         (0..self.nodes.len()).map(move |id| Node { doc: self, id })
     }
 
-    /// Follows `path` from the top: its first segment is the root element's name,
-    /// as in the [`RawValue`] mapping (`config.server[1].@port`).
-    pub fn lookup(&self, path: &Path) -> Option<Target<'_, 'a>> {
-        let root = self.root_element();
-        match path.segments.first() {
-            Some(Segment::Key(k)) if k == root.tag_name() => {
-                let rest = Path {
-                    segments: path.segments[1..].to_vec(),
-                };
-                root.lookup(&rest)
-            }
-            _ => None,
-        }
-    }
-
-    /// Follows a path in the CLI syntax (`config.server[1].@port`).
-    pub fn lookup_str(&self, path: &str) -> Option<Target<'_, 'a>> {
-        self.lookup(&Path::parse(path)?)
-    }
-
     /// The document as a [`RawValue`]: exactly what [`parse`](super::parse) builds.
     pub fn to_raw_value(&self) -> RawValue<'_> {
         let root = self.root_element();
@@ -264,7 +246,7 @@ impl<'d, 'a> Node<'d, 'a> {
         &self.doc.nodes[self.id]
     }
 
-    fn at(&self, id: Option<usize>) -> Option<Node<'d, 'a>> {
+    fn node_at(&self, id: Option<usize>) -> Option<Node<'d, 'a>> {
         id.map(|id| Node { doc: self.doc, id })
     }
 
@@ -396,7 +378,7 @@ impl<'d, 'a> Node<'d, 'a> {
 
     /// The parent node (the document node has none).
     pub fn parent(&self) -> Option<Node<'d, 'a>> {
-        self.at(opt(self.data().parent))
+        self.node_at(opt(self.data().parent))
     }
 
     /// The parent element, if the parent is one.
@@ -406,22 +388,22 @@ impl<'d, 'a> Node<'d, 'a> {
 
     /// The first child.
     pub fn first_child(&self) -> Option<Node<'d, 'a>> {
-        self.at(first_child_of(self.doc, self.id))
+        self.node_at(first_child_of(self.doc, self.id))
     }
 
     /// The last child.
     pub fn last_child(&self) -> Option<Node<'d, 'a>> {
-        self.at(opt(self.data().last_child))
+        self.node_at(opt(self.data().last_child))
     }
 
     /// The next sibling.
     pub fn next_sibling(&self) -> Option<Node<'d, 'a>> {
-        self.at(next_sibling_of(self.doc, self.id))
+        self.node_at(next_sibling_of(self.doc, self.id))
     }
 
     /// The previous sibling.
     pub fn prev_sibling(&self) -> Option<Node<'d, 'a>> {
-        self.at(opt(self.data().prev_sibling))
+        self.node_at(opt(self.data().prev_sibling))
     }
 
     /// True when the node has children.
@@ -458,67 +440,9 @@ impl<'d, 'a> Node<'d, 'a> {
         (self.id..self.data().end as usize).map(move |id| Node { doc, id })
     }
 
-    /// Follows `path` from this element by the [`RawValue`] mapping: `name` is the
-    /// first child element of that name, `name[i]` the i-th, `@attr` an attribute,
-    /// `$text` the first text child.
-    pub fn lookup(&self, path: &Path) -> Option<Target<'d, 'a>> {
-        match self.lookup_prefix(path) {
-            (target, n) if n == path.segments.len() => Some(target),
-            _ => None,
-        }
-    }
-
-    /// The deepest node along `path`, with how many segments were followed: places
-    /// decode errors whose path ends at a missing field.
-    pub fn lookup_prefix(&self, path: &Path) -> (Target<'d, 'a>, usize) {
-        let mut node = *self;
-        let segments = &path.segments;
-        let mut i = 0;
-        while i < segments.len() {
-            let Segment::Key(key) = &segments[i] else {
-                // An index right after an element: the element itself when 0.
-                match segments[i] {
-                    Segment::Index(0) => {
-                        i += 1;
-                        continue;
-                    }
-                    _ => return (Target::Node(node), i),
-                }
-            };
-            if let Some(attr) = key.strip_prefix('@') {
-                return match node.attributes().find(|a| a.name() == attr) {
-                    Some(a) if i + 1 == segments.len() => (Target::Attribute(a), i + 1),
-                    _ => (Target::Node(node), i),
-                };
-            }
-            if key == TEXT_KEY {
-                return match node.children().find(|c| c.is_text()) {
-                    Some(t) if i + 1 == segments.len() => (Target::Node(t), i + 1),
-                    _ => (Target::Node(node), i),
-                };
-            }
-            let index = match segments.get(i + 1) {
-                Some(Segment::Index(n)) => Some(*n),
-                _ => None,
-            };
-            let found = node
-                .element_children()
-                .filter(|c| c.tag_name() == key)
-                .nth(index.unwrap_or(0));
-            match found {
-                Some(child) => {
-                    node = child;
-                    i += if index.is_some() { 2 } else { 1 };
-                }
-                None => return (Target::Node(node), i),
-            }
-        }
-        (Target::Node(node), segments.len())
-    }
-
     /// This element's value by the [`RawValue`] mapping (without the wrapper map);
     /// text, comments and PIs give their text.
-    pub fn to_raw_value(&self) -> RawValue<'d> {
+    pub fn to_raw_value(self) -> RawValue<'d> {
         match &self.data().kind {
             Kind::Element { .. } => {}
             Kind::Root => return self.doc.to_raw_value(),
@@ -565,6 +489,147 @@ impl<'d, 'a> Node<'d, 'a> {
             entries.push((Cow::Borrowed(TEXT_KEY), RawValue::Text(text)));
         }
         RawValue::Map(entries)
+    }
+}
+
+impl Spanned for Node<'_, '_> {
+    fn span(&self) -> Span {
+        self.data().span
+    }
+}
+
+/// XML by the [`RawValue`] mapping: an element's entries are its child elements under
+/// their names (its attributes are reached by `@name` in a path), its items the same
+/// child elements in order; text and other nodes are in [`Node::children`].
+impl<'d, 'a> TreeNode<'d> for Node<'d, 'a> {
+    /// A child element's name as written, and where it was.
+    type Key = EntryKey<'d>;
+    /// An element or text node, or an attribute (`@name`).
+    type Target = Target<'d, 'a>;
+    type Error = Infallible;
+
+    /// The first child element named `key` (the prefix included, as written).
+    fn get(self, key: &str) -> Option<Self> {
+        self.element_children().find(|c| c.tag_name() == key)
+    }
+
+    /// Child element `index`.
+    fn at(self, index: usize) -> Option<Self> {
+        self.element_children().nth(index)
+    }
+
+    fn items(self) -> impl Iterator<Item = Self> + 'd {
+        self.element_children()
+    }
+
+    fn entries(self) -> impl Iterator<Item = (EntryKey<'d>, Self)> + 'd {
+        self.element_children().map(|c| {
+            let name = c.tag_name();
+            let start = c.span().start + 1;
+            let key = EntryKey {
+                name,
+                span: Span::new(start, start + name.len()),
+            };
+            (key, c)
+        })
+    }
+
+    fn to_raw_value(self) -> Result<RawValue<'d>, Infallible> {
+        Ok(Node::to_raw_value(self))
+    }
+
+    /// Follows `path` by the [`RawValue`] mapping: `name` is the first child element
+    /// of that name, `name[i]` the i-th, `@attr` an attribute, `$text` the first text
+    /// child. From the document node, the first segment is the root element's name.
+    fn lookup_prefix(self, path: &Path) -> (Target<'d, 'a>, usize) {
+        let mut node = self;
+        let segments = &path.segments;
+        let mut i = 0;
+        while i < segments.len() {
+            let Segment::Key(key) = &segments[i] else {
+                // An index right after an element: the element itself when 0.
+                match segments[i] {
+                    Segment::Index(0) => {
+                        i += 1;
+                        continue;
+                    }
+                    _ => return (Target::Node(node), i),
+                }
+            };
+            if let Some(attr) = key.strip_prefix('@') {
+                return match node.attributes().find(|a| a.name() == attr) {
+                    Some(a) if i + 1 == segments.len() => (Target::Attribute(a), i + 1),
+                    _ => (Target::Node(node), i),
+                };
+            }
+            if key == TEXT_KEY {
+                return match node.children().find(|c| c.is_text()) {
+                    Some(t) if i + 1 == segments.len() => (Target::Node(t), i + 1),
+                    _ => (Target::Node(node), i),
+                };
+            }
+            let index = match segments.get(i + 1) {
+                Some(Segment::Index(n)) => Some(*n),
+                _ => None,
+            };
+            let found = node
+                .element_children()
+                .filter(|c| c.tag_name() == key)
+                .nth(index.unwrap_or(0));
+            match found {
+                Some(child) => {
+                    node = child;
+                    i += if index.is_some() { 2 } else { 1 };
+                }
+                None => return (Target::Node(node), i),
+            }
+        }
+        (Target::Node(node), segments.len())
+    }
+}
+
+impl<'d, 'a> From<Node<'d, 'a>> for Target<'d, 'a> {
+    fn from(node: Node<'d, 'a>) -> Self {
+        Target::Node(node)
+    }
+}
+
+impl Spanned for Target<'_, '_> {
+    fn span(&self) -> Span {
+        Target::span(self)
+    }
+}
+
+impl Spanned for Attr<'_, '_> {
+    fn span(&self) -> Span {
+        Attr::span(self)
+    }
+}
+
+impl<'a> Tree for Document<'a> {
+    type Node<'d>
+        = Node<'d, 'a>
+    where
+        Self: 'd;
+    type Error = Infallible;
+
+    /// The document node: a path from it starts with the root element's name.
+    fn root(&self) -> Node<'_, 'a> {
+        Document::root(self)
+    }
+
+    /// Every comment node, in document order.
+    fn comments(&self) -> impl Iterator<Item = Comment<'_>> {
+        self.descendants()
+            .filter(|n| n.kind() == NodeKind::Comment)
+            .map(|n| Comment {
+                text: n.text().unwrap_or(""),
+                span: n.span(),
+            })
+    }
+
+    fn to_raw_value(&self) -> Result<RawValue<'_>, Infallible> {
+        Ok(Document::to_raw_value(self))
     }
 }
 

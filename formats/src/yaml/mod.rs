@@ -11,7 +11,7 @@
 //! [`to_vec_stream`] a stream of documents separated by `---`.
 //!
 //! ```
-//! use quarry_formats::yaml;
+//! use quarry_formats::{yaml, TreeNode};
 //!
 //! let src = b"defaults: &defaults {retries: 3}\nweb:\n  <<: *defaults\n  ports: [80, 443] # public\n";
 //! let value = yaml::parse(src).unwrap();
@@ -25,7 +25,7 @@
 //! let ports = stream.document(0).unwrap().root().lookup_str("web.ports").unwrap();
 //! assert_eq!(ports.collection_style(), Some(yaml::CollectionStyle::Flow));
 //! assert_eq!(ports.span().slice(stream.source()), "[80, 443]");
-//! assert_eq!(stream.comments().next().map(|(text, _)| text), Some(" public"));
+//! assert_eq!(stream.comments().next().map(|c| c.text), Some(" public"));
 //!
 //! let err = yaml::parse(b"a: b: c").unwrap_err();
 //! assert_eq!(err.to_string(), "mapping values are not allowed here at line 1, column 5");
@@ -71,7 +71,7 @@ pub use error::{Error, ErrorKind};
 pub use parser::parse_with;
 use parser::Parser;
 pub use raw::RawValueBuilder;
-pub use tree::{Children, Document, Node, NodeKind, Stream, TreeBuilder};
+pub use tree::{Document, Node, NodeKind, Stream, TreeBuilder};
 pub use writer::YamlWriter;
 
 use crate::common::Limits;
@@ -224,6 +224,3 @@ pub fn to_writer_flow<W: std::io::Write, T: Encode + ?Sized>(
     writer.write_all(&to_vec_flow(value)?)?;
     Ok(())
 }
-
-#[cfg(test)]
-mod tests;

@@ -2245,4 +2245,11 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn tokens_and_props_stay_small() {
+        // They move through the queue and every builder call: keep them a few words.
+        assert!(std::mem::size_of::<Token<'_>>() <= 48);
+        assert!(std::mem::size_of::<crate::yaml::builder::Props<'_>>() <= 24);
+    }
 }

@@ -9,9 +9,9 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use quarry_raw_value::{Path, RawValue, Segment};
+use quarry_raw_value::{Path, RawValue};
 
-use crate::common::Span;
+use crate::common::{follow_path, Comment, FlatNode, Siblings, Span, Spanned, Tree, TreeNode};
 
 use super::builder::{CollectionStyle, DocumentStart, Props, ScalarStyle, Tag, YamlBuilder};
 use super::raw::{resolve_scalar, RawValueBuilder};
@@ -20,6 +20,8 @@ use super::{Error, ErrorKind, Options};
 /// A parsed YAML stream: zero or more [`Document`]s, and the comments.
 ///
 /// ```
+/// use quarry_formats::TreeNode;
+///
 /// let stream = quarry_formats::yaml::parse_tree(b"servers:\n  - host: &h example.org\n  - host: *h\n").unwrap();
 /// let doc = stream.document(0).unwrap();
 /// // Lookups follow aliases...
@@ -132,12 +134,13 @@ impl<'a> Stream<'a> {
         self.nodes.len()
     }
 
-    /// Every comment as `(text after '#', span)`, in source order.
-    pub fn comments(&self) -> impl Iterator<Item = (&'a str, Span)> + '_ {
+    /// Every comment of the stream, in source order (its text after `#`).
+    pub fn comments(&self) -> impl Iterator<Item = Comment<'a>> + '_ {
         let src = self.src;
-        self.comments
-            .iter()
-            .map(move |s| (&src[s.start + 1..s.end], *s))
+        self.comments.iter().map(move |&span| Comment {
+            text: &src[span.start + 1..span.end],
+            span,
+        })
     }
 }
 
@@ -374,46 +377,6 @@ impl<'s, 'a> Node<'s, 'a> {
         self.len() == 0
     }
 
-    /// Every direct child: a sequence's items, or a mapping's keys and values alternating.
-    pub fn children(&self) -> Children<'s, 'a> {
-        let count = match self.data().data {
-            Data::Sequence(n, _) | Data::Mapping(n, _) => n,
-            _ => 0,
-        };
-        Children {
-            stream: self.stream,
-            doc: self.doc,
-            next: self.id + 1,
-            remaining: count,
-        }
-    }
-
-    /// The items of a sequence (empty for other nodes).
-    pub fn items(&self) -> Children<'s, 'a> {
-        if self.kind() == NodeKind::Sequence {
-            self.children()
-        } else {
-            Children {
-                stream: self.stream,
-                doc: self.doc,
-                next: self.id,
-                remaining: 0,
-            }
-        }
-    }
-
-    /// The entries of a mapping as `(key, value)`, in order, duplicates included.
-    pub fn entries(&self) -> impl Iterator<Item = (Node<'s, 'a>, Node<'s, 'a>)> {
-        let is_map = self.kind() == NodeKind::Mapping;
-        let mut children = self.children();
-        std::iter::from_fn(move || {
-            if !is_map {
-                return None;
-            }
-            Some((children.next()?, children.next()?))
-        })
-    }
-
     /// The node an alias refers to (the last node anchored with its name before it in
     /// the document); any other node is itself.
     pub fn resolve(&self) -> Node<'s, 'a> {
@@ -427,86 +390,9 @@ impl<'s, 'a> Node<'s, 'a> {
             .map_or(*self, |id| self.at_id(id))
     }
 
-    /// The sequence item at `index` (through an alias).
-    pub fn at(&self, index: usize) -> Option<Node<'s, 'a>> {
-        self.resolve().items().nth(index)
-    }
-
-    /// The value of the first entry whose scalar key reads `key` (through aliases, and
-    /// through merge keys `<<` when the mapping has none of its own).
-    pub fn get(&self, key: &str) -> Option<Node<'s, 'a>> {
-        let map = self.resolve();
-        if let Some((_, v)) = map
-            .entries()
-            .find(|(k, _)| k.resolve().as_str() == Some(key))
-        {
-            return Some(v.resolve());
-        }
-        for (k, v) in map.entries() {
-            if k.scalar_style() == Some(ScalarStyle::Plain)
-                && k.as_str() == Some("<<")
-                && k.tag().is_none()
-            {
-                let v = v.resolve();
-                let found = match v.kind() {
-                    NodeKind::Mapping => v.get(key),
-                    NodeKind::Sequence => v.items().find_map(|m| m.get(key)),
-                    _ => None,
-                };
-                if found.is_some() {
-                    return found;
-                }
-            }
-        }
-        None
-    }
-
-    /// Follows `path` (`servers[0].host`) from this node.
-    pub fn lookup(&self, path: &Path) -> Option<Node<'s, 'a>> {
-        let mut node = self.resolve();
-        for segment in &path.segments {
-            node = match segment {
-                Segment::Key(k) => node.get(k)?,
-                Segment::Index(i) => node.at(*i)?,
-            };
-        }
-        Some(node)
-    }
-
-    /// Follows a path written as text (`servers[0].host`, keys may be quoted as in
-    /// decode errors); `None` if the path does not parse or leads nowhere.
-    pub fn lookup_str(&self, path: &str) -> Option<Node<'s, 'a>> {
-        let mut node = self.resolve();
-        let b = path.as_bytes();
-        let mut i = 0;
-        while i < b.len() {
-            match b[i] {
-                b'.' => i += 1,
-                b'[' => {
-                    let close = path[i..].find(']')? + i;
-                    let index: usize = path[i + 1..close].parse().ok()?;
-                    node = node.at(index)?;
-                    i = close + 1;
-                }
-                _ => {
-                    let end = path[i..].find(['.', '[']).map_or(path.len(), |e| e + i);
-                    node = node.get(&path[i..end])?;
-                    i = end;
-                }
-            }
-        }
-        Some(node)
-    }
-
-    /// The deepest node along `path`, with how many segments were followed.
-    /// Used to place decode errors whose path ends at a missing field.
-    pub fn lookup_prefix(&self, path: &Path) -> (Node<'s, 'a>, usize) {
-        crate::common::follow_path(self.resolve(), path, Node::get, Node::at)
-    }
-
     /// This subtree as a [`RawValue`], as the struct door would build it (aliases to
     /// anchors outside the subtree resolved, merge keys applied).
-    pub fn to_raw_value(&self) -> Result<RawValue<'a>, Error> {
+    pub fn to_raw_value(self) -> Result<RawValue<'a>, Error> {
         self.to_raw_value_with_options(&Options::default())
     }
 
@@ -607,38 +493,120 @@ impl fmt::Debug for Node<'_, '_> {
     }
 }
 
-/// Iterator over the children of a node.
-#[derive(Debug, Clone)]
-pub struct Children<'s, 'a> {
-    stream: &'s Stream<'a>,
-    doc: usize,
-    next: usize,
-    remaining: usize,
+impl FlatNode for NodeData<'_> {
+    #[inline]
+    fn subtree_end(&self) -> usize {
+        self.end
+    }
 }
 
-impl<'s, 'a> Iterator for Children<'s, 'a> {
-    type Item = Node<'s, 'a>;
+impl Spanned for Node<'_, '_> {
+    fn span(&self) -> Span {
+        self.data().span
+    }
+}
 
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.remaining == 0 {
-            return None;
+/// Lookups follow aliases, and merge keys `<<` (when the mapping has no entry of its
+/// own under the key), as the struct door reads them.
+impl<'s, 'a: 's> TreeNode<'s> for Node<'s, 'a> {
+    /// A key is a node: it may be any node in YAML.
+    type Key = Self;
+    type Target = Self;
+    type Error = Error;
+
+    /// The value of the first entry whose scalar key reads `key` (through aliases, and
+    /// through merge keys `<<` when the mapping has none of its own).
+    fn get(self, key: &str) -> Option<Self> {
+        let map = self.resolve();
+        if let Some((_, v)) = map
+            .entries()
+            .find(|(k, _)| k.resolve().as_str() == Some(key))
+        {
+            return Some(v.resolve());
         }
-        let node = Node {
-            stream: self.stream,
-            id: self.next,
-            doc: self.doc,
-        };
-        self.next = self.stream.nodes[self.next].end;
-        self.remaining -= 1;
-        Some(node)
+        for (k, v) in map.entries() {
+            if k.scalar_style() == Some(ScalarStyle::Plain)
+                && k.as_str() == Some("<<")
+                && k.tag().is_none()
+            {
+                let v = v.resolve();
+                let found = match v.kind() {
+                    NodeKind::Mapping => v.get(key),
+                    NodeKind::Sequence => v.items().find_map(|m| m.get(key)),
+                    _ => None,
+                };
+                if found.is_some() {
+                    return found;
+                }
+            }
+        }
+        None
     }
 
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        (self.remaining, Some(self.remaining))
+    /// The sequence item at `index` (through an alias).
+    fn at(self, index: usize) -> Option<Self> {
+        self.resolve().items().nth(index)
+    }
+
+    fn items(self) -> impl Iterator<Item = Self> + 's {
+        let count = match self.data().data {
+            Data::Sequence(n, _) => n,
+            _ => 0,
+        };
+        Siblings::new(&self.stream.nodes, self.id + 1, count).map(move |id| self.at_id(id))
+    }
+
+    fn entries(self) -> impl Iterator<Item = (Self, Self)> + 's {
+        let count = match self.data().data {
+            Data::Mapping(n, _) => n,
+            _ => 0,
+        };
+        let mut children =
+            Siblings::new(&self.stream.nodes, self.id + 1, count).map(move |id| self.at_id(id));
+        std::iter::from_fn(move || Some((children.next()?, children.next()?)))
+    }
+
+    fn to_raw_value(self) -> Result<RawValue<'s>, Error> {
+        Node::to_raw_value(self)
+    }
+
+    fn lookup_prefix(self, path: &Path) -> (Self, usize) {
+        follow_path(self.resolve(), path, |n, key| n.get(key), |n, i| n.at(i))
     }
 }
 
-impl ExactSizeIterator for Children<'_, '_> {}
+impl<'s, 'a> Tree for Document<'s, 'a> {
+    type Node<'d>
+        = Node<'d, 'a>
+    where
+        Self: 'd;
+    type Error = Error;
+
+    fn root(&self) -> Node<'_, 'a> {
+        Document::root(self)
+    }
+
+    /// The comments of this document: those after the previous document's end, up
+    /// to this one's end (the last document's run to the end of the stream).
+    fn comments(&self) -> impl Iterator<Item = Comment<'_>> {
+        let docs = &self.stream.docs;
+        let from = match self.index {
+            0 => 0,
+            i => docs[i - 1].span.end,
+        };
+        let to = match docs.get(self.index + 1) {
+            Some(_) => self.data().span.end,
+            None => usize::MAX,
+        };
+        self.stream
+            .comments()
+            .filter(move |c| (from..to).contains(&c.span.start))
+    }
+
+    fn to_raw_value(&self) -> Result<RawValue<'_>, Error> {
+        Document::to_raw_value(self)
+    }
+}
 
 /// The builder of the tree door.
 #[derive(Debug, Default)]

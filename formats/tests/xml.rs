@@ -1,25 +1,13 @@
-use super::*;
-
-/// Prints the verdict for each file in `XML_DEBUG` (space separated); a debugging aid.
-#[test]
-#[ignore]
-fn debug_files() {
-    let files = std::env::var("XML_DEBUG").unwrap_or_default();
-    for f in files.split_whitespace() {
-        let bytes = std::fs::read(f).unwrap();
-        match parse(&bytes) {
-            Ok(v) => println!("{f}: ok {v:?}"),
-            Err(e) => println!("{f}: {e}"),
-        }
-    }
-}
+//! XML through the public API: the RawValue mapping, the tree, entities and limits,
+//! encodings, errors, the writers, and a builder of one's own.
+#![cfg(feature = "xml")]
 
 use std::borrow::Cow;
 
 use proptest::prelude::*;
-use quarry_raw_value::Path;
-
-use crate::common::Limits;
+use quarry_formats::common::{Limits, Span, TreeNode};
+use quarry_formats::xml::*;
+use quarry_raw_value::{Path, RawValue};
 
 fn text(s: &str) -> RawValue<'_> {
     RawValue::Text(Cow::Borrowed(s))
@@ -281,11 +269,8 @@ fn billion_laughs_is_rejected_fast_with_a_named_error() {
         );
     }
     // A small limit stops it at once.
-    let limits = Limits {
-        max_entity_expansion: 1 << 10,
-        ..Limits::default()
-    };
-    let small = crate::xml::check_with_limits(doc.as_bytes(), limits).unwrap_err();
+    let limits = Limits::default().with_max_entity_expansion(1 << 10);
+    let small = check_with_limits(doc.as_bytes(), limits).unwrap_err();
     assert_eq!(
         small.kind(),
         &ErrorKind::EntityExpansionLimitReached(1 << 10)
@@ -321,10 +306,7 @@ fn deep_nesting_hits_the_depth_limit_without_overflowing_the_stack() {
 
 #[test]
 fn attribute_and_document_size_limits() {
-    let limits = Limits {
-        max_attributes: 2,
-        ..Limits::default()
-    };
+    let limits = Limits::default().with_max_attributes(2);
     let err = parse_with_limits(b"<a x='1' y='2' z='3'/>", limits).unwrap_err();
     assert_eq!(err.kind(), &ErrorKind::AttributeLimitReached(2));
     let err = parse_with_limits(b"<a/>", Limits::default().with_max_document_size(3)).unwrap_err();
@@ -464,14 +446,14 @@ fn path_lookup() {
         br#"<root><child a="0"/><child a="1"/><child a="2">two</child><other>x</other></root>"#,
     )
     .unwrap();
-    let at = |p: &str| doc.lookup_str(p).map(|t| t.to_raw_value());
+    let at = |p: &str| doc.root().lookup_str(p).map(|t| t.to_raw_value());
     assert_eq!(at("root.child[2].@a"), Some(text("2")));
     assert_eq!(at("root.child.@a"), Some(text("0")));
     assert_eq!(at("root.other"), Some(text("x")));
     assert_eq!(at("root.child[2].$text"), Some(text("two")));
     assert_eq!(at("root.child[3]"), None);
     assert_eq!(at("nope.child"), None);
-    let target = doc.lookup_str("root.child[1].@a").unwrap();
+    let target = doc.root().lookup_str("root.child[1].@a").unwrap();
     assert_eq!(target.span().slice(doc.source()), "a=\"1\"");
     // Decode errors name paths from the root element's value.
     let path = Path::parse("child[2].missing").unwrap();
@@ -582,10 +564,10 @@ fn a_builder_of_ones_own_sees_every_event() {
     #[derive(Default)]
     struct Events(Vec<String>);
     impl<'a> XmlBuilder<'a> for Events {
-        fn declaration(&mut self, d: &Declaration<'_>, _: crate::Span) {
+        fn declaration(&mut self, d: &Declaration<'_>, _: Span) {
             self.0.push(format!("decl {}", d.version));
         }
-        fn doctype(&mut self, d: &Doctype<'_>, _: crate::Span) {
+        fn doctype(&mut self, d: &Doctype<'_>, _: Span) {
             self.0.push(format!("doctype {}", d.name));
         }
         fn start_element(&mut self, tag: &StartTag<'a, '_>) {
@@ -596,19 +578,19 @@ fn a_builder_of_ones_own_sees_every_event() {
             self.0
                 .push(format!("start {} {}", tag.name(), attrs.join(",")));
         }
-        fn end_element(&mut self, _: crate::Span) {
+        fn end_element(&mut self, _: Span) {
             self.0.push("end".into());
         }
-        fn text(&mut self, text: Text<'a, '_>, _: crate::Span) {
+        fn text(&mut self, text: Text<'a, '_>, _: Span) {
             self.0.push(format!("text {}", text.as_str()));
         }
-        fn cdata(&mut self, text: Text<'a, '_>, _: crate::Span) {
+        fn cdata(&mut self, text: Text<'a, '_>, _: Span) {
             self.0.push(format!("cdata {}", text.as_str()));
         }
-        fn comment(&mut self, text: Text<'a, '_>, _: crate::Span) {
+        fn comment(&mut self, text: Text<'a, '_>, _: Span) {
             self.0.push(format!("comment {}", text.as_str()));
         }
-        fn processing_instruction(&mut self, t: Text<'a, '_>, d: Text<'a, '_>, _: crate::Span) {
+        fn processing_instruction(&mut self, t: Text<'a, '_>, d: Text<'a, '_>, _: Span) {
             self.0.push(format!("pi {} {}", t.as_str(), d.as_str()));
         }
     }
@@ -782,7 +764,7 @@ fn end_tags_match_the_open_element_exactly() {
     // The span of an element still runs to the end of its end tag.
     let doc = parse_tree(b"<r><a>x</a ></r>").unwrap();
     let a = doc.root_element().first_child().unwrap();
-    assert_eq!(a.span(), crate::common::Span::new(3, 12));
+    assert_eq!(a.span(), Span::new(3, 12));
 }
 
 /// Found by the fuzzer: an empty CDATA section made a text node of its own, so the tree
