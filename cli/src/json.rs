@@ -5,18 +5,7 @@ use std::path::Path;
 use quarry::json::{self, Node, NodeKind};
 use quarry::{TreeNode, ValuePath};
 
-use crate::{count, key_label, render_parse_error, short_string, Failure, TreeOut};
-
-fn parse<'a>(file: &Path, bytes: &'a [u8]) -> Result<json::Document<'a>, Failure> {
-    json::parse_tree(bytes).map_err(|e| {
-        Failure::Invalid(render_parse_error(
-            file,
-            bytes,
-            e.position(),
-            &e.kind().to_string(),
-        ))
-    })
-}
+use crate::{count, invalid, key_label, short_string, Failure, TreeOut};
 
 /// A one-line rendering of a scalar: strings quoted and cut at 60 characters.
 fn scalar(node: Node<'_, '_>) -> String {
@@ -28,7 +17,7 @@ fn scalar(node: Node<'_, '_>) -> String {
 
 /// The indented tree: line number, then `key: kind value` per node.
 pub fn tree(file: &Path, bytes: &[u8]) -> Result<String, Failure> {
-    let doc = parse(file, bytes)?;
+    let doc = json::parse_tree(bytes).map_err(invalid(file, bytes))?;
     let mut out = TreeOut::new(bytes);
     // Explicit stack of (node, depth, label); children pushed in reverse to print in order.
     let mut stack = vec![(doc.root(), 0usize, String::new())];
@@ -60,7 +49,7 @@ pub fn tree(file: &Path, bytes: &[u8]) -> Result<String, Failure> {
 
 /// The value at `path`: scalars as plain text, containers as indented JSON.
 pub fn get(file: &Path, bytes: &[u8], path: &ValuePath) -> Result<String, Failure> {
-    let doc = parse(file, bytes)?;
+    let doc = json::parse_tree(bytes).map_err(invalid(file, bytes))?;
     let node = doc
         .root()
         .lookup(path)

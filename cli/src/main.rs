@@ -182,6 +182,22 @@ fn render_parse_error(
     )
 }
 
+/// What a parse error of the tree door becomes: `FILE:LINE:COLUMN: message` and the
+/// line with a caret.
+fn invalid<'f, K: std::fmt::Display>(
+    file: &'f Path,
+    bytes: &'f [u8],
+) -> impl FnOnce(common::Error<K>) -> Failure + 'f {
+    move |e| {
+        Failure::Invalid(render_parse_error(
+            file,
+            bytes,
+            e.position(),
+            &e.kind().to_string(),
+        ))
+    }
+}
+
 fn parse_failure(file: &Path, bytes: &[u8], error: &quarry::ParseError) -> Failure {
     Failure::Invalid(render_parse_error(
         file,

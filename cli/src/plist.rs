@@ -5,18 +5,7 @@ use std::path::Path;
 use quarry::plist::{self, Node, NodeKind, PlistFormat};
 use quarry::{TreeNode, ValuePath};
 
-use crate::{count, key_label, render_parse_error, short_string, Failure, TreeOut};
-
-fn parse<'a>(file: &Path, bytes: &'a [u8]) -> Result<plist::Document<'a>, Failure> {
-    plist::parse_tree(bytes).map_err(|e| {
-        Failure::Invalid(render_parse_error(
-            file,
-            bytes,
-            e.position(),
-            &e.kind().to_string(),
-        ))
-    })
-}
+use crate::{count, invalid, key_label, short_string, Failure, TreeOut};
 
 fn describe(node: Node<'_, '_>) -> String {
     match node.kind() {
@@ -41,7 +30,7 @@ fn describe(node: Node<'_, '_>) -> String {
 
 /// The indented tree with line numbers (object offsets, `@0x…`, for binary plists).
 pub fn tree(file: &Path, bytes: &[u8]) -> Result<String, Failure> {
-    let doc = parse(file, bytes)?;
+    let doc = plist::parse_tree(bytes).map_err(invalid(file, bytes))?;
     let mut out = if doc.format() == PlistFormat::Binary {
         TreeOut::offsets()
     } else {
@@ -71,7 +60,7 @@ pub fn tree(file: &Path, bytes: &[u8]) -> Result<String, Failure> {
 
 /// The value at `path`: scalars as plain text (data as base64), containers as XML plist.
 pub fn get(file: &Path, bytes: &[u8], path: &ValuePath) -> Result<String, Failure> {
-    let doc = parse(file, bytes)?;
+    let doc = plist::parse_tree(bytes).map_err(invalid(file, bytes))?;
     let node = doc
         .root()
         .lookup(path)

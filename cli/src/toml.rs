@@ -5,18 +5,7 @@ use std::path::Path;
 use quarry::toml::{self, Node, NodeKind, TableKind};
 use quarry::{TreeNode, ValuePath};
 
-use crate::{count, key_label, render_parse_error, short_string, Failure, TreeOut};
-
-fn parse<'a>(file: &Path, bytes: &'a [u8]) -> Result<toml::Document<'a>, Failure> {
-    toml::parse_tree(bytes).map_err(|e| {
-        Failure::Invalid(render_parse_error(
-            file,
-            bytes,
-            e.position(),
-            &e.kind().to_string(),
-        ))
-    })
-}
+use crate::{count, invalid, key_label, short_string, Failure, TreeOut};
 
 fn describe(node: Node<'_, '_>) -> String {
     match node.kind() {
@@ -43,7 +32,7 @@ fn describe(node: Node<'_, '_>) -> String {
 /// The indented tree: line number, then `key: kind value` per node; comments are listed
 /// after the tree with their line numbers.
 pub fn tree(file: &Path, bytes: &[u8]) -> Result<String, Failure> {
-    let doc = parse(file, bytes)?;
+    let doc = toml::parse_tree(bytes).map_err(invalid(file, bytes))?;
     let mut out = TreeOut::new(bytes);
     let mut stack = vec![(doc.root(), 0usize, String::new())];
     while let Some((node, depth, label)) = stack.pop() {
@@ -73,7 +62,7 @@ pub fn tree(file: &Path, bytes: &[u8]) -> Result<String, Failure> {
 
 /// The value at `path`: scalars as plain text, tables as TOML, arrays as JSON.
 pub fn get(file: &Path, bytes: &[u8], path: &ValuePath) -> Result<String, Failure> {
-    let doc = parse(file, bytes)?;
+    let doc = toml::parse_tree(bytes).map_err(invalid(file, bytes))?;
     let node = doc
         .root()
         .lookup(path)

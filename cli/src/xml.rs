@@ -5,18 +5,7 @@ use std::path::Path;
 use quarry::xml::{self, Node, NodeKind, Target};
 use quarry::{TreeNode, ValuePath};
 
-use crate::{count, render_parse_error, short_string, Failure, TreeOut};
-
-fn parse<'a>(file: &Path, bytes: &'a [u8]) -> Result<xml::Document<'a>, Failure> {
-    xml::parse_tree(bytes).map_err(|e| {
-        Failure::Invalid(render_parse_error(
-            file,
-            bytes,
-            e.position(),
-            &e.kind().to_string(),
-        ))
-    })
-}
+use crate::{count, invalid, short_string, Failure, TreeOut};
 
 fn describe(node: Node<'_, '_>) -> String {
     match node.kind() {
@@ -47,7 +36,7 @@ fn describe(node: Node<'_, '_>) -> String {
 /// The indented tree: elements with their namespace, attributes as `@name = "value"`,
 /// text, comments and PIs, each with its line number.
 pub fn tree(file: &Path, bytes: &[u8]) -> Result<String, Failure> {
-    let doc = parse(file, bytes)?;
+    let doc = xml::parse_tree(bytes).map_err(invalid(file, bytes))?;
     let mut out = TreeOut::new(doc.source().as_bytes());
     let top: Vec<_> = doc.root().children().collect();
     let mut stack: Vec<(Node<'_, '_>, usize)> = top.into_iter().rev().map(|n| (n, 0)).collect();
@@ -73,7 +62,7 @@ pub fn tree(file: &Path, bytes: &[u8]) -> Result<String, Failure> {
 /// The value at `path` (`root.child[2].@attr`, the root element's name first): text and
 /// attributes as plain text, elements as XML.
 pub fn get(file: &Path, bytes: &[u8], path: &ValuePath) -> Result<String, Failure> {
-    let doc = parse(file, bytes)?;
+    let doc = xml::parse_tree(bytes).map_err(invalid(file, bytes))?;
     let target = doc
         .root()
         .lookup(path)

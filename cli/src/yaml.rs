@@ -5,18 +5,7 @@ use std::path::Path;
 use quarry::yaml::{self, Node, NodeKind};
 use quarry::{TreeNode, ValuePath};
 
-use crate::{count, render_parse_error, short_string, Failure, TreeOut};
-
-fn parse<'a>(file: &Path, bytes: &'a [u8]) -> Result<yaml::Stream<'a>, Failure> {
-    yaml::parse_tree(bytes).map_err(|e| {
-        Failure::Invalid(render_parse_error(
-            file,
-            bytes,
-            e.position(),
-            &e.kind().to_string(),
-        ))
-    })
-}
+use crate::{count, invalid, short_string, Failure, TreeOut};
 
 /// `kind value` with the node's properties: `!tag`, `&anchor`, the scalar style.
 fn describe(node: Node<'_, '_>) -> String {
@@ -67,7 +56,7 @@ fn selected<'s, 'a>(
 /// The indented tree of each document (or of `--doc N`), with line numbers; mapping
 /// keys that are scalars label their values, other keys are shown as `? key`.
 pub fn tree(file: &Path, bytes: &[u8], doc: Option<usize>) -> Result<String, Failure> {
-    let stream = parse(file, bytes)?;
+    let stream = yaml::parse_tree(bytes).map_err(invalid(file, bytes))?;
     let mut out = TreeOut::new(stream.source().as_bytes());
     for document in selected(file, &stream, doc)? {
         out.node(
@@ -123,7 +112,7 @@ pub fn get(
     path: &ValuePath,
     doc: Option<usize>,
 ) -> Result<String, Failure> {
-    let stream = parse(file, bytes)?;
+    let stream = yaml::parse_tree(bytes).map_err(invalid(file, bytes))?;
     let index = doc.unwrap_or(0);
     let document = selected(file, &stream, Some(index))?.remove(0);
     let missing = || Failure::Invalid(format!("{}: no value at `{path}`\n", file.display()));

@@ -1,12 +1,20 @@
-//! quarry's hand-written parsers and writers, one folder per format, each in the same
-//! rooms: `mod.rs` (the API), `parser.rs` (the one parser, generic over a builder),
-//! `builder.rs` (the builder trait), `raw.rs` (the [`RawValue`] builder), `tree.rs`
-//! (the format's node tree), `writer.rs` and `error.rs`. What all formats share —
-//! positions, the error shell, the caret renderer and [`Limits`] — lives in [`common`].
+//! quarry's hand-written parsers and writers, one folder per format, each with the same
+//! rooms: `mod.rs` (the API), `builder.rs` (the builder trait), `raw.rs` (the
+//! [`RawValue`] builder), `tree.rs` (the format's node tree), `writer.rs`, `error.rs`,
+//! and `direct.rs` where the format has a direct struct path (JSON, TOML, YAML, binary
+//! plists). The one parser, generic over the builder, is `parser.rs` (with `lexer.rs` or
+//! `scanner.rs` where the format has one); property lists have three readers feeding one
+//! builder instead: `xml.rs` (on the XML parser), `binary.rs` and `openstep.rs`. What all
+//! formats share — positions, the error shell, the caret renderer, [`Limits`], and the
+//! one tree vocabulary ([`Tree`], [`TreeNode`]) — lives in [`common`].
 //!
 //! ```
-//! let doc = quarry_formats::json::parse_tree(b"[1, 2, 3]").unwrap();
-//! assert_eq!(doc.root().len(), 3);
+//! use quarry_formats::TreeNode;
+//!
+//! let doc = quarry_formats::json::parse_tree(br#"{"ports": [80, 443]}"#).unwrap();
+//! let ports = doc.root().get("ports").unwrap();
+//! assert_eq!(ports.len(), 2);
+//! assert_eq!(ports.at(1).and_then(|p| p.as_u64()), Some(443));
 //! ```
 
 pub mod common;

@@ -11,24 +11,7 @@ use quarry_formats::{Limits, TreeNode};
 use quarry_raw_value::{
     Date, Datetime, Decode, Fallback, Offset, Path, PullSource, RawValue, Text, Time,
 };
-use support::{pull, without_odd_entries};
-
-fn map<'a>(entries: Vec<(&'a str, RawValue<'a>)>) -> RawValue<'a> {
-    RawValue::Map(
-        entries
-            .into_iter()
-            .map(|(k, v)| (Cow::Borrowed(k), v))
-            .collect(),
-    )
-}
-
-fn s(text: &str) -> RawValue<'_> {
-    RawValue::String(Cow::Borrowed(text))
-}
-
-fn t(text: &str) -> RawValue<'_> {
-    RawValue::Text(Cow::Borrowed(text))
-}
+use support::{map, pull, s, t, without_odd_entries};
 
 fn xml(body: &str) -> Vec<u8> {
     format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">{body}</plist>")
@@ -960,45 +943,8 @@ fn null_entries_can_be_skipped() {
 // ---------------------------------------------------------------------------------------
 // Allocation counts, per thread (tests run in parallel).
 
-mod counting {
-    use std::alloc::{GlobalAlloc, Layout, System};
-    use std::cell::Cell;
-
-    pub struct Counting;
-
-    thread_local! {
-        static COUNT: Cell<usize> = const { Cell::new(0) };
-    }
-
-    // SAFETY: forwards every call to the system allocator unchanged; only counts.
-    #[allow(unsafe_code)]
-    unsafe impl GlobalAlloc for Counting {
-        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-            let _ = COUNT.try_with(|c| c.set(c.get() + 1));
-            // SAFETY: same contract as the caller's.
-            unsafe { System.alloc(layout) }
-        }
-        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-            // SAFETY: same contract as the caller's.
-            unsafe { System.dealloc(ptr, layout) }
-        }
-        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-            let _ = COUNT.try_with(|c| c.set(c.get() + 1));
-            // SAFETY: same contract as the caller's.
-            unsafe { System.realloc(ptr, layout, new_size) }
-        }
-    }
-
-    /// Allocations `f` makes on this thread, with its result.
-    pub fn count<T>(f: impl FnOnce() -> T) -> (T, usize) {
-        let before = COUNT.with(Cell::get);
-        let result = f();
-        (result, COUNT.with(Cell::get) - before)
-    }
-}
-
 #[global_allocator]
-static GLOBAL: counting::Counting = counting::Counting;
+static GLOBAL: support::counting::Counting = support::counting::Counting;
 
 #[test]
 fn allocations_are_per_container_not_per_value() {
@@ -1010,16 +956,16 @@ fn allocations_are_per_container_not_per_value() {
     let binary = plist::to_vec_binary(&value).unwrap();
     let xml = plist::to_vec_xml(&value).unwrap();
     for (form, bytes) in [("binary", &binary), ("xml", &xml)] {
-        let (parsed, raw) = counting::count(|| plist::parse(bytes).unwrap());
+        let (parsed, raw) = support::counting::count(|| plist::parse(bytes).unwrap());
         // One exact Vec per container (1001), plus the builder's stacks growing.
         assert!(
             raw <= 1001 + 40,
             "{form}: {raw} allocations for the RawValue door"
         );
         assert_eq!(parsed, value);
-        let ((), check) = counting::count(|| plist::check(bytes).unwrap());
+        let ((), check) = support::counting::count(|| plist::check(bytes).unwrap());
         assert!(check <= 8, "{form}: {check} allocations for the validator");
-        let (_, tree) = counting::count(|| plist::parse_tree(bytes).unwrap());
+        let (_, tree) = support::counting::count(|| plist::parse_tree(bytes).unwrap());
         assert!(
             tree <= 1001 + 60,
             "{form}: {tree} allocations for the tree door"

@@ -9,20 +9,11 @@ use proptest::prelude::*;
 use quarry_formats::toml::{self, ErrorKind, NodeKind, StringKind, TableKind};
 use quarry_formats::{Limits, TreeNode};
 use quarry_raw_value::{Datetime, Decode, Fallback, Path, PullSource, RawValue, Text};
-use support::{pull, without_odd_entries};
+use support::{map, pull, without_odd_entries};
 
 fn err(input: &str) -> (String, usize, usize) {
     let e = toml::parse(input.as_bytes()).unwrap_err();
     (e.kind().to_string(), e.line(), e.column())
-}
-
-fn map<'a>(entries: Vec<(&'a str, RawValue<'a>)>) -> RawValue<'a> {
-    RawValue::Map(
-        entries
-            .into_iter()
-            .map(|(k, v)| (Cow::Borrowed(k), v))
-            .collect(),
-    )
 }
 
 #[test]

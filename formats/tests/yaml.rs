@@ -13,7 +13,7 @@ use quarry_formats::common::{Tree, TreeNode};
 use quarry_formats::yaml::{self, *};
 use quarry_formats::Limits;
 use quarry_raw_value::{Decode, Fallback, PullSource, RawValue, Text, ValueKind};
-use support::{pull, without_odd_entries};
+use support::{map, pull, s, without_odd_entries};
 
 /// Reads `input` whole through the direct source; `None` when it falls back.
 fn pulled(input: &[u8], skip_odd: bool) -> Option<RawValue<'_>> {
@@ -258,19 +258,6 @@ fn direct_source_agrees_with_the_raw_value_door_on_yaml_test_suite() {
 
 // ---------------------------------------------------------------------------------
 // Both doors, limits, errors and the emitter.
-
-fn s(text: &str) -> RawValue<'_> {
-    RawValue::String(Cow::Borrowed(text))
-}
-
-fn map<'a>(entries: Vec<(&'a str, RawValue<'a>)>) -> RawValue<'a> {
-    RawValue::Map(
-        entries
-            .into_iter()
-            .map(|(k, v)| (Cow::Borrowed(k), v))
-            .collect(),
-    )
-}
 
 fn err(input: &str) -> String {
     parse(input.as_bytes()).unwrap_err().to_string()
@@ -701,9 +688,13 @@ fn emitter_quotes_what_would_read_back_differently() {
     assert_eq!(to_string(&"a\nb\n").unwrap(), "|\n  a\n  b\n");
     assert_eq!(to_string(&"a\n\n").unwrap(), "|+\n  a\n\n");
     assert_eq!(to_string(&"  a\nb").unwrap(), "|2-\n    a\n  b\n");
-    // Only blank lines: the spaces of the last one are content, so the indentation is
-    // explicit (without it `|-` took them for indentation and read back ""; found by the
-    // yaml fuzz target from `|-1` and a line of spaces).
+}
+
+/// Found by the yaml fuzz target (from `|-1` and a line of spaces): in a literal block of
+/// only blank lines the spaces of the last one are content, so the indentation must be
+/// explicit; written as `|-`, they were taken for indentation and read back as "".
+#[test]
+fn a_literal_block_of_blank_lines_gets_an_explicit_indentation() {
     assert_eq!(to_string(&"\n ").unwrap(), "|2-\n\n   \n");
     let written = to_string(&"\n ").unwrap();
     assert_eq!(
@@ -863,10 +854,10 @@ fn tree_subtrees_convert_with_outside_anchors() {
     assert_eq!(root.to_raw_value().unwrap(), parse(src).unwrap());
 }
 
-/// Fuzzing found it: a key short as text but longer than 1024 bytes once escaped was
-/// written as an implicit key, which does not read back.
+/// Found by the yaml fuzz target: a key short as text but longer than 1024 bytes once
+/// escaped was written as an implicit key, which does not read back.
 #[test]
-fn fuzz_regression_key_long_once_escaped() {
+fn a_key_longer_than_1024_bytes_once_escaped_reads_back() {
     let escaped_key = "\u{14}".repeat(300);
     let v = RawValue::Map(vec![(Cow::Owned(escaped_key), RawValue::Int(1))]);
     assert_eq!(parse(&to_vec(&v).unwrap()).unwrap(), v);
@@ -877,14 +868,7 @@ fn fuzz_regression_key_long_once_escaped() {
 /// previous document's end up to its own end; the last one keeps those after it.
 #[test]
 fn each_document_has_its_own_comments() {
-    let src = "# one
-a: 1 # a
----
-# two
-b: 2
-...
-# after
-";
+    let src = "# one\na: 1 # a\n---\n# two\nb: 2\n...\n# after\n";
     let stream = parse_tree(src.as_bytes()).unwrap();
     let texts = |i: usize| -> Vec<String> {
         let doc = stream.document(i).unwrap();

@@ -192,3 +192,45 @@ impl Entry<'_> {
         entries.iter().find(|e| e.key == key).map(|e| e.value)
     }
 }
+
+/// A node of a tree whose nodes are numbered and whose maps and sequences list their
+/// members by number (TOML, plist): what [`TreeNode`] needs from it, so that the
+/// navigation is written once for both.
+pub(crate) trait NumberedNode<'d>: Spanned + Copy + 'd {
+    /// A map's entries (empty for other nodes).
+    fn entry_list(self) -> &'d [Entry<'d>];
+    /// A sequence's item numbers (empty for other nodes).
+    fn item_list(self) -> &'d [u32];
+    /// The node numbered `id` of the same document.
+    fn numbered(self, id: u32) -> Self;
+    /// This subtree as the struct door's value.
+    fn raw_value(self) -> RawValue<'d>;
+}
+
+impl<'d, N: NumberedNode<'d> + 'd> TreeNode<'d> for N {
+    type Key = EntryKey<'d>;
+    type Target = Self;
+    type Error = std::convert::Infallible;
+
+    fn get(self, key: &str) -> Option<Self> {
+        Entry::find(self.entry_list(), key).map(|id| self.numbered(id))
+    }
+
+    fn at(self, index: usize) -> Option<Self> {
+        self.item_list().get(index).map(|&id| self.numbered(id))
+    }
+
+    fn items(self) -> impl Iterator<Item = Self> + 'd {
+        self.item_list().iter().map(move |&id| self.numbered(id))
+    }
+
+    fn entries(self) -> impl Iterator<Item = (EntryKey<'d>, Self)> + 'd {
+        self.entry_list()
+            .iter()
+            .map(move |e| (e.key(), self.numbered(e.value)))
+    }
+
+    fn to_raw_value(self) -> Result<RawValue<'d>, Self::Error> {
+        Ok(self.raw_value())
+    }
+}

@@ -12,7 +12,7 @@ use std::convert::Infallible;
 
 use quarry_raw_value::{Datetime, RawValue};
 
-use crate::common::{Comment, Entry, EntryKey, Span, Spanned, Tree, TreeNode};
+use crate::common::{Comment, Entry, NumberedNode, Span, Spanned, Tree, TreeNode};
 
 use super::builder::{Key, StringKind, TableId, TableKind, TomlBuilder};
 
@@ -282,33 +282,21 @@ impl Spanned for Node<'_, '_> {
     }
 }
 
-impl<'d, 'a: 'd> TreeNode<'d> for Node<'d, 'a> {
-    type Key = EntryKey<'d>;
-    type Target = Self;
-    type Error = Infallible;
-
-    fn get(self, key: &str) -> Option<Self> {
-        Entry::find(self.entry_list(), key).map(|id| self.node(id))
+impl<'d, 'a: 'd> NumberedNode<'d> for Node<'d, 'a> {
+    fn entry_list(self) -> &'d [Entry<'d>] {
+        Node::entry_list(&self)
     }
 
-    fn at(self, index: usize) -> Option<Self> {
-        self.item_list().get(index).map(|&id| self.node(id))
+    fn item_list(self) -> &'d [u32] {
+        Node::item_list(&self)
     }
 
-    fn items(self) -> impl Iterator<Item = Self> + 'd {
-        let doc = self.doc;
-        self.item_list().iter().map(move |&id| Node { doc, id })
+    fn numbered(self, id: u32) -> Self {
+        self.node(id)
     }
 
-    fn entries(self) -> impl Iterator<Item = (EntryKey<'d>, Self)> + 'd {
-        let doc = self.doc;
-        self.entry_list()
-            .iter()
-            .map(move |e| (e.key(), Node { doc, id: e.value }))
-    }
-
-    fn to_raw_value(self) -> Result<RawValue<'d>, Infallible> {
-        Ok(Node::to_raw_value(self))
+    fn raw_value(self) -> RawValue<'d> {
+        self.to_raw_value()
     }
 }
 

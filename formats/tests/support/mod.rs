@@ -1,6 +1,32 @@
-//! What the format tests share: reading a document through the direct path's calls.
+//! What the format tests share: building expected values, reading a document through
+//! the direct path's calls, and counting allocations. Each test binary uses a part.
+#![allow(dead_code)]
+
+pub mod counting;
+
+use std::borrow::Cow;
 
 use quarry_raw_value::{Fallback, PullSource, RawValue, ValueKind};
+
+/// A map of borrowed keys, in order.
+pub fn map<'a>(entries: Vec<(&'a str, RawValue<'a>)>) -> RawValue<'a> {
+    RawValue::Map(
+        entries
+            .into_iter()
+            .map(|(k, v)| (Cow::Borrowed(k), v))
+            .collect(),
+    )
+}
+
+/// A borrowed string.
+pub fn s(text: &str) -> RawValue<'_> {
+    RawValue::String(Cow::Borrowed(text))
+}
+
+/// Borrowed untyped text (XML, OpenStep).
+pub fn t(text: &str) -> RawValue<'_> {
+    RawValue::Text(Cow::Borrowed(text))
+}
 
 /// Reads one value through the direct path's calls (peek, then the matching read),
 /// building the RawValue the other door would; what JSON has no kind for goes through
