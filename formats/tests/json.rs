@@ -159,7 +159,11 @@ fn entry_keys_carry_the_span_of_the_key_as_written() {
     assert_eq!((key.name, key.span.slice(text)), ("\\", r#""\\""#));
     // The document through the tree trait: no comments in JSON, the same RawValue.
     assert_eq!(Tree::comments(&doc).count(), 0);
-    assert_eq!(Tree::to_raw_value(&doc), Ok(json::parse(src).unwrap()));
+    assert_eq!(doc.to_raw_value(), json::parse(src).unwrap());
+    assert_eq!(
+        TreeNode::to_raw_value(Tree::root(&doc)),
+        Ok(json::parse(src).unwrap())
+    );
 }
 
 #[test]

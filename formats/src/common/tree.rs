@@ -1,8 +1,7 @@
 //! The one vocabulary of quarry's trees. Every format's tree implements [`Tree`] for its
 //! document and [`TreeNode`] for its nodes, with the same names and meanings: a node's
 //! `span`, `get` by key, `at` by index, the `items` of a sequence, the `entries` of a
-//! map, `lookup` by a path, and `to_raw_value`; a document's `root`, `comments` and
-//! `to_raw_value`. What only one format has (YAML tags and anchors, TOML table kinds,
+//! map, `lookup` by a path, and `to_raw_value`; a document's `root` and `comments`. What only one format has (YAML tags and anchors, TOML table kinds,
 //! XML attributes and mixed `children`) stays on its own types.
 //!
 //! ```
@@ -10,7 +9,7 @@
 //! use quarry_formats::{json, toml};
 //!
 //! /// The text of the value at `path` in any tree.
-//! fn text_at<T: Tree>(doc: &T, path: &str) -> Option<std::ops::Range<usize>> {
+//! fn text_at<'d, T: Tree<'d>>(doc: &'d T, path: &str) -> Option<std::ops::Range<usize>> {
 //!     let span = doc.root().lookup_str(path)?.span();
 //!     Some(span.start..span.end)
 //! }
@@ -39,7 +38,8 @@ pub trait TreeNode<'d>: Spanned + Copy {
     /// Where a path can lead: a node, or in XML an attribute too.
     type Target: Spanned + Copy + From<Self>;
     /// Why [`TreeNode::to_raw_value`] may fail: YAML trees hold what the struct door
-    /// rejects (collections as keys, bad merge keys); the other formats cannot fail.
+    /// rejects (collections as keys, bad merge keys); the other formats cannot fail
+    /// ([`Infallible`](std::convert::Infallible)).
     type Error;
 
     /// The value under `key` in a map (the first, if the key repeats).
@@ -82,24 +82,18 @@ pub trait TreeNode<'d>: Spanned + Copy {
     }
 }
 
-/// A parsed document of any format.
-pub trait Tree {
+/// A parsed document of any format, borrowed for `'d`. Its value as the struct door
+/// builds it is `root().to_raw_value()`.
+pub trait Tree<'d> {
     /// The document's nodes.
-    type Node<'d>: TreeNode<'d>
-    where
-        Self: 'd;
-    /// Why [`Tree::to_raw_value`] may fail (see [`TreeNode::Error`]).
-    type Error;
+    type Node: TreeNode<'d>;
 
-    /// The top-level node (in XML, the document node; its root element is
-    /// `root_element`).
-    fn root(&self) -> Self::Node<'_>;
+    /// The top-level node (in XML, the document node, whose one child element is the
+    /// root element).
+    fn root(&'d self) -> Self::Node;
 
     /// Every comment, in source order.
-    fn comments(&self) -> impl Iterator<Item = Comment<'_>>;
-
-    /// The document as the [`RawValue`] the struct door builds for it.
-    fn to_raw_value(&self) -> Result<RawValue<'_>, Self::Error>;
+    fn comments(&'d self) -> impl Iterator<Item = Comment<'d>>;
 }
 
 /// A map entry's key: its text and where it was written.

@@ -327,24 +327,16 @@ impl<'d, 'a: 'd> TreeNode<'d> for Node<'d, 'a> {
     }
 }
 
-impl<'a> Tree for Document<'a> {
-    type Node<'d>
-        = Node<'d, 'a>
-    where
-        Self: 'd;
-    type Error = Infallible;
+impl<'d, 'a: 'd> Tree<'d> for Document<'a> {
+    type Node = Node<'d, 'a>;
 
-    fn root(&self) -> Node<'_, 'a> {
+    fn root(&'d self) -> Node<'d, 'a> {
         Document::root(self)
     }
 
     /// JSON has no comments.
-    fn comments(&self) -> impl Iterator<Item = Comment<'_>> {
+    fn comments(&'d self) -> impl Iterator<Item = Comment<'d>> {
         std::iter::empty()
-    }
-
-    fn to_raw_value(&self) -> Result<RawValue<'_>, Infallible> {
-        Ok(Document::to_raw_value(self))
     }
 }
 

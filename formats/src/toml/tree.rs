@@ -8,8 +8,6 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use std::convert::Infallible;
-
 use quarry_raw_value::{Datetime, RawValue};
 
 use crate::common::{Comment, Entry, NumberedNode, Span, Spanned, Tree, TreeNode};
@@ -300,24 +298,16 @@ impl<'d, 'a: 'd> NumberedNode<'d> for Node<'d, 'a> {
     }
 }
 
-impl<'a> Tree for Document<'a> {
-    type Node<'d>
-        = Node<'d, 'a>
-    where
-        Self: 'd;
-    type Error = Infallible;
+impl<'d, 'a: 'd> Tree<'d> for Document<'a> {
+    type Node = Node<'d, 'a>;
 
-    fn root(&self) -> Node<'_, 'a> {
+    fn root(&'d self) -> Node<'d, 'a> {
         Document::root(self)
     }
 
     /// Every comment, in document order (its text after `#`).
-    fn comments(&self) -> impl Iterator<Item = Comment<'_>> {
+    fn comments(&'d self) -> impl Iterator<Item = Comment<'d>> {
         Document::comments(self)
-    }
-
-    fn to_raw_value(&self) -> Result<RawValue<'_>, Infallible> {
-        Ok(Document::to_raw_value(self))
     }
 }
 

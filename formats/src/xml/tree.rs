@@ -606,30 +606,22 @@ impl Spanned for Attr<'_, '_> {
     }
 }
 
-impl<'a> Tree for Document<'a> {
-    type Node<'d>
-        = Node<'d, 'a>
-    where
-        Self: 'd;
-    type Error = Infallible;
+impl<'d, 'a: 'd> Tree<'d> for Document<'a> {
+    type Node = Node<'d, 'a>;
 
     /// The document node: a path from it starts with the root element's name.
-    fn root(&self) -> Node<'_, 'a> {
+    fn root(&'d self) -> Node<'d, 'a> {
         Document::root(self)
     }
 
     /// Every comment node, in document order.
-    fn comments(&self) -> impl Iterator<Item = Comment<'_>> {
+    fn comments(&'d self) -> impl Iterator<Item = Comment<'d>> {
         self.descendants()
             .filter(|n| n.kind() == NodeKind::Comment)
             .map(|n| Comment {
                 text: n.text().unwrap_or(""),
                 span: n.span(),
             })
-    }
-
-    fn to_raw_value(&self) -> Result<RawValue<'_>, Infallible> {
-        Ok(Document::to_raw_value(self))
     }
 }
 

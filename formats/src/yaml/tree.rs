@@ -575,20 +575,16 @@ impl<'s, 'a: 's> TreeNode<'s> for Node<'s, 'a> {
     }
 }
 
-impl<'s, 'a> Tree for Document<'s, 'a> {
-    type Node<'d>
-        = Node<'d, 'a>
-    where
-        Self: 'd;
-    type Error = Error;
+impl<'d, 's: 'd, 'a: 's> Tree<'d> for Document<'s, 'a> {
+    type Node = Node<'d, 'a>;
 
-    fn root(&self) -> Node<'_, 'a> {
+    fn root(&'d self) -> Node<'d, 'a> {
         Document::root(self)
     }
 
     /// The comments of this document: those after the previous document's end, up
     /// to this one's end (the last document's run to the end of the stream).
-    fn comments(&self) -> impl Iterator<Item = Comment<'_>> {
+    fn comments(&'d self) -> impl Iterator<Item = Comment<'d>> {
         let docs = &self.stream.docs;
         let from = match self.index {
             0 => 0,
@@ -601,10 +597,6 @@ impl<'s, 'a> Tree for Document<'s, 'a> {
         self.stream
             .comments()
             .filter(move |c| (from..to).contains(&c.span.start))
-    }
-
-    fn to_raw_value(&self) -> Result<RawValue<'_>, Error> {
-        Document::to_raw_value(self)
     }
 }
 
