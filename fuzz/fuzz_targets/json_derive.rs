@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use quarry::{Decode, Format};
+use quarry::{Decode, Format, PullSource};
 
 #[derive(quarry::Decode, quarry::Encode, Debug, PartialEq)]
 #[quarry(rename_all = "camelCase")]
@@ -40,7 +40,9 @@ fuzz_target!(|data: &[u8]| {
     };
     let via_raw = Config::decode(raw);
     let mut parser = quarry::json::DirectSource::new(data, quarry::Limits::default()).unwrap();
-    let direct = Config::decode_direct(&mut parser).ok().filter(|_| parser.finish().is_ok());
+    let direct = Config::decode_direct(&mut parser)
+        .ok()
+        .filter(|_| parser.finish().is_ok());
     if let Some(direct) = &direct {
         assert_eq!(Some(direct), via_raw.as_ref().ok());
     }

@@ -1,7 +1,7 @@
 //! What the three plist fuzz targets share: run one reader through both doors and the
 //! validator, check they agree, and check that what parses writes back to itself.
 
-use quarry_formats::common::Limits;
+use quarry_formats::common::{Limits, TreeNode};
 use quarry_formats::plist::{self, PlistBuilder, PlistFormat, RawValueBuilder, TreeBuilder};
 use quarry_raw_value::{Datetime, RawValue};
 
@@ -17,7 +17,10 @@ pub fn same(a: &RawValue<'_>, b: &RawValue<'_>) -> bool {
             x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b))
         }
         (RawValue::Map(x), RawValue::Map(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|((ka, a), (kb, b))| ka == kb && same(a, b))
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|((ka, a), (kb, b))| ka == kb && same(a, b))
         }
         _ => a == b,
     }
@@ -39,7 +42,9 @@ fn as_openstep<'a>(v: &RawValue<'a>) -> Option<RawValue<'a>> {
     Some(match v {
         RawValue::String(s) | RawValue::Text(s) => RawValue::Text(s.clone()),
         RawValue::Bytes(b) => RawValue::Bytes(b.clone()),
-        RawValue::Seq(items) => RawValue::Seq(items.iter().map(as_openstep).collect::<Option<_>>()?),
+        RawValue::Seq(items) => {
+            RawValue::Seq(items.iter().map(as_openstep).collect::<Option<_>>()?)
+        }
         RawValue::Map(entries) => RawValue::Map(
             entries
                 .iter()
@@ -72,7 +77,8 @@ pub fn run(format: PlistFormat, data: &[u8]) {
     };
     let raw = through(format, data, &mut raw_builder);
     let mut tree_builder = TreeBuilder::default();
-    let tree = through(format, data, &mut tree_builder).map(|root| tree_builder.finish(root, format));
+    let tree =
+        through(format, data, &mut tree_builder).map(|root| tree_builder.finish(root, format));
     let check = through(format, data, &mut ());
     assert_eq!(raw.is_ok(), tree.is_ok());
     assert_eq!(raw.is_ok(), check.is_ok());
@@ -82,12 +88,17 @@ pub fn run(format: PlistFormat, data: &[u8]) {
     match (raw, tree) {
         (Ok(raw), Ok(tree)) => {
             assert!(same(&tree.to_raw_value(), &raw));
-            let _ = tree.root().lookup(&quarry_raw_value::Path::parse("a[0].b").unwrap());
+            let _ = tree
+                .root()
+                .lookup(&quarry_raw_value::Path::parse("a[0].b").unwrap());
             // Binary holds every value a plist reader returns.
             let binary = plist::to_vec_binary(&raw).expect("a parsed plist writes as binary");
             let back = plist::parse(&binary).expect("written binary parses");
             if format == PlistFormat::OpenStep {
-                assert!(same(&as_openstep(&back).expect("strings and data only"), &raw));
+                assert!(same(
+                    &as_openstep(&back).expect("strings and data only"),
+                    &raw
+                ));
             } else {
                 assert!(same(&back, &raw));
             }
@@ -97,7 +108,10 @@ pub fn run(format: PlistFormat, data: &[u8]) {
                 Ok(xml) => {
                     let back = plist::parse(&xml).expect("written XML parses");
                     if format == PlistFormat::OpenStep {
-                        assert!(same(&as_openstep(&back).expect("strings and data only"), &raw));
+                        assert!(same(
+                            &as_openstep(&back).expect("strings and data only"),
+                            &raw
+                        ));
                     } else {
                         assert!(same(&back, &raw), "{}", String::from_utf8_lossy(&xml));
                     }
@@ -107,7 +121,11 @@ pub fn run(format: PlistFormat, data: &[u8]) {
             let openstep = plist::to_vec_openstep(&raw).expect("a parsed plist writes as OpenStep");
             let back = plist::parse(&openstep).expect("written OpenStep parses");
             if let Some(expected) = as_openstep(&raw) {
-                assert!(same(&back, &expected), "{}", String::from_utf8_lossy(&openstep));
+                assert!(
+                    same(&back, &expected),
+                    "{}",
+                    String::from_utf8_lossy(&openstep)
+                );
             }
         }
         (Err(a), Err(b)) => {

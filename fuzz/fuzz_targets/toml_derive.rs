@@ -5,7 +5,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use quarry::toml::DirectSource;
-use quarry::{Decode, Format, Limits, RawValue};
+use quarry::{Decode, Format, Limits, PullSource, RawValue};
 use std::collections::BTreeMap;
 
 #[derive(quarry::Decode, Debug, PartialEq)]

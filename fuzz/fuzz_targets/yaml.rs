@@ -6,7 +6,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use quarry_formats::yaml::{self, ErrorKind, Options};
-use quarry_formats::Limits;
+use quarry_formats::{Limits, TreeNode};
 use quarry_raw_value::{base64, RawValue};
 
 /// Equality for values read back from the emitter: NaN equals NaN, and bytes (`!!binary`)
@@ -20,7 +20,9 @@ fn same(a: &RawValue<'_>, b: &RawValue<'_>) -> bool {
         }
         (RawValue::Map(x), RawValue::Map(y)) => {
             x.len() == y.len()
-                && x.iter().zip(y).all(|((kx, vx), (ky, vy))| kx == ky && same(vx, vy))
+                && x.iter()
+                    .zip(y)
+                    .all(|((kx, vx), (ky, vy))| kx == ky && same(vx, vy))
         }
         _ => a == b,
     }
@@ -64,7 +66,9 @@ fuzz_target!(|data: &[u8]| {
     if let (Ok(docs), Ok(tree)) = (raw, tree) {
         assert_eq!(docs.len(), tree.len());
         for (doc, node) in docs.iter().zip(tree.documents()) {
-            let from_tree = node.to_raw_value_with_options(&options).expect("the tree converts");
+            let from_tree = node
+                .to_raw_value_with_options(&options)
+                .expect("the tree converts");
             assert!(same(&from_tree, doc));
             let _ = node.root().lookup_str("a.b[0]");
         }

@@ -5,7 +5,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use quarry::yaml::{DirectSource, Options};
-use quarry::{Decode, Format, RawValue};
+use quarry::{Decode, Format, PullSource, RawValue};
 use std::collections::BTreeMap;
 
 #[derive(quarry::Decode, Debug, PartialEq)]
@@ -95,6 +95,5 @@ fuzz_target!(|data: &[u8]| {
 });
 
 fn source_read_raw<'a>(source: &mut DirectSource<'a>) -> Result<RawValue<'a>, quarry::Fallback> {
-    use quarry::PullSource;
     source.read_raw()
 }
