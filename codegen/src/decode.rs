@@ -55,6 +55,25 @@ fn range_refinement(field: &Field) -> TokenStream {
         .unwrap_or_default()
 }
 
+/// Decoding a newtype's one field from `value` and wrapping it with `ctor`, its
+/// constraints checked: an expression of type `Result<Self, DecodeErrors>` (it returns
+/// early with `?`, so it sits in a function or closure of that type).
+fn newtype_from_value(
+    field: &Field,
+    ctor: &TokenStream,
+    value: TokenStream,
+    de: &Lifetime,
+) -> TokenStream {
+    let ty = &field.ty;
+    let checks = field.constraints.iter().map(constraint_check);
+    let refine = range_refinement(field);
+    quote! {{
+        let __x = <#ty as ::quarry::Decode<#de>>::decode(#value).map_err(|__e| __e #refine)?;
+        #( #checks?; )*
+        ::quarry::__private::Ok(#ctor(__x))
+    }}
+}
+
 /// The value of a missing field: its default, `Decode::missing`, or `None` (required).
 fn missing_value(field: &Field, de: &Lifetime) -> TokenStream {
     let ty = &field.ty;
@@ -208,9 +227,27 @@ fn named_from_entries(
         let slot = format_ident!("__f{}", i);
         let ty = &f.ty;
         let rest = if k + 1 == flattened.len() { quote!(::core::mem::take(&mut __rest)) } else { quote!(__rest.clone()) };
+        // A flattened field has no key of its own: its constraints' errors sit at the
+        // struct itself.
+        let checks = f.constraints.iter().map(|c| {
+            let check = constraint_check(c);
+            quote! {
+                if let ::quarry::__private::Err(__e) = #check {
+                    ::quarry::DecodeErrors::accumulate(&mut __errors, __e);
+                    __ok = false;
+                }
+            }
+        });
         quote! {
             match <#ty as ::quarry::Decode<#de>>::decode(::quarry::RawValue::Map(#rest)) {
-                ::quarry::__private::Ok(__x) => #slot = ::quarry::__private::Some(__x),
+                ::quarry::__private::Ok(__x) => {
+                    #[allow(unused_mut)]
+                    let mut __ok = true;
+                    #(#checks)*
+                    if __ok {
+                        #slot = ::quarry::__private::Some(__x);
+                    }
+                }
                 ::quarry::__private::Err(__e) => ::quarry::DecodeErrors::accumulate(&mut __errors, __e),
             }
         }
@@ -320,8 +357,7 @@ fn variant_content(variant: &Variant, de: &Lifetime, deny_unknown: bool) -> Toke
             }
         },
         Style::Tuple if variant.fields.len() == 1 => {
-            let ty = &variant.fields[0].ty;
-            quote!(<#ty as ::quarry::Decode<#de>>::decode(__value).map(Self::#ident))
+            newtype_from_value(&variant.fields[0], &ctor, quote!(__value), de)
         }
         Style::Tuple => tuple_from_value(
             &variant.fields,
@@ -396,11 +432,18 @@ fn enum_decode(c: &Container, variants: &[Variant], de: &Lifetime) -> TokenStrea
                 let ident = &v.ident;
                 let body = match v.style {
                     Style::Unit => quote!(::quarry::__private::Ok(Self::#ident)),
-                    Style::Tuple => {
-                        let ty = &v.fields[0].ty;
-                        quote!(<#ty as ::quarry::Decode<#de>>::decode(::quarry::RawValue::Map(__entries)).map(Self::#ident))
-                    }
-                    Style::Named => named_from_entries(&v.fields, &quote!(Self::#ident), c.deny_unknown_fields, de),
+                    Style::Tuple => newtype_from_value(
+                        &v.fields[0],
+                        &quote!(Self::#ident),
+                        quote!(::quarry::RawValue::Map(__entries)),
+                        de,
+                    ),
+                    Style::Named => named_from_entries(
+                        &v.fields,
+                        &quote!(Self::#ident),
+                        c.deny_unknown_fields,
+                        de,
+                    ),
                 };
                 quote!(#pattern => #body,)
             });
@@ -653,12 +696,7 @@ pub fn expand(c: &Container) -> TokenStream {
             let ty = &fields[0].ty;
             let checks: Vec<TokenStream> =
                 fields[0].constraints.iter().map(constraint_check).collect();
-            let refine = range_refinement(&fields[0]);
-            let decode = quote! {
-                let __x = <#ty as ::quarry::Decode<#de>>::decode(__value).map_err(|__e| __e #refine)?;
-                #( #checks?; )*
-                ::quarry::__private::Ok(Self(__x))
-            };
+            let decode = newtype_from_value(&fields[0], &quote!(Self), quote!(__value), &de);
             let direct = quote! {
                 #[inline]
                 fn decode_direct<__S: ::quarry::PullSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::Fallback> {

@@ -36,6 +36,15 @@
 //!   `len = A..=B`, `pattern = "regex"` (regex-lite syntax, checked at compile time) and
 //!   `validate = path` (a `fn(&T) -> Result<(), impl Display>`);
 //! - on variants: `rename`, `alias`, `rename_all` (for the variant's fields).
+//!
+//! Constraints apply wherever a field is decoded: struct fields, the fields of tuple and
+//! struct variants, the one field of a newtype struct or newtype variant (in every
+//! tagging style), and a `flatten` field (checked on the value it gathered). An attribute
+//! that would have nothing to act on is a compile error, never a silent no-op: `rename`,
+//! `alias` or `default` on a tuple field; `rename`, `alias` or `default` beside
+//! `flatten`; `rename_all` or `deny_unknown_fields` on a tuple or unit struct;
+//! `rename_all` on a variant without named fields; `skip` on a newtype variant's field;
+//! `rename`, `alias` or `rename_all` on an `untagged` enum's variants.
 
 use proc_macro::TokenStream;
 use quote::quote;

@@ -245,6 +245,19 @@ impl Container {
                 "`tag`, `content` and `untagged` apply to enums only",
             );
         }
+        if tagging == Tagging::Untagged && rename_all.is_some() {
+            errors.push(
+                input.ident.span(),
+                "the variants of an `untagged` enum are never named: `rename_all` does not apply",
+            );
+        }
+        let named_struct = matches!(&input.data, syn::Data::Struct(d) if matches!(d.fields, syn::Fields::Named(_)));
+        if !is_enum && !named_struct && (rename_all.is_some() || deny_unknown_fields) {
+            errors.push(
+                input.ident.span(),
+                "`rename_all` and `deny_unknown_fields` apply to structs with named fields and to enums",
+            );
+        }
         let data = match &input.data {
             syn::Data::Struct(data) => {
                 let (style, fields) = parse_fields(&data.fields, rename_all, &mut errors);
@@ -319,10 +332,12 @@ fn parse_variant(
     );
     let mut aliases = Vec::new();
     let mut field_case = None;
+    let mut renamed = false;
     for attr in quarry_attrs(&variant.attrs) {
         let result = attr.parse_nested_meta(|meta| {
             if meta.path.is_ident("rename") {
                 name = meta.value()?.parse::<LitStr>()?.value();
+                renamed = true;
             } else if meta.path.is_ident("alias") {
                 aliases.push(meta.value()?.parse::<LitStr>()?.value());
             } else if meta.path.is_ident("rename_all") {
@@ -353,6 +368,24 @@ fn parse_variant(
         if f.flatten {
             errors.push(f.span, "`flatten` is not supported inside enum variants");
         }
+    }
+    if field_case.is_some() && style != Style::Named {
+        errors.push(
+            variant.ident.span(),
+            "`rename_all` on a variant renames its named fields; this variant has none",
+        );
+    }
+    if style == Style::Tuple && fields.len() == 1 && fields[0].skip {
+        errors.push(
+            fields[0].span,
+            "the one field of a newtype variant is its content: it cannot be `skip`",
+        );
+    }
+    if *tagging == Tagging::Untagged && (renamed || !aliases.is_empty()) {
+        errors.push(
+            variant.ident.span(),
+            "the variants of an `untagged` enum are never named: `rename` and `alias` do not apply",
+        );
     }
     Variant {
         ident: variant.ident.clone(),
@@ -402,10 +435,12 @@ fn parse_fields(
             constraints: Vec::new(),
             span: field.span(),
         };
+        let mut renamed = false;
         for attr in quarry_attrs(&field.attrs) {
             let result = attr.parse_nested_meta(|meta| {
                 if meta.path.is_ident("rename") {
                     name = meta.value()?.parse::<LitStr>()?.value();
+                    renamed = true;
                 } else if meta.path.is_ident("alias") {
                     parsed
                         .aliases
@@ -468,10 +503,18 @@ fn parse_fields(
                 "a `skip` field is never decoded: `flatten` and constraints do not apply",
             );
         }
-        if parsed.flatten && (parsed.default.is_some() || !parsed.aliases.is_empty()) {
+        if parsed.flatten && (renamed || parsed.default.is_some() || !parsed.aliases.is_empty()) {
             errors.push(
                 parsed.span,
-                "a `flatten` field has no key: `default` and `alias` do not apply",
+                "a `flatten` field has no key: `rename`, `alias` and `default` do not apply",
+            );
+        }
+        if style == Style::Tuple
+            && (renamed || !parsed.aliases.is_empty() || parsed.default.is_some())
+        {
+            errors.push(
+                parsed.span,
+                "a tuple field has no name: `rename`, `alias` and `default` apply to named fields",
             );
         }
         parsed.name = name;
