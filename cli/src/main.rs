@@ -405,13 +405,16 @@ fn convert(file: &Path, to: Target, format: Option<Format>, compact: bool) -> Ou
             let text = match target {
                 // No silent loss: a null is an error naming its path.
                 Target::Format(Format::Toml) => quarry::toml::to_vec(value),
+                // Always UTF-8, and said so: a document read from windows-1251 or
+                // Shift_JIS must not keep its old declaration.
                 Target::Format(Format::Xml) => match value {
                     quarry::RawValue::Map(entries) if entries.len() == 1 => {
                         quarry::xml::to_vec_pretty(value)
                     }
                     _ => quarry::xml::to_string_pretty_with_root(value, "root")
                         .map(String::into_bytes),
-                },
+                }
+                .map(|body| [&b"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"[..], &body].concat()),
                 Target::Format(Format::Plist) => quarry::plist::to_vec_xml(value),
                 Target::BinaryPlist => quarry::plist::to_vec_binary(value),
                 other => {

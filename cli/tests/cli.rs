@@ -426,6 +426,35 @@ fn xml_tree_get_and_round_trip() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A windows-1251 document: `tree` and `get` show its text, and `convert --to xml`
+/// writes UTF-8 with a declaration that says so.
+#[test]
+fn xml_in_a_legacy_encoding_converts_to_utf8() {
+    let dir = std::env::temp_dir().join(format!("quarry-cli-1251-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("feed.xml");
+    let privet = b"\xCF\xF0\xE8\xE2\xE5\xF2";
+    let mut bytes = b"<?xml version=\"1.0\" encoding=\"windows-1251\"?>\n<a t=\"".to_vec();
+    bytes.extend_from_slice(privet);
+    bytes.extend_from_slice(b"\"><b>");
+    bytes.extend_from_slice(privet);
+    bytes.extend_from_slice(b"</b></a>\n");
+    std::fs::write(&file, &bytes).unwrap();
+    let file = file.to_str().unwrap();
+    assert!(run_ok(&["tree", file]).contains("@t = \"Привет\""));
+    assert_eq!(run_ok(&["get", file, "a.b"]), "Привет\n");
+    let xml = run_ok(&["convert", file, "--to", "xml"]);
+    assert!(
+        xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"),
+        "{xml}"
+    );
+    assert_eq!(
+        quarry::xml::parse(xml.as_bytes()).unwrap(),
+        quarry::xml::parse(&bytes).unwrap()
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn plists_in_every_form_and_bplist_output() {
     let binary = repo().join("testdata/corpus/plist/rust-plist-binary.plist");

@@ -80,6 +80,24 @@ fn detects_the_form_from_the_bytes() {
     assert_eq!(kind_of(b"  // nothing\n"), ErrorKind::Empty);
 }
 
+/// XML plists go through the XML parser's input decoding: a declared legacy encoding
+/// is read.
+#[test]
+fn xml_plists_in_a_declared_legacy_encoding_are_read() {
+    let file = b"<?xml version=\"1.0\" encoding=\"windows-1252\"?><plist version=\"1.0\"><dict><key>caf\xE9</key><string>\x80 5</string></dict></plist>";
+    assert_eq!(
+        plist::parse(file).unwrap(),
+        RawValue::Map(vec![(
+            Cow::Owned("café".into()),
+            RawValue::String(Cow::Owned("€ 5".into()))
+        )])
+    );
+    assert_eq!(
+        plist::parse_tree(file).unwrap().to_raw_value(),
+        plist::parse(file).unwrap()
+    );
+}
+
 #[test]
 fn xml_reads_every_type() {
     let doc = xml("<dict>

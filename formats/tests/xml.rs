@@ -333,15 +333,205 @@ fn utf16_and_other_encodings() {
     );
     let latin1 = b"<?xml version='1.0' encoding='ISO-8859-1'?><a>\xe9</a>";
     assert_eq!(parse(latin1).unwrap(), map(vec![("a", text_owned("é"))]));
-    assert_eq!(
-        kind(b"<?xml version='1.0' encoding='Shift_JIS'?><a/>"),
-        ErrorKind::UnsupportedEncoding("Shift_JIS".into())
-    );
+    // Encodings outside the WHATWG Encoding Standard stay a clear error naming them.
+    for name in ["EBCDIC-US", "IBM855", "UTF-32", "iso-2022-kr"] {
+        let input = format!("<?xml version='1.0' encoding='{name}'?><a/>");
+        assert_eq!(
+            kind(input.as_bytes()),
+            ErrorKind::UnsupportedEncoding(name.into())
+        );
+    }
     assert_eq!(kind(b"<a>\xff</a>"), ErrorKind::InvalidUtf8);
     assert_eq!(
         kind(b"<?xml version='1.0' encoding='UTF-16'?><a/>"),
         ErrorKind::EncodingMismatch
     );
+}
+
+/// Default and `#FIXED` values the internal subset declares appear on elements that omit
+/// them, in both doors; the tree tells them from specified ones (XML 1.0 §3.3.2, §5.1).
+#[test]
+fn declared_attribute_defaults_apply_in_both_doors() {
+    let input = r#"<!DOCTYPE doc [
+<!ATTLIST doc a CDATA #FIXED "v" b CDATA "dflt" c CDATA #IMPLIED d CDATA #REQUIRED>
+<!ATTLIST e a1 CDATA "v1" a2 CDATA "v2">
+]><doc d="x" b="given"><e/><e a2="mine"/></doc>"#;
+    let e = |attrs: Vec<(&'static str, &'static str)>| {
+        map(attrs.into_iter().map(|(k, v)| (k, text(v))).collect())
+    };
+    let expected = map(vec![(
+        "doc",
+        map(vec![
+            ("@d", text("x")),
+            ("@b", text("given")),
+            ("@a", text("v")),
+            (
+                "e",
+                RawValue::Seq(vec![
+                    e(vec![("@a1", "v1"), ("@a2", "v2")]),
+                    e(vec![("@a2", "mine"), ("@a1", "v1")]),
+                ]),
+            ),
+        ]),
+    )]);
+    let raw = parse(input.as_bytes()).unwrap();
+    assert_eq!(raw, expected);
+    let doc = parse_tree(input.as_bytes()).unwrap();
+    assert_eq!(doc.to_raw_value(), expected);
+    let root = doc.root_element();
+    let attrs: Vec<(&str, &str, bool)> = root
+        .attributes()
+        .map(|a| (a.name(), a.value(), a.is_specified()))
+        .collect();
+    assert_eq!(
+        attrs,
+        [("d", "x", true), ("b", "given", true), ("a", "v", false)]
+    );
+    // A defaulted attribute was not written: its span is empty, at the end of the name.
+    let a = root.attributes().find(|a| a.name() == "a").unwrap();
+    assert_eq!(a.span().start, a.span().end);
+    assert_eq!(a.span().start, root.span().start + "<doc".len());
+    // A #FIXED attribute given another value is a validity matter: accepted as given.
+    let fixed = "<!DOCTYPE doc [<!ATTLIST doc a CDATA #FIXED 'v'>]><doc a='w'/>";
+    assert_eq!(
+        parse(fixed.as_bytes()).unwrap(),
+        map(vec![("doc", map(vec![("@a", text("w"))]))])
+    );
+    // A declared default of `xmlns:p` binds the prefix, as a written one would.
+    let ns = "<!DOCTYPE doc [<!ATTLIST doc xmlns:p CDATA #FIXED 'urn:p'>]><doc><p:x/></doc>";
+    let doc = parse_tree(ns.as_bytes()).unwrap();
+    let x = doc.root_element().first_element_child().unwrap();
+    assert_eq!(x.namespace(), Some("urn:p"));
+}
+
+/// The first declaration of an attribute binds and later ones are ignored (§3.3);
+/// tokenized types are normalized further, CDATA is not (§3.3.3), defaults included;
+/// declarations after an unread external parameter entity are not processed (§5.1).
+#[test]
+fn attribute_declarations_bind_first_and_normalize_by_type() {
+    let input = r#"<!DOCTYPE doc [
+<!ATTLIST doc a1 CDATA #IMPLIED>
+<!ATTLIST doc a1 NMTOKENS #IMPLIED a2 NMTOKENS #IMPLIED t NMTOKENS "  x   y ">
+<!ATTLIST doc d CDATA "first">
+<!ATTLIST doc d CDATA "second" e (one|two) " two ">
+]><doc a1="1  2" a2=" 1  2 "/>"#;
+    let expected = map(vec![(
+        "doc",
+        map(vec![
+            ("@a1", text("1  2")),
+            ("@a2", text("1 2")),
+            ("@t", text("x y")),
+            ("@d", text("first")),
+            ("@e", text("two")),
+        ]),
+    )]);
+    assert_eq!(parse(input.as_bytes()).unwrap(), expected);
+    assert_eq!(
+        parse_tree(input.as_bytes()).unwrap().to_raw_value(),
+        expected
+    );
+    // After `%ext;` (never read) the later ATTLIST is not processed; before it, it is.
+    let external = r#"<!DOCTYPE doc [
+<!ATTLIST doc before CDATA "b">
+<!ENTITY % ext SYSTEM "ext.ent">
+%ext;
+<!ATTLIST doc after CDATA "a">
+]><doc/>"#;
+    assert_eq!(
+        parse(external.as_bytes()).unwrap(),
+        map(vec![("doc", map(vec![("@before", text("b"))]))])
+    );
+}
+
+/// One document per encoding family, its bytes written out by hand: the declared
+/// encoding (by any label, in any case) is decoded in both doors, the check, and for
+/// attribute values; the tree's spans refer to the UTF-8 text.
+#[test]
+fn legacy_encodings_are_decoded_by_their_declared_label() {
+    let privet: &[u8] = b"\xCF\xF0\xE8\xE2\xE5\xF2"; // windows-1251
+    let families: [(&str, &[u8], &str); 14] = [
+        ("windows-1251", privet, "Привет"),
+        ("CP1251", privet, "Привет"),
+        ("koi8-r", b"\xF0\xD2\xC9\xD7\xC5\xD4", "Привет"),
+        ("ISO-8859-5", b"\xBF\xE0\xD8\xD2\xD5\xE2", "Привет"),
+        ("IBM866", b"\x8F\xE0\xA8\xA2\xA5\xE2", "Привет"),
+        ("x-mac-cyrillic", b"\x8F\xF0\xE8\xE2\xE5\xF2", "Привет"),
+        ("windows-1252", b"caf\xE9 \x80", "café €"),
+        ("Shift_JIS", b"\x93\xFA\x96\x7B", "日本"),
+        ("EUC-JP", b"\xC6\xFC\xCB\xDC", "日本"),
+        ("ISO-2022-JP", b"\x1B$BF|K\\\x1B(B", "日本"),
+        ("GBK", b"\xD6\xD0\xCE\xC4", "中文"),
+        ("gb18030", b"\xD6\xD0\xCE\xC4", "中文"),
+        ("Big5", b"\xA4\xA4\xA4\xE5", "中文"),
+        ("EUC-KR", b"\xC7\xD1\xB1\xB9", "한국"),
+    ];
+    for (label, bytes, expected) in families {
+        let mut input = format!("<?xml version='1.0' encoding='{label}'?>\n<a t='").into_bytes();
+        input.extend_from_slice(bytes);
+        input.extend_from_slice(b"'>");
+        input.extend_from_slice(bytes);
+        input.extend_from_slice(b"</a>");
+        let value = map(vec![(
+            "a",
+            map(vec![
+                ("@t", text_owned(expected)),
+                ("$text", text_owned(expected)),
+            ]),
+        )]);
+        assert_eq!(parse(&input).unwrap(), value, "{label}");
+        let doc = parse_tree(&input).unwrap();
+        assert_eq!(doc.to_raw_value(), value, "{label}");
+        let a = doc.root_element();
+        assert_eq!(a.text(), Some(expected), "{label}");
+        assert_eq!(a.attribute("t"), Some(expected), "{label}");
+        assert_eq!(
+            a.span().slice(doc.source()),
+            format!("<a t='{expected}'>{expected}</a>"),
+            "{label}"
+        );
+        check(&input).unwrap();
+    }
+    // A byte sequence the declared encoding does not define is an error naming it, at
+    // the line and column of that byte.
+    let bad = b"<?xml version='1.0' encoding='Shift_JIS'?>\n<a>\x93\xFA\xFF</a>";
+    let err = parse(bad).unwrap_err();
+    assert_eq!(err.kind(), &ErrorKind::InvalidEncoded("Shift_JIS".into()));
+    assert_eq!((err.line(), err.column()), (2, 5));
+    // A byte order mark that contradicts the declaration is an error.
+    assert_eq!(
+        kind(b"\xEF\xBB\xBF<?xml version='1.0' encoding='windows-1251'?><a/>"),
+        ErrorKind::EncodingMismatch
+    );
+    // Every other label of UTF-8 reads in place.
+    assert_eq!(
+        parse("<?xml version='1.0' encoding='unicode-1-1-utf-8'?><a>é</a>".as_bytes()).unwrap(),
+        map(vec![("a", text("é"))])
+    );
+}
+
+/// The corpus's copy of the XML spec declares ISO-8859-1 and holds Latin-1 bytes: both
+/// doors read it, and its text comes out as the characters those bytes stand for.
+#[test]
+fn the_latin1_spec_in_the_corpus_reads_through_both_doors() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../testdata/corpus/xml/libxml2-REC-xml-19980210.xml");
+    let bytes = std::fs::read(path).unwrap();
+    assert!(
+        std::str::from_utf8(&bytes).is_err(),
+        "the file is not UTF-8"
+    );
+    let raw = parse(&bytes).unwrap();
+    let doc = parse_tree(&bytes).unwrap();
+    assert_eq!(doc.to_raw_value(), raw);
+    check(&bytes).unwrap();
+    // Its Latin-1 bytes are German umlauts and ß.
+    let text = doc.source();
+    assert!(
+        text.contains("mit hei\u{df}em Bem\u{fc}h'n"),
+        "Latin-1 ß and ü decoded"
+    );
+    assert!(text.contains("Universit\u{e4}t Freiburg"));
+    assert!(!text.contains('\u{fffd}'));
 }
 
 fn text_owned(s: &str) -> RawValue<'static> {

@@ -1,6 +1,6 @@
 //! JSON (RFC 8259), strict: exactly what JSONTestSuite demands.
 //!
-//! One parser ([`parser`]) generic over [`JsonBuilder`] serves both doors:
+//! One parser (`parser.rs`, driven through [`parse_with`]) generic over [`JsonBuilder`] serves both doors:
 //! [`parse`] builds a [`RawValue`] for decoding into structs, [`parse_tree`] builds a
 //! [`Document`] whose nodes carry their byte spans, and [`check`] validates with the
 //! `()` builder, building nothing.

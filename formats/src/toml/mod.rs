@@ -1,6 +1,6 @@
 //! TOML 1.0.0, exactly: every rule of the specification, checked with positions.
 //!
-//! One parser ([`parser`]) generic over [`TomlBuilder`] serves both doors: [`parse`]
+//! One parser (`parser.rs`, driven through [`parse_with`]) generic over [`TomlBuilder`] serves both doors: [`parse`]
 //! builds a [`RawValue`] for decoding into structs, [`parse_tree`] builds a
 //! [`Document`] that keeps table kinds, string kinds, comments and spans, and [`check`]
 //! validates with the `()` builder, building nothing.

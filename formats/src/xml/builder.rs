@@ -27,6 +27,8 @@ pub(crate) struct RawAttribute<'a> {
     pub(crate) value_span: Span,
     /// The namespace: 0 none, otherwise an index (plus one) into the in-scope bindings.
     pub(crate) ns: u32,
+    /// Written in the tag (not added from a default the internal subset declares).
+    pub(crate) specified: bool,
 }
 
 impl RawAttribute<'_> {
@@ -125,6 +127,14 @@ impl<'a, 'p> Attribute<'a, 'p> {
     #[inline]
     pub fn value_span(&self) -> Span {
         self.raw.value_span
+    }
+
+    /// True when the attribute is written in the tag; false when the internal subset's
+    /// `<!ATTLIST>` supplied it as a default (the infoset's \[specified\] property). A
+    /// defaulted attribute has an empty span at the end of the element's name.
+    #[inline]
+    pub fn specified(&self) -> bool {
+        self.raw.specified
     }
 }
 

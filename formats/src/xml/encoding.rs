@@ -1,6 +1,15 @@
 //! Input decoding: the encoding sniffed from a byte order mark or the XML declaration,
-//! UTF-16 and ISO-8859-1 transcoded to UTF-8, and the builder adapter that lets a parse
-//! of transcoded text feed a builder that borrows from the original input.
+//! anything but UTF-8 transcoded to UTF-8 first, and the builder adapter that lets a
+//! parse of transcoded text feed a builder that borrows from the original input.
+//!
+//! UTF-8 input pays nothing here: it is validated and parsed in place. UTF-16 is read by
+//! its byte order mark (or the `<?` it starts with); ISO-8859-1 (and its aliases
+//! `latin1`, `l1`) maps each byte to the code point of the same number, as XML parsers
+//! read it; every other encoding of the WHATWG Encoding Standard, by any of its labels,
+//! is decoded with `encoding_rs` (windows-125x, the other ISO-8859 parts, KOI8-R/U,
+//! IBM866, x-mac-cyrillic, Shift_JIS, EUC-JP, ISO-2022-JP, GBK, gb18030, Big5, EUC-KR).
+//! Spans of transcoded input refer to the UTF-8 text (`Document::source`); lines and
+//! columns, counted in characters, are the same in the original bytes.
 
 use std::borrow::Cow;
 
@@ -19,7 +28,9 @@ type Result<T> = std::result::Result<T, Error>;
 pub(crate) enum Encoding {
     Utf8,
     Utf16,
-    Latin1,
+    /// Transcoded by what the XML declaration names (ISO-8859-1 or a legacy encoding):
+    /// the document must start with that declaration.
+    Declared,
 }
 
 /// The input as UTF-8 text: borrowed, or transcoded from another encoding.
@@ -64,25 +75,76 @@ pub(crate) fn decode_input(input: &[u8], limits: Limits) -> Result<Input<'_>> {
             "iso-8859-1" | "latin1" | "iso_8859-1" | "l1" | "latin-1" if !bom => {
                 return Ok(Input::Transcoded(
                     body.iter().map(|&b| b as char).collect(),
-                    Encoding::Latin1,
+                    Encoding::Declared,
                 ));
             }
             "utf-16" | "utf-16le" | "utf-16be" | "ucs-2" | "iso-10646-ucs-2" => {
                 return Err(Error::new(ErrorKind::EncodingMismatch, body, 0));
             }
-            _ if bom => return Err(Error::new(ErrorKind::EncodingMismatch, body, 0)),
             _ => {
-                return Err(Error::new(
-                    ErrorKind::UnsupportedEncoding(name.to_owned()),
-                    body,
-                    0,
-                ))
+                let Some(encoding) = encoding_rs::Encoding::for_label(lower.as_bytes())
+                    .filter(|e| *e != encoding_rs::REPLACEMENT)
+                else {
+                    let kind = ErrorKind::UnsupportedEncoding(name.to_owned());
+                    return Err(Error::new(kind, body, 0));
+                };
+                if encoding == encoding_rs::UTF_8 {
+                    // Another label of UTF-8 (`unicode-1-1-utf-8`): read in place.
+                } else if bom
+                    || encoding == encoding_rs::UTF_16LE
+                    || encoding == encoding_rs::UTF_16BE
+                {
+                    return Err(Error::new(ErrorKind::EncodingMismatch, body, 0));
+                } else {
+                    return transcode(body, encoding, name)
+                        .map(|text| Input::Transcoded(text, Encoding::Declared));
+                }
             }
         }
     }
     match validate_utf8(body) {
         Ok(s) => Ok(Input::Borrowed(s)),
         Err(at) => Err(Error::new(ErrorKind::InvalidUtf8, body, at)),
+    }
+}
+
+/// `body` decoded from `encoding` (declared as `name`) into UTF-8; an error at the
+/// first byte sequence the encoding does not define.
+#[cold]
+fn transcode(body: &[u8], encoding: &'static encoding_rs::Encoding, name: &str) -> Result<String> {
+    let mut decoder = encoding.new_decoder_without_bom_handling();
+    let capacity = decoder
+        .max_utf8_buffer_length_without_replacement(body.len())
+        .unwrap_or(usize::MAX);
+    let mut out = String::new();
+    if out.try_reserve_exact(capacity).is_err() {
+        return Err(Error::new(
+            ErrorKind::InvalidEncoded(name.to_owned()),
+            b"",
+            0,
+        ));
+    }
+    let (result, read) = decoder.decode_to_string_without_replacement(body, &mut out, true);
+    match result {
+        encoding_rs::DecoderResult::InputEmpty => Ok(out),
+        encoding_rs::DecoderResult::Malformed(bad, after) => {
+            // The malformed sequence ends `after` bytes before what was read.
+            let at = read.saturating_sub(usize::from(bad) + usize::from(after));
+            // Positions count characters of the text decoded so far, then the bytes.
+            let mut text = out.into_bytes();
+            text.extend_from_slice(&body[at..]);
+            let offset = text.len() - (body.len() - at);
+            Err(Error::new(
+                ErrorKind::InvalidEncoded(name.to_owned()),
+                &text,
+                offset,
+            ))
+        }
+        encoding_rs::DecoderResult::OutputFull => Err(Error::new(
+            ErrorKind::InvalidEncoded(name.to_owned()),
+            b"",
+            0,
+        )),
     }
 }
 
@@ -173,6 +235,7 @@ impl<'a, 't, B: XmlBuilder<'a>> XmlBuilder<'t> for Owning<'_, B> {
                     span: a.span,
                     value_span: a.value_span,
                     ns: a.ns,
+                    specified: a.specified,
                 }
             })
             .collect();

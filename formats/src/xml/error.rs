@@ -26,8 +26,11 @@ pub enum ErrorKind {
     InvalidUtf8,
     /// UTF-16 input with an unpaired surrogate or an odd number of bytes.
     InvalidUtf16,
-    /// An encoding quarry does not read (it reads UTF-8, UTF-16, US-ASCII and ISO-8859-1).
+    /// An encoding quarry does not read: one outside the WHATWG Encoding Standard (EBCDIC,
+    /// IBM855, UTF-32, ...).
     UnsupportedEncoding(String),
+    /// Bytes that the declared encoding (named here) does not define.
+    InvalidEncoded(String),
     /// The declared encoding contradicts the byte order mark or the bytes.
     EncodingMismatch,
     /// A malformed XML declaration (`<?xml ...?>`), or one not at the very start.
@@ -114,19 +117,22 @@ impl fmt::Display for ErrorKind {
             InvalidUtf16 => f.write_str("invalid UTF-16"),
             UnsupportedEncoding(name) => write!(
                 f,
-                "unsupported encoding `{name}` (quarry reads UTF-8, UTF-16, US-ASCII and ISO-8859-1)"
+                "unsupported encoding `{name}` (quarry reads UTF-8, UTF-16 and the encodings \
+                 of the WHATWG Encoding Standard)"
             ),
+            InvalidEncoded(name) => write!(f, "bytes that are not valid {name}"),
             EncodingMismatch => f.write_str("the declared encoding does not match the input"),
             InvalidDeclaration => f.write_str("invalid XML declaration"),
             UnsupportedVersion => f.write_str("unsupported XML version (expected `1.x`)"),
             InvalidDoctype(what) => write!(f, "invalid document type declaration: {what}"),
             DoubleHyphenInComment => f.write_str("`--` inside a comment"),
-            ReservedPiTarget => {
-                f.write_str("processing instruction target `xml` is reserved")
-            }
+            ReservedPiTarget => f.write_str("processing instruction target `xml` is reserved"),
             CdataEndInText => f.write_str("`]]>` in character data"),
             MismatchedEndTag { expected, found } => {
-                write!(f, "end tag `{found}` does not match the open element `{expected}`")
+                write!(
+                    f,
+                    "end tag `{found}` does not match the open element `{expected}`"
+                )
             }
             UnexpectedEndTag => f.write_str("end tag without an open element"),
             DuplicatedAttribute(name) => write!(f, "duplicated attribute `{name}`"),
@@ -141,7 +147,10 @@ impl fmt::Display for ErrorKind {
                 write!(f, "reference to unparsed entity `{name}`")
             }
             ExternalEntityInAttribute(name) => {
-                write!(f, "reference to external entity `{name}` in an attribute value")
+                write!(
+                    f,
+                    "reference to external entity `{name}` in an attribute value"
+                )
             }
             UnbalancedEntity(name) => {
                 write!(f, "entity `{name}` does not hold balanced content")

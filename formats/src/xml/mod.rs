@@ -2,7 +2,7 @@
 //! that checks every well-formedness constraint, reads the internal DTD subset and
 //! expands its entities, and never opens an external file.
 //!
-//! One parser ([`parser`]) generic over [`XmlBuilder`] serves both doors:
+//! One parser (`parser.rs`, driven through [`parse_with`]) generic over [`XmlBuilder`] serves both doors:
 //! [`parse`] builds a [`RawValue`] for decoding into structs, [`parse_tree`] builds a
 //! [`Document`] (roxmltree-like: elements, attributes with namespaces, text, comments,
 //! PIs, each with its byte span), and [`check`] validates with the `()` builder.
@@ -57,13 +57,21 @@
 //! What is preserved and what is not: the tree keeps every element, attribute (in
 //! order, namespace declarations included), text run (adjacent text and CDATA merged),
 //! comment and PI with its span; the XML declaration and DOCTYPE reach the builder but
-//! are not kept in the tree. Attribute values are normalized as CDATA (XML 1.0 §3.3.3),
-//! and further (trimmed, spaces collapsed) when the internal subset declares another
-//! type; attribute defaults from the DTD are not applied. Line ends are normalized to
-//! `\n`. Namespace processing is on by default and can be turned off with [`Options`].
-//! Input is UTF-8, UTF-16 (by byte order mark) or ISO-8859-1/US-ASCII (by declaration);
-//! non-UTF-8 input is transcoded first, and spans then refer to the UTF-8 text
-//! ([`Document::source`]). Internal entities are expanded under
+//! are not kept in the tree. What the internal subset declares is applied as XML 1.0
+//! asks of a non-validating processor: attribute values are normalized as CDATA
+//! (§3.3.3), and further (trimmed, spaces collapsed) when the attribute is declared with
+//! another type; declared defaults (`#FIXED` or not) appear on elements that omit the
+//! attribute, in both doors, and the tree tells them apart ([`Attr::is_specified`]); the
+//! first declaration of an attribute binds; declarations after a reference to an
+//! external parameter entity (never read) are not processed (§5.1). Line ends are
+//! normalized to `\n`. Namespace processing is on by default and can be turned off with
+//! [`Options`]. Input is UTF-8 (read in place), UTF-16 (by byte order mark), or any
+//! encoding of the WHATWG Encoding Standard its declaration names, by any label
+//! (ISO-8859-1 byte for byte; windows-125x, KOI8, IBM866, Shift_JIS, EUC-JP,
+//! ISO-2022-JP, GBK, gb18030, Big5, EUC-KR and the rest through `encoding_rs`); other
+//! encodings are an [`ErrorKind::UnsupportedEncoding`] naming them. Non-UTF-8 input is
+//! transcoded first, and spans then refer to the UTF-8 text ([`Document::source`]);
+//! lines and columns are the same in the original bytes. Internal entities are expanded under
 //! [`Limits::max_entity_expansion`]; references to external entities are skipped
 //! (reported to [`XmlBuilder::skipped_entity`]), and nothing external is ever read.
 

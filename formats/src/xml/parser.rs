@@ -1,8 +1,8 @@
 //! The one XML parser, generic over [`XmlBuilder`].
 //!
 //! Phases, in one pass over the text: the encoding is sniffed (byte order mark, or the
-//! XML declaration's `encoding`) and UTF-16 or ISO-8859-1 input transcoded to UTF-8
-//! first; then the prolog (declaration, comments, PIs, the DOCTYPE with its internal
+//! XML declaration's `encoding`) and anything but UTF-8 transcoded to UTF-8 first
+//! (`encoding.rs`); then the prolog (declaration, comments, PIs, the DOCTYPE with its internal
 //! subset), the root element's content with an explicit stack of open elements (no
 //! recursion on nesting), and the epilogue. Internal entities are expanded by parsing
 //! their replacement text as content, with recursion detection and a byte budget;
@@ -179,6 +179,27 @@ enum Run {
     Scratch,
 }
 
+/// What an `<!ATTLIST>` declares about one attribute of an element.
+#[derive(Debug)]
+struct AttDecl {
+    name: Box<str>,
+    /// Declared with a type other than CDATA: its values are normalized further.
+    tokenized: bool,
+    /// The declared default (`#FIXED` or not), already normalized; `None` for
+    /// `#REQUIRED` and `#IMPLIED`.
+    default: Option<Box<str>>,
+}
+
+/// A tokenized attribute value as XML 1.0 §3.3.3 normalizes it: the tokens, one space
+/// apart.
+fn normalize_tokens(value: &str) -> String {
+    value
+        .split(' ')
+        .filter(|t| !t.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// A name's bounds and the position of its colons.
 #[derive(Clone, Copy)]
 struct NameInfo {
@@ -219,9 +240,9 @@ pub(crate) struct Parser<'a> {
     /// An external parameter entity was not read: later declarations are not processed.
     skip_declarations: bool,
     standalone: bool,
-    /// Attributes declared with a type other than CDATA, by element name: their values
-    /// are normalized further (trimmed, runs of spaces collapsed).
-    tokenized: HashMap<Box<str>, Vec<Box<str>>>,
+    /// The attribute-list declarations of the internal subset, by element name: the
+    /// first declaration of each attribute (later ones are ignored, XML 1.0 §3.3).
+    attlists: HashMap<Box<str>, Vec<AttDecl>>,
     expanded: usize,
     active: Vec<Rc<str>>,
     open: Vec<Open<'a>>,
@@ -258,7 +279,7 @@ impl<'a> Parser<'a> {
             lenient_entities: false,
             skip_declarations: false,
             standalone: false,
-            tokenized: HashMap::new(),
+            attlists: HashMap::new(),
             expanded: 0,
             active: Vec::new(),
             open: Vec::new(),
@@ -579,7 +600,7 @@ impl<'a> Parser<'a> {
         };
         if c.starts_with(b"<?xml") && c.peek_at(5).is_some_and(is_ws) {
             self.xml_declaration(&mut c, b)?;
-        } else if self.encoding == Encoding::Latin1 {
+        } else if self.encoding == Encoding::Declared {
             return Err(self.error(&c, 0, ErrorKind::EncodingMismatch));
         }
         let mut seen_doctype = false;
@@ -657,7 +678,7 @@ impl<'a> Parser<'a> {
             }
             encoding = Some((s, e));
             ws = c.skip_ws();
-        } else if self.encoding == Encoding::Latin1 {
+        } else if self.encoding == Encoding::Declared {
             return Err(self.error(c, c.pos, ErrorKind::EncodingMismatch));
         }
         let mut standalone = None;
@@ -748,8 +769,8 @@ impl<'a> Parser<'a> {
                 Some(_) => self.attribute(c)?,
             }
         }
-        if !self.tokenized.is_empty() {
-            self.normalize_tokenized(c.str(name.start, name.end));
+        if !self.attlists.is_empty() {
+            self.apply_attlist(c, &name)?;
         }
         let bindings_before = self.bindings.len();
         let ns = self.namespaces(c, &name)?;
@@ -780,31 +801,64 @@ impl<'a> Parser<'a> {
         Ok(empty)
     }
 
-    /// Normalizes the values of attributes the DTD declares with a tokenized or
-    /// enumerated type (XML 1.0 §3.3.3): no leading or trailing spaces, single spaces.
+    /// Applies what the internal subset declares about the attributes of element
+    /// `name`: values of tokenized or enumerated types are normalized further (XML 1.0
+    /// §3.3.3: no leading or trailing spaces, single spaces), and declared defaults
+    /// (`#FIXED` or not) are added for attributes the tag omits (§3.3.2), marked as not
+    /// specified, with an empty span at the end of the element's name.
     #[cold]
-    fn normalize_tokenized(&mut self, element: &str) {
-        let Some(names) = self.tokenized.get(element) else {
-            return;
+    fn apply_attlist(&mut self, c: &Cursor<'_>, name: &NameInfo) -> Result<()> {
+        let at = self.span(c, name.end, name.end);
+        let Some(decls) = self.attlists.get(c.str(name.start, name.end)) else {
+            return Ok(());
         };
-        let values = &mut self.values;
-        for attr in &mut self.attrs {
-            if !names.iter().any(|n| **n == *attr.name) {
+        let (attrs, values) = (&mut self.attrs, &mut self.values);
+        for attr in attrs.iter_mut() {
+            let Some(decl) = decls.iter().find(|d| *d.name == *attr.name) else {
                 continue;
-            }
+            };
             let v = attr.value.as_str(values);
-            if !v.starts_with(' ') && !v.ends_with(' ') && !v.contains("  ") {
+            if !decl.tokenized || !(v.starts_with(' ') || v.ends_with(' ') || v.contains("  ")) {
                 continue;
             }
-            let normalized = v
-                .split(' ')
-                .filter(|t| !t.is_empty())
-                .collect::<Vec<_>>()
-                .join(" ");
+            let normalized = normalize_tokens(v);
             let start = values.len();
             values.push_str(&normalized);
             attr.value = Value::Decoded(start, values.len());
         }
+        let mut over_limit = false;
+        for decl in decls {
+            let Some(default) = &decl.default else {
+                continue;
+            };
+            if attrs.iter().any(|a| *a.name == *decl.name) {
+                continue;
+            }
+            if attrs.len() >= self.limits.max_attributes {
+                over_limit = true;
+                break;
+            }
+            let start = values.len();
+            values.push_str(default);
+            let prefix_len = match decl.name.find(':') {
+                Some(colon) if self.namespaces => colon,
+                _ => 0,
+            };
+            attrs.push(RawAttribute {
+                name: Cow::Owned(decl.name.to_string()),
+                prefix_len,
+                value: Value::Decoded(start, values.len()),
+                span: at,
+                value_span: at,
+                ns: 0,
+                specified: false,
+            });
+        }
+        if over_limit {
+            let limit = self.limits.max_attributes;
+            return Err(self.error(c, name.start, ErrorKind::AttributeLimitReached(limit)));
+        }
+        Ok(())
     }
 
     /// One attribute, pushed on `self.attrs`.
@@ -832,6 +886,7 @@ impl<'a> Parser<'a> {
             span: self.span(c, name.start, c.pos),
             value_span: self.span(c, value_start, c.pos - 1),
             ns: 0,
+            specified: true,
         };
         self.attrs.push(attr);
         Ok(())

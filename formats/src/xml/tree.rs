@@ -75,6 +75,7 @@ struct AttrData<'a> {
     value: Cow<'a, str>,
     span: Span,
     value_span: Span,
+    specified: bool,
 }
 
 /// What a node is.
@@ -212,6 +213,7 @@ impl<'a> Document<'a> {
                     value: own(a.value),
                     span: a.span,
                     value_span: a.value_span,
+                    specified: a.specified,
                 })
                 .collect(),
             namespaces: self.namespaces.into_iter().map(own).collect(),
@@ -716,6 +718,13 @@ impl<'d> Attr<'d, '_> {
     pub fn value_span(&self) -> Span {
         self.data().value_span
     }
+
+    /// True when the attribute is written in the tag; false when the internal subset's
+    /// `<!ATTLIST>` supplied it as a default (the infoset's \[specified\] property). A
+    /// defaulted attribute has an empty span at the end of its element's name.
+    pub fn is_specified(&self) -> bool {
+        self.data().specified
+    }
 }
 
 impl fmt::Debug for Attr<'_, '_> {
@@ -887,6 +896,7 @@ impl<'a> XmlBuilder<'a> for TreeBuilder<'a> {
                 value: attr.value().into_cow(),
                 span: attr.span(),
                 value_span: attr.value_span(),
+                specified: attr.specified(),
             });
         }
         let ns = self.intern(tag.namespace());

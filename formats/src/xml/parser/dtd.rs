@@ -365,14 +365,6 @@ impl<'a> Parser<'a> {
                 b"NMTOKEN",
             ];
             let tokenized = !c.starts_with(b"CDATA");
-            if tokenized && !self.skip_declarations {
-                let element = c.str(name.start, name.end);
-                let attr = c.str(attr.start, attr.end);
-                let names = self.tokenized.entry(element.into()).or_default();
-                if !names.iter().any(|n| **n == *attr) {
-                    names.push(attr.into());
-                }
-            }
             if let Some(t) = TYPES.iter().find(|t| c.starts_with(t)) {
                 c.pos += t.len();
             } else if c.starts_with(b"NOTATION") {
@@ -386,17 +378,42 @@ impl<'a> Parser<'a> {
             }
             self.decl_require_ws(c)?;
             // DefaultDecl
-            if c.starts_with(b"#REQUIRED") {
+            let default = if c.starts_with(b"#REQUIRED") {
                 c.pos += 9;
+                None
             } else if c.starts_with(b"#IMPLIED") {
                 c.pos += 8;
+                None
             } else {
                 if c.starts_with(b"#FIXED") {
                     c.pos += 6;
                     self.decl_require_ws(c)?;
                 }
-                self.att_value(c)?;
+                let value = self.att_value(c)?;
+                let text = value.as_str(&self.values);
+                let text = if tokenized {
+                    normalize_tokens(text)
+                } else {
+                    text.to_owned()
+                };
                 self.values.clear();
+                Some(text.into_boxed_str())
+            };
+            // Declarations after an unread external parameter entity are not processed
+            // (§5.1), and the first declaration of an attribute binds (§3.3).
+            if !self.skip_declarations {
+                let decls = self
+                    .attlists
+                    .entry(c.str(name.start, name.end).into())
+                    .or_default();
+                let attr = c.str(attr.start, attr.end);
+                if !decls.iter().any(|d| *d.name == *attr) {
+                    decls.push(AttDecl {
+                        name: attr.into(),
+                        tokenized,
+                        default,
+                    });
+                }
             }
         }
     }
