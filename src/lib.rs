@@ -185,6 +185,27 @@ pub enum ParseError {
 }
 
 impl ParseError {
+    /// The name of the error's kind, as its format's `ErrorKind` names it
+    /// (`UnexpectedCharacter`, `DuplicateKey`): for programs that sort errors.
+    pub fn kind_name(&self) -> String {
+        let debug = match self {
+            #[cfg(feature = "json")]
+            ParseError::Json(e) => format!("{:?}", e.kind()),
+            #[cfg(feature = "toml")]
+            ParseError::Toml(e) => format!("{:?}", e.kind()),
+            #[cfg(feature = "yaml")]
+            ParseError::Yaml(e) => format!("{:?}", e.kind()),
+            #[cfg(feature = "xml")]
+            ParseError::Xml(e) => format!("{:?}", e.kind()),
+            #[cfg(feature = "plist")]
+            ParseError::Plist(e) => format!("{:?}", e.kind()),
+        };
+        let end = debug
+            .find(|c: char| !c.is_alphanumeric() && c != '_')
+            .unwrap_or(debug.len());
+        debug[..end].to_owned()
+    }
+
     /// Where the error is.
     pub fn position(&self) -> Position {
         match self {

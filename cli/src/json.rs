@@ -47,19 +47,23 @@ pub fn tree(file: &Path, bytes: &[u8]) -> Result<String, Failure> {
     Ok(out.finish())
 }
 
-/// The value at `path`: scalars as plain text, containers as indented JSON.
-pub fn get(file: &Path, bytes: &[u8], path: &ValuePath) -> Result<String, Failure> {
+/// The value at each of `paths`: scalars as plain text, containers as indented JSON.
+pub fn get(file: &Path, bytes: &[u8], paths: &[ValuePath]) -> Result<String, Failure> {
     let doc = json::parse_tree(bytes).map_err(invalid(file, bytes))?;
-    let node = doc
-        .root()
-        .lookup(path)
-        .ok_or_else(|| Failure::Invalid(format!("{}: no value at `{path}`\n", file.display())))?;
-    let mut out = match node.kind() {
-        NodeKind::String => node.as_str().unwrap_or_default().to_owned(),
-        NodeKind::Array | NodeKind::Object => json::to_string_pretty(&node.to_raw_value())
-            .map_err(|e| Failure::Invalid(format!("{}: {e}\n", file.display())))?,
-        _ => node.source_text().to_owned(),
-    };
-    out.push('\n');
-    Ok(out)
+    let mut all = String::new();
+    for path in paths {
+        let node = doc.root().lookup(path).ok_or_else(|| {
+            Failure::Invalid(format!("{}: no value at `{path}`\n", file.display()))
+        })?;
+        let mut out = match node.kind() {
+            NodeKind::String => node.as_str().unwrap_or_default().to_owned(),
+            NodeKind::Array | NodeKind::Object => json::to_string_pretty(&node.to_raw_value())
+                .map_err(|e| Failure::Invalid(format!("{}: {e}\n", file.display())))?,
+            _ => node.source_text().to_owned(),
+        };
+        out.push('\n');
+
+        all.push_str(&out);
+    }
+    Ok(all)
 }

@@ -3,18 +3,20 @@
 //! Exit codes: 0 success, 1 a document is invalid (or `get` found nothing), 2 bad usage
 //! or an unreadable file.
 
+mod check;
 mod json;
 mod plist;
+mod select;
 mod toml;
 mod xml;
 mod yaml;
 
-use std::io::Write;
+use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use quarry::common::LineIndex;
 use quarry::{common, Format, ValuePath};
 
@@ -22,62 +24,123 @@ use quarry::{common, Format, ValuePath};
 #[command(
     name = "quarry",
     version,
-    about = "Inspect, query, convert and check JSON, YAML, TOML, XML and plist files"
+    about = "Inspect, query, convert and check JSON, YAML, TOML, XML and plist files",
+    after_help = "FILE may be `-` (or left out, for tree, get and convert) to read standard input.\n\
+                  Exit codes: 0 success, 1 an invalid document or no match, 2 bad usage or an unreadable file."
 )]
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Colour in `tree` and in error snippets: auto (on a terminal, unless NO_COLOR is
+    /// set), always or never.
+    #[arg(long, global = true, value_name = "WHEN", default_value = "auto")]
+    color: ColorChoice,
 }
 
 #[derive(Subcommand)]
 enum Command {
     /// Print the document tree, indented, with node kinds and line numbers.
+    #[command(
+        after_help = "Examples:\n  quarry tree Cargo.toml\n  curl -s https://example.org/api | quarry tree --format json"
+    )]
     Tree {
-        /// The document.
-        file: PathBuf,
-        /// The input format (default: from the file extension).
+        /// The document (`-` or nothing: standard input).
+        file: Option<PathBuf>,
+        /// The input format (default: from the file name, or from the content).
         #[arg(long)]
         format: Option<Format>,
         /// For a YAML stream: only document N (from 0).
         #[arg(long)]
         doc: Option<usize>,
     },
-    /// Print one value, addressed like `servers[0].host`.
+    /// Print the values at a path like `servers[0].host`; `[*]` and `*` match every item
+    /// and every key.
+    #[command(
+        after_help = "Examples:\n  quarry get config.toml 'servers[0].host'\n  quarry get Cargo.toml 'dependencies.*.version' --output json\n  echo '{\"a\": [1, 2]}' | quarry get - 'a[1]'"
+    )]
     Get {
-        /// The document.
+        /// The document (`-`: standard input).
         file: PathBuf,
-        /// The path of the value: keys separated by `.`, indexes in `[]`, `["a.b"]` for odd keys.
+        /// The path: keys separated by `.`, indexes in `[]`, `["a.b"]` for odd keys, `[*]`
+        /// for every item, `*` for every key.
         path: String,
-        /// The input format (default: from the file extension).
+        /// The input format (default: from the file name, or from the content).
         #[arg(long)]
         format: Option<Format>,
         /// For a YAML stream: look in document N (from 0; default 0).
         #[arg(long)]
         doc: Option<usize>,
+        /// `text` (one value after another) or `json` (one JSON value; a JSON array of
+        /// the matches when the path has a wildcard).
+        #[arg(long, value_name = "FORMAT", default_value = "text")]
+        output: GetOutput,
     },
     /// Convert a document to another format, on standard output.
+    #[command(
+        after_help = "Examples:\n  quarry convert config.yaml --to toml\n  quarry convert events.jsonl --to yaml\n  cat Info.plist | quarry convert --to json"
+    )]
     Convert {
-        /// The document.
-        file: PathBuf,
+        /// The document (`-` or nothing: standard input). `.jsonl` and `.ndjson` files hold
+        /// one JSON document per line.
+        file: Option<PathBuf>,
         /// The output format: json, yaml, toml, xml, plist (XML plist) or bplist (binary).
         #[arg(long)]
         to: Target,
-        /// The input format (default: from the file extension).
+        /// The input format (default: from the file name, or from the content).
         #[arg(long)]
         format: Option<Format>,
         /// Compact output where the format allows it.
         #[arg(long)]
         compact: bool,
     },
-    /// Check that every file parses; report each error as FILE:LINE:COLUMN: message.
+    /// Check that every file parses, in parallel; directories are walked for files of
+    /// every known format, skipping hidden folders and what .gitignore or .ignore exclude.
+    #[command(
+        after_help = "Examples:\n  quarry check .\n  quarry check config/ deploy.yaml --output github\n\n\
+                  --output json prints one object per problem: {\"file\", \"line\", \"column\",\n\
+                  \"end_line\", \"end_column\", \"format\", \"message\", \"kind\"}."
+    )]
     Check {
-        /// The documents.
+        /// Files and directories (`-`: standard input).
         #[arg(required = true)]
-        files: Vec<PathBuf>,
-        /// The input format (default: from each file's extension).
+        paths: Vec<PathBuf>,
+        /// The input format (default: from each file's name).
         #[arg(long)]
         format: Option<Format>,
+        /// `text` (FILE:LINE:COLUMN: message and the line), `json` (one JSON object per
+        /// problem, on standard output) or `github` (GitHub Actions annotations).
+        #[arg(long, value_name = "FORMAT", default_value = "text")]
+        output: CheckOutput,
     },
+    /// Print a shell completion script: bash, zsh, fish, powershell or elvish.
+    #[command(after_help = "Example:\n  quarry completions bash > /etc/bash_completion.d/quarry")]
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+}
+
+/// `--color`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+/// `get --output`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum GetOutput {
+    Text,
+    Json,
+}
+
+/// `check --output`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum CheckOutput {
+    Text,
+    Json,
+    Github,
 }
 
 /// What `convert` writes: a format, or a binary plist.
@@ -118,21 +181,39 @@ type Outcome = Result<(), Failure>;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let color = match cli.color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        // NO_COLOR counts when it is set to anything but the empty string.
+        ColorChoice::Auto => std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+    };
+    COLOR.store(color, Ordering::Relaxed);
+    ALWAYS.store(cli.color == ColorChoice::Always, Ordering::Relaxed);
     let result = match cli.command {
-        Command::Tree { file, format, doc } => tree(&file, format, doc),
+        Command::Tree { file, format, doc } => tree(&input(file), format, doc),
         Command::Get {
             file,
             path,
             format,
             doc,
-        } => get(&file, &path, format, doc),
+            output,
+        } => get(&input(Some(file)), &path, format, doc, output),
         Command::Convert {
             file,
             to,
             format,
             compact,
-        } => convert(&file, to, format, compact),
-        Command::Check { files, format } => check(&files, format),
+        } => convert(&input(file), to, format, compact),
+        Command::Check {
+            paths,
+            format,
+            output,
+        } => check::run(&paths, format, output),
+        Command::Completions { shell } => {
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "quarry", &mut out);
+            write_stdout(&out)
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -147,38 +228,155 @@ fn main() -> ExitCode {
     }
 }
 
-/// Reads `file` and settles its format.
-fn read(file: &Path, format: Option<Format>) -> Result<(Vec<u8>, Format), Failure> {
-    let format = format.or_else(|| Format::from_path(file)).ok_or_else(|| {
-        Failure::Usage(format!(
-            "{}: cannot tell the format from the file name; use --format",
-            file.display()
-        ))
-    })?;
+/// Colour is on (decided once, from `--color`, `NO_COLOR` and whether the output is a
+/// terminal).
+static COLOR: AtomicBool = AtomicBool::new(false);
+
+/// Whether to colour what goes to `stream` (stdout or stderr).
+fn colored(stream: &impl IsTerminal) -> bool {
+    COLOR.load(Ordering::Relaxed) && (stream.is_terminal() || ALWAYS.load(Ordering::Relaxed))
+}
+
+/// `--color always`: colour even into a pipe.
+static ALWAYS: AtomicBool = AtomicBool::new(false);
+
+/// `text` in the SGR style `code` when `on`.
+fn paint(on: bool, code: &str, text: &str) -> String {
+    if on {
+        format!("\x1b[{code}m{text}\x1b[0m")
+    } else {
+        text.to_owned()
+    }
+}
+
+/// Where a command reads its document: a file, or standard input (`-` or nothing).
+enum Input {
+    File(PathBuf),
+    Stdin,
+}
+
+fn input(file: Option<PathBuf>) -> Input {
+    match file {
+        Some(path) if path.as_os_str() != "-" => Input::File(path),
+        _ => Input::Stdin,
+    }
+}
+
+impl Input {
+    /// The name errors use.
+    fn name(&self) -> &Path {
+        match self {
+            Input::File(path) => path,
+            Input::Stdin => Path::new("<stdin>"),
+        }
+    }
+}
+
+/// The format of `bytes` when the content says so unambiguously: a binary plist's
+/// magic, XML markup (a plist when it names one), or a document that parses as JSON.
+fn sniff(bytes: &[u8]) -> Option<Format> {
+    let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let start = text
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(text.len());
+    let text = &text[start..];
+    if text.starts_with(b"bplist00") {
+        return Some(Format::Plist);
+    }
+    if text.starts_with(b"<") {
+        let head = &text[..text.len().min(1024)];
+        let plist = memmem(head, b"<plist") || memmem(head, b"<!DOCTYPE plist");
+        return Some(if plist { Format::Plist } else { Format::Xml });
+    }
+    quarry::check(bytes, Format::Json)
+        .is_ok()
+        .then_some(Format::Json)
+}
+
+fn memmem(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+/// A document read whole, with its format settled.
+struct Document {
+    bytes: Vec<u8>,
+    format: Format,
+    /// `.jsonl` / `.ndjson`: one JSON document per line.
+    lines: bool,
+}
+
+/// Reads `input` and settles its format: `--format`, then the file name, then (for
+/// standard input or an unknown name) the content.
+fn read(input: &Input, format: Option<Format>) -> Result<Document, Failure> {
+    let name = input.name();
+    let bytes = match input {
+        Input::File(path) => {
+            std::fs::read(path).map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?
+        }
+        Input::Stdin => {
+            let mut bytes = Vec::new();
+            std::io::stdin()
+                .lock()
+                .read_to_end(&mut bytes)
+                .map_err(|e| Failure::Usage(format!("reading standard input: {e}")))?;
+            bytes
+        }
+    };
+    let lines = format.is_none() && matches!(input, Input::File(path) if is_json_lines(path));
+    let format = match format {
+        Some(format) => format,
+        None if lines => Format::Json,
+        None => match input {
+            Input::File(path) => Format::from_path(path).or_else(|| sniff(&bytes)),
+            Input::Stdin => sniff(&bytes),
+        }
+        .ok_or_else(|| {
+            Failure::Usage(format!(
+                "{}: cannot tell the format from the name or the content; use --format",
+                name.display()
+            ))
+        })?,
+    };
     if !format.is_supported() {
         return Err(Failure::Usage(format!(
             "{}: the {format} format is not supported yet",
-            file.display()
+            name.display()
         )));
     }
-    let bytes =
-        std::fs::read(file).map_err(|e| Failure::Usage(format!("{}: {e}", file.display())))?;
-    Ok((bytes, format))
+    Ok(Document {
+        bytes,
+        format,
+        lines,
+    })
 }
 
-/// `FILE:LINE:COLUMN: message` and the source line with a caret under the column.
+/// `.jsonl` and `.ndjson` files hold one JSON document per line.
+fn is_json_lines(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("jsonl") || e.eq_ignore_ascii_case("ndjson"))
+}
+
+/// `FILE:LINE:COLUMN: message` and the source line with a caret under the column,
+/// coloured on a terminal.
 fn render_parse_error(
     file: &Path,
     bytes: &[u8],
     position: quarry::Position,
     message: &str,
 ) -> String {
+    let on = colored(&std::io::stderr());
+    let snippet = common::render_snippet(bytes, position);
+    let snippet = match snippet.rsplit_once('\n') {
+        Some((line, caret)) if on => format!("{line}\n{}", paint(on, "1;31", caret)),
+        _ => snippet,
+    };
+    let place = format!("{}:{}:{}:", file.display(), position.line, position.column);
     format!(
-        "{}:{}:{}: {message}\n{}\n",
-        file.display(),
-        position.line,
-        position.column,
-        common::render_snippet(bytes, position)
+        "{} {}\n{snippet}\n",
+        paint(on, "1", &place),
+        paint(on, "31", message)
     )
 }
 
@@ -214,6 +412,8 @@ pub(crate) struct TreeOut {
     lines: Option<LineIndex>,
     width: usize,
     out: String,
+    /// Line numbers dim and labels coloured (standard output is a terminal).
+    color: bool,
 }
 
 impl TreeOut {
@@ -224,6 +424,7 @@ impl TreeOut {
             lines: Some(lines),
             width,
             out: String::new(),
+            color: colored(&std::io::stdout()),
         }
     }
 
@@ -233,6 +434,7 @@ impl TreeOut {
             lines: None,
             width: 0,
             out: String::new(),
+            color: colored(&std::io::stdout()),
         }
     }
 
@@ -240,16 +442,18 @@ impl TreeOut {
     pub(crate) fn node(&mut self, offset: usize, depth: usize, label: &str, text: &str) {
         use std::fmt::Write as _;
         let indent = depth * 2;
-        let _ = match &self.lines {
-            Some(lines) => writeln!(
-                self.out,
-                "{:>width$}  {:indent$}{label}{text}",
-                lines.line(offset),
-                "",
-                width = self.width,
-            ),
-            None => writeln!(self.out, "@{offset:#06x}  {:indent$}{label}{text}", ""),
+        let gutter = match &self.lines {
+            Some(lines) => format!("{:>width$}", lines.line(offset), width = self.width),
+            None => format!("@{offset:#06x}"),
         };
+        let on = self.color;
+        let _ = writeln!(
+            self.out,
+            "{}  {:indent$}{}{text}",
+            paint(on, "2", &gutter),
+            "",
+            paint(on, "36", label),
+        );
     }
 
     pub(crate) fn finish(self) -> String {
@@ -304,15 +508,17 @@ fn check_doc(format: Format, doc: Option<usize>) -> Outcome {
     }
 }
 
-fn tree(file: &Path, format: Option<Format>, doc: Option<usize>) -> Outcome {
-    let (bytes, format) = read(file, format)?;
+fn tree(input: &Input, format: Option<Format>, doc: Option<usize>) -> Outcome {
+    let document = read(input, format)?;
+    let (file, bytes, format) = (input.name(), &document.bytes, document.format);
+    no_lines(&document, "tree")?;
     check_doc(format, doc)?;
     let text = match format {
-        Format::Json => json::tree(file, &bytes)?,
-        Format::Yaml => yaml::tree(file, &bytes, doc)?,
-        Format::Toml => toml::tree(file, &bytes)?,
-        Format::Xml => xml::tree(file, &bytes)?,
-        Format::Plist => plist::tree(file, &bytes)?,
+        Format::Json => json::tree(file, bytes)?,
+        Format::Yaml => yaml::tree(file, bytes, doc)?,
+        Format::Toml => toml::tree(file, bytes)?,
+        Format::Xml => xml::tree(file, bytes)?,
+        Format::Plist => plist::tree(file, bytes)?,
         #[allow(unreachable_patterns)]
         other => {
             return Err(Failure::Usage(format!(
@@ -323,186 +529,237 @@ fn tree(file: &Path, format: Option<Format>, doc: Option<usize>) -> Outcome {
     write_stdout(text.as_bytes())
 }
 
-fn get(file: &Path, path: &str, format: Option<Format>, doc: Option<usize>) -> Outcome {
-    let (bytes, format) = read(file, format)?;
-    check_doc(format, doc)?;
-    let path =
-        ValuePath::parse(path).ok_or_else(|| Failure::Usage(format!("malformed path `{path}`")))?;
-    let text = match format {
-        Format::Json => json::get(file, &bytes, &path)?,
-        Format::Yaml => yaml::get(file, &bytes, &path, doc)?,
-        Format::Toml => toml::get(file, &bytes, &path)?,
-        Format::Xml => xml::get(file, &bytes, &path)?,
-        Format::Plist => plist::get(file, &bytes, &path)?,
-        #[allow(unreachable_patterns)]
-        other => {
-            return Err(Failure::Usage(format!(
-                "the {other} format is not supported yet"
-            )))
-        }
-    };
-    write_stdout(text.as_bytes())
+/// `tree` and `get` read one document; a JSON Lines file holds many.
+fn no_lines(document: &Document, command: &str) -> Outcome {
+    match document.lines {
+        true => Err(Failure::Usage(format!(
+            "{command} reads one document; a JSON Lines file holds one per line \
+             (use `convert` or `check`, or --format json for a one-line file)"
+        ))),
+        false => Ok(()),
+    }
 }
 
-fn convert(file: &Path, to: Target, format: Option<Format>, compact: bool) -> Outcome {
-    let (bytes, format) = read(file, format)?;
+fn get(
+    input: &Input,
+    path: &str,
+    format: Option<Format>,
+    doc: Option<usize>,
+    output: GetOutput,
+) -> Outcome {
+    let document = read(input, format)?;
+    let (file, bytes, format) = (input.name(), &document.bytes, document.format);
+    no_lines(&document, "get")?;
+    check_doc(format, doc)?;
+    let pattern = select::Pattern::parse(path)
+        .ok_or_else(|| Failure::Usage(format!("malformed path `{path}`")))?;
     let parse_failure = |e: quarry::Error| match e {
-        quarry::Error::Parse(e) => parse_failure(file, &bytes, &e),
+        quarry::Error::Parse(e) => parse_failure(file, bytes, &e),
         other => Failure::Usage(other.to_string()),
     };
-    // A YAML stream converts document by document; every other input is one document.
-    let documents = if format == Format::Yaml {
-        quarry::yaml::parse_stream(&bytes).map_err(|e| parse_failure(e.into()))?
-    } else {
-        vec![quarry::parse_raw(&bytes, format).map_err(parse_failure)?]
-    };
-    let cannot = |e: quarry::EncodeError| {
-        Failure::Invalid(format!("{}: cannot convert to {to}: {e}\n", file.display()))
-    };
-    let several = documents.len() > 1;
-    let mut out = Vec::new();
-    match to {
-        // JSON: one document per line when there are several.
-        Target::Format(Format::Json) => {
-            for value in &documents {
-                let text = if compact || several {
-                    quarry::json::to_vec(value)
-                } else {
-                    quarry::json::to_vec_pretty(value)
-                };
-                out.extend(text.map_err(cannot)?);
-                out.push(b'\n');
-            }
-        }
-        Target::Format(Format::Yaml) => {
-            let text = if compact && !several {
-                documents
-                    .first()
-                    .map(|value| {
-                        quarry::yaml::to_vec_flow(value).map(|mut v| {
-                            v.push(b'\n');
-                            v
-                        })
-                    })
-                    .transpose()
-            } else {
-                quarry::yaml::to_vec_stream(&documents).map(Some)
-            };
-            out.extend(text.map_err(cannot)?.unwrap_or_default());
-        }
-        target => {
-            let value = match documents.as_slice() {
-                [] => return Ok(()),
-                [value] => value,
-                _ => {
-                    return Err(Failure::Invalid(format!(
-                    "{}: cannot convert a stream of {} documents to {target}, which holds one\n",
+    // The matches are found in the document's value (the struct door's view, which
+    // paths address); each is then printed from the tree, as the format shows it.
+    let value = match format {
+        Format::Yaml => {
+            let mut documents =
+                quarry::yaml::parse_stream(bytes).map_err(|e| parse_failure(e.into()))?;
+            let index = doc.unwrap_or(0);
+            if index >= documents.len() {
+                return Err(Failure::Invalid(format!(
+                    "{}: no document {index} (the stream has {})\n",
                     file.display(),
                     documents.len()
-                )))
-                }
-            };
-            let text = match target {
-                // No silent loss: a null is an error naming its path.
-                Target::Format(Format::Toml) => quarry::toml::to_vec(value),
-                // Always UTF-8, and said so: a document read from windows-1251 or
-                // Shift_JIS must not keep its old declaration.
-                Target::Format(Format::Xml) => match value {
-                    quarry::RawValue::Map(entries) if entries.len() == 1 => {
-                        quarry::xml::to_vec_pretty(value)
-                    }
-                    _ => quarry::xml::to_string_pretty_with_root(value, "root")
-                        .map(String::into_bytes),
-                }
-                .map(|body| [&b"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"[..], &body].concat()),
-                Target::Format(Format::Plist) => quarry::plist::to_vec_xml(value),
-                Target::BinaryPlist => quarry::plist::to_vec_binary(value),
-                other => {
-                    return Err(Failure::Usage(format!(
-                        "converting to {other} is not supported yet"
-                    )))
-                }
-            };
-            out.extend(text.map_err(cannot)?);
-            if to != Target::BinaryPlist && !out.ends_with(b"\n") {
-                out.push(b'\n');
+                )));
             }
+            documents.swap_remove(index)
         }
+        _ => quarry::parse_raw(bytes, format).map_err(parse_failure)?,
+    };
+    let matches = pattern.matches(&value, format == Format::Xml);
+    if matches.is_empty() {
+        return Err(Failure::Invalid(format!(
+            "{}: no value at `{path}`\n",
+            file.display()
+        )));
     }
-    write_stdout(&out)
-}
-
-/// The result of checking one file.
-enum Verdict {
-    Valid,
-    Invalid(String),
-    Unreadable(String),
-}
-
-fn check_one(file: &Path, format: Option<Format>) -> Verdict {
-    let (bytes, format) = match read(file, format) {
-        Ok(read) => read,
-        Err(Failure::Usage(message) | Failure::Invalid(message)) => {
-            return Verdict::Unreadable(message)
+    if output == GetOutput::Json {
+        let values: Vec<quarry::RawValue<'_>> = matches.iter().map(|(_, v)| (*v).clone()).collect();
+        let one = values.len() == 1 && !pattern.has_wildcard();
+        let json = if one {
+            quarry::json::to_vec_pretty(&values[0])
+        } else {
+            quarry::json::to_vec_pretty(&values)
+        }
+        .map_err(|e| Failure::Invalid(format!("{}: {e}\n", file.display())))?;
+        let mut out = json;
+        out.push(b'\n');
+        return write_stdout(&out);
+    }
+    let paths: Vec<ValuePath> = matches.into_iter().map(|(p, _)| p).collect();
+    let text = match format {
+        Format::Json => json::get(file, bytes, &paths)?,
+        Format::Yaml => yaml::get(file, bytes, &paths, doc)?,
+        Format::Toml => toml::get(file, bytes, &paths)?,
+        Format::Xml => xml::get(file, bytes, &paths)?,
+        Format::Plist => plist::get(file, bytes, &paths)?,
+        #[allow(unreachable_patterns)]
+        other => {
+            return Err(Failure::Usage(format!(
+                "the {other} format is not supported yet"
+            )))
         }
     };
-    match quarry::check(&bytes, format) {
-        Ok(()) => Verdict::Valid,
-        Err(quarry::Error::Parse(e)) => {
-            Verdict::Invalid(render_parse_error(file, &bytes, e.position(), &e.message()))
+    write_stdout(text.as_bytes())
+}
+
+/// Writes `value` to `out` as `to`; `several` when it is one of several documents.
+fn write_document(
+    out: &mut impl Write,
+    value: &quarry::RawValue<'_>,
+    to: Target,
+    compact: bool,
+    several: bool,
+) -> Result<(), quarry::EncodeError> {
+    match to {
+        // JSON: one document per line when there are several.
+        Target::Format(Format::Json) if compact || several => {
+            quarry::json::to_writer(&mut *out, value)?;
+            out.write_all(b"\n").map_err(quarry::EncodeError::from)
         }
-        Err(other) => Verdict::Unreadable(format!("{}: {other}", file.display())),
+        Target::Format(Format::Json) => {
+            quarry::json::to_writer_pretty(&mut *out, value)?;
+            out.write_all(b"\n").map_err(quarry::EncodeError::from)
+        }
+        Target::Format(Format::Yaml) if compact && !several => {
+            quarry::yaml::to_writer_flow(&mut *out, value)?;
+            out.write_all(b"\n").map_err(quarry::EncodeError::from)
+        }
+        Target::Format(Format::Yaml) => quarry::yaml::to_writer(&mut *out, value),
+        // No silent loss: a null is an error naming its path.
+        Target::Format(Format::Toml) => quarry::toml::to_writer(&mut *out, value),
+        // Always UTF-8, and said so: a document read from windows-1251 or Shift_JIS
+        // must not keep its old declaration.
+        Target::Format(Format::Xml) => {
+            let body = match value {
+                quarry::RawValue::Map(entries) if entries.len() == 1 => {
+                    quarry::xml::to_vec_pretty(value)?
+                }
+                _ => quarry::xml::to_string_pretty_with_root(value, "root")?.into_bytes(),
+            };
+            out.write_all(b"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+                .and_then(|()| out.write_all(&body))
+                .and_then(|()| match body.ends_with(b"\n") {
+                    true => Ok(()),
+                    false => out.write_all(b"\n"),
+                })
+                .map_err(quarry::EncodeError::from)
+        }
+        Target::Format(Format::Plist) => {
+            let body = quarry::plist::to_vec_xml(value)?;
+            out.write_all(&body).map_err(quarry::EncodeError::from)
+        }
+        Target::BinaryPlist => {
+            let body = quarry::plist::to_vec_binary(value)?;
+            out.write_all(&body).map_err(quarry::EncodeError::from)
+        }
+        #[allow(unreachable_patterns)]
+        Target::Format(other) => Err(quarry::EncodeError::custom(format!(
+            "converting to {other} is not supported yet"
+        ))),
     }
 }
 
-fn check(files: &[PathBuf], format: Option<Format>) -> Outcome {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(files.len())
-        .max(1);
-    let next = AtomicUsize::new(0);
-    let mut verdicts: Vec<(usize, Verdict)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut done = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(file) = files.get(i) else { break };
-                        done.push((i, check_one(file, format)));
-                    }
-                    done
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().unwrap_or_default())
-            .collect()
-    });
-    verdicts.sort_by_key(|(i, _)| *i);
-    let mut invalid = false;
-    let mut unreadable = false;
-    let mut report = String::new();
-    for (_, verdict) in verdicts {
-        match verdict {
-            Verdict::Valid => {}
-            Verdict::Invalid(message) => {
-                invalid = true;
-                report.push_str(&message);
+/// The targets that hold one document (everything but JSON and YAML streams).
+fn holds_one(to: Target) -> bool {
+    !matches!(to, Target::Format(Format::Json | Format::Yaml))
+}
+
+fn convert(input: &Input, to: Target, format: Option<Format>, compact: bool) -> Outcome {
+    let document = read(input, format)?;
+    let (file, bytes, format) = (input.name(), &document.bytes, document.format);
+    let parse_failure = |e: quarry::Error| match e {
+        quarry::Error::Parse(e) => parse_failure(file, bytes, &e),
+        other => Failure::Usage(other.to_string()),
+    };
+    let cannot = |e: quarry::EncodeError| match e.io_error() {
+        // A closed pipe (`quarry convert big.json --to yaml | head`) is not a failure.
+        Some(io) if io.kind() == std::io::ErrorKind::BrokenPipe => Failure::Invalid(String::new()),
+        _ => Failure::Invalid(format!("{}: cannot convert to {to}: {e}\n", file.display())),
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    if document.lines {
+        // JSON Lines: one document per line, each written as soon as it is read, so a
+        // bad line stops the output there with its line number.
+        let mut written = 0;
+        let mut line_start = 0;
+        for (number, line) in bytes.split(|&b| b == b'\n').enumerate() {
+            let this_start = line_start;
+            line_start += line.len() + 1;
+            let line_start = this_start;
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
             }
-            Verdict::Unreadable(message) => {
-                unreadable = true;
-                report.push_str(&format!("quarry: {message}\n"));
+            let value = quarry::parse_raw(line, Format::Json).map_err(|e| match e {
+                quarry::Error::Parse(e) => {
+                    // The error's place in the whole file: this line's number and offset.
+                    let at = e.position();
+                    let place = quarry::Position {
+                        offset: line_start + at.offset,
+                        line: number + at.line,
+                        column: at.column,
+                    };
+                    Failure::Invalid(render_parse_error(file, bytes, place, &e.message()))
+                }
+                other => Failure::Usage(other.to_string()),
+            })?;
+            if written > 0 && holds_one(to) {
+                return Err(Failure::Invalid(format!(
+                    "{}: cannot convert several documents to {to}, which holds one\n",
+                    file.display()
+                )));
             }
+            if written > 0 && to == Target::Format(Format::Yaml) {
+                out.write_all(b"---\n")
+                    .map_err(|e| cannot(quarry::EncodeError::from(e)))?;
+            }
+            write_document(&mut out, &value, to, compact, true).map_err(cannot)?;
+            written += 1;
+        }
+        return finish(out);
+    }
+    // A YAML stream converts document by document; every other input is one document.
+    let documents = if format == Format::Yaml {
+        quarry::yaml::parse_stream(bytes).map_err(|e| parse_failure(e.into()))?
+    } else {
+        vec![quarry::parse_raw(bytes, format).map_err(parse_failure)?]
+    };
+    let several = documents.len() > 1;
+    if several && holds_one(to) {
+        return Err(Failure::Invalid(format!(
+            "{}: cannot convert a stream of {} documents to {to}, which holds one\n",
+            file.display(),
+            documents.len()
+        )));
+    }
+    if to == Target::Format(Format::Yaml) && (several || !compact) {
+        let text = quarry::yaml::to_vec_stream(&documents).map_err(cannot)?;
+        out.write_all(&text)
+            .map_err(|e| cannot(quarry::EncodeError::from(e)))?;
+    } else {
+        for value in &documents {
+            write_document(&mut out, value, to, compact, several).map_err(cannot)?;
         }
     }
-    eprint!("{report}");
-    if unreadable {
-        Err(Failure::Usage("some files could not be read".into()))
-    } else if invalid {
-        Err(Failure::Invalid(String::new()))
-    } else {
-        Ok(())
+    finish(out)
+}
+
+/// Flushes standard output; a closed pipe is not a failure.
+fn finish(mut out: impl Write) -> Outcome {
+    match out.flush() {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Failure::Usage(format!("writing output: {e}"))),
     }
 }

@@ -58,29 +58,33 @@ pub fn tree(file: &Path, bytes: &[u8]) -> Result<String, Failure> {
     Ok(out.finish())
 }
 
-/// The value at `path`: scalars as plain text (data as base64), containers as XML plist.
-pub fn get(file: &Path, bytes: &[u8], path: &ValuePath) -> Result<String, Failure> {
+/// The value at each of `paths`: scalars as plain text (data as base64), containers as XML plist.
+pub fn get(file: &Path, bytes: &[u8], paths: &[ValuePath]) -> Result<String, Failure> {
     let doc = plist::parse_tree(bytes).map_err(invalid(file, bytes))?;
-    let node = doc
-        .root()
-        .lookup(path)
-        .ok_or_else(|| Failure::Invalid(format!("{}: no value at `{path}`\n", file.display())))?;
-    let fail = |e: quarry::EncodeError| Failure::Invalid(format!("{}: {e}\n", file.display()));
-    let mut out = match node.kind() {
-        NodeKind::Dict | NodeKind::Array => {
-            plist::to_string_xml(&node.to_raw_value()).map_err(fail)?
+    let mut all = String::new();
+    for path in paths {
+        let node = doc.root().lookup(path).ok_or_else(|| {
+            Failure::Invalid(format!("{}: no value at `{path}`\n", file.display()))
+        })?;
+        let fail = |e: quarry::EncodeError| Failure::Invalid(format!("{}: {e}\n", file.display()));
+        let mut out = match node.kind() {
+            NodeKind::Dict | NodeKind::Array => {
+                plist::to_string_xml(&node.to_raw_value()).map_err(fail)?
+            }
+            NodeKind::Data => quarry::base64::encode(node.as_data().unwrap_or_default()),
+            NodeKind::String => node.as_str().unwrap_or_default().to_owned(),
+            _ => {
+                let described = describe(node);
+                described
+                    .split_once(' ')
+                    .map_or(described.clone(), |(_, v)| v.to_owned())
+            }
+        };
+        if !out.ends_with('\n') {
+            out.push('\n');
         }
-        NodeKind::Data => quarry::base64::encode(node.as_data().unwrap_or_default()),
-        NodeKind::String => node.as_str().unwrap_or_default().to_owned(),
-        _ => {
-            let described = describe(node);
-            described
-                .split_once(' ')
-                .map_or(described.clone(), |(_, v)| v.to_owned())
-        }
-    };
-    if !out.ends_with('\n') {
-        out.push('\n');
+
+        all.push_str(&out);
     }
-    Ok(out)
+    Ok(all)
 }

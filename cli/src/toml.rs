@@ -60,24 +60,28 @@ pub fn tree(file: &Path, bytes: &[u8]) -> Result<String, Failure> {
     Ok(out.finish())
 }
 
-/// The value at `path`: scalars as plain text, tables as TOML, arrays as JSON.
-pub fn get(file: &Path, bytes: &[u8], path: &ValuePath) -> Result<String, Failure> {
+/// The value at each of `paths`: scalars as plain text, tables as TOML, arrays as JSON.
+pub fn get(file: &Path, bytes: &[u8], paths: &[ValuePath]) -> Result<String, Failure> {
     let doc = toml::parse_tree(bytes).map_err(invalid(file, bytes))?;
-    let node = doc
-        .root()
-        .lookup(path)
-        .ok_or_else(|| Failure::Invalid(format!("{}: no value at `{path}`\n", file.display())))?;
-    let fail = |e: quarry::EncodeError| Failure::Invalid(format!("{}: {e}\n", file.display()));
-    let mut out = match node.kind() {
-        NodeKind::String(_) => node.as_str().unwrap_or_default().to_owned(),
-        NodeKind::Table(_) => toml::to_string(&node.to_raw_value()).map_err(fail)?,
-        NodeKind::Array | NodeKind::ArrayOfTables => {
-            quarry::json::to_string_pretty(&node.to_raw_value()).map_err(fail)?
+    let mut all = String::new();
+    for path in paths {
+        let node = doc.root().lookup(path).ok_or_else(|| {
+            Failure::Invalid(format!("{}: no value at `{path}`\n", file.display()))
+        })?;
+        let fail = |e: quarry::EncodeError| Failure::Invalid(format!("{}: {e}\n", file.display()));
+        let mut out = match node.kind() {
+            NodeKind::String(_) => node.as_str().unwrap_or_default().to_owned(),
+            NodeKind::Table(_) => toml::to_string(&node.to_raw_value()).map_err(fail)?,
+            NodeKind::Array | NodeKind::ArrayOfTables => {
+                quarry::json::to_string_pretty(&node.to_raw_value()).map_err(fail)?
+            }
+            _ => node.source_text().to_owned(),
+        };
+        if !out.ends_with('\n') {
+            out.push('\n');
         }
-        _ => node.source_text().to_owned(),
-    };
-    if !out.ends_with('\n') {
-        out.push('\n');
+
+        all.push_str(&out);
     }
-    Ok(out)
+    Ok(all)
 }

@@ -59,30 +59,34 @@ pub fn tree(file: &Path, bytes: &[u8]) -> Result<String, Failure> {
     Ok(out.finish())
 }
 
-/// The value at `path` (`root.child[2].@attr`, the root element's name first): text and
+/// The value at each of `paths` (`root.child[2].@attr`, the root element's name first): text and
 /// attributes as plain text, elements as XML.
-pub fn get(file: &Path, bytes: &[u8], path: &ValuePath) -> Result<String, Failure> {
+pub fn get(file: &Path, bytes: &[u8], paths: &[ValuePath]) -> Result<String, Failure> {
     let doc = xml::parse_tree(bytes).map_err(invalid(file, bytes))?;
-    let target = doc
-        .root()
-        .lookup(path)
-        .ok_or_else(|| Failure::Invalid(format!("{}: no value at `{path}`\n", file.display())))?;
-    let mut out = match target {
-        Target::Attribute(attr) => attr.value().to_owned(),
-        Target::Node(node) => match node.kind() {
-            NodeKind::Element
-                if node.element_children().next().is_some() || node.attributes().len() > 0 =>
-            {
-                let value = node.to_raw_value();
-                xml::to_string_pretty_with_root(&value, node.tag_name())
-                    .map_err(|e| Failure::Invalid(format!("{}: {e}\n", file.display())))?
-            }
-            NodeKind::Element => node.children().filter_map(|c| c.text()).collect(),
-            _ => node.text().unwrap_or_default().to_owned(),
-        },
-    };
-    if !out.ends_with('\n') {
-        out.push('\n');
+    let mut all = String::new();
+    for path in paths {
+        let target = doc.root().lookup(path).ok_or_else(|| {
+            Failure::Invalid(format!("{}: no value at `{path}`\n", file.display()))
+        })?;
+        let mut out = match target {
+            Target::Attribute(attr) => attr.value().to_owned(),
+            Target::Node(node) => match node.kind() {
+                NodeKind::Element
+                    if node.element_children().next().is_some() || node.attributes().len() > 0 =>
+                {
+                    let value = node.to_raw_value();
+                    xml::to_string_pretty_with_root(&value, node.tag_name())
+                        .map_err(|e| Failure::Invalid(format!("{}: {e}\n", file.display())))?
+                }
+                NodeKind::Element => node.children().filter_map(|c| c.text()).collect(),
+                _ => node.text().unwrap_or_default().to_owned(),
+            },
+        };
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
+
+        all.push_str(&out);
     }
-    Ok(out)
+    Ok(all)
 }

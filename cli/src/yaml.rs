@@ -104,29 +104,33 @@ pub fn tree(file: &Path, bytes: &[u8], doc: Option<usize>) -> Result<String, Fai
     Ok(out.finish())
 }
 
-/// The value at `path` in document `--doc N` (default 0): scalars as plain text,
+/// The value at each of `paths` in document `--doc N` (default 0): scalars as plain text,
 /// collections as YAML.
 pub fn get(
     file: &Path,
     bytes: &[u8],
-    path: &ValuePath,
+    paths: &[ValuePath],
     doc: Option<usize>,
 ) -> Result<String, Failure> {
     let stream = yaml::parse_tree(bytes).map_err(invalid(file, bytes))?;
     let index = doc.unwrap_or(0);
     let document = selected(file, &stream, Some(index))?.remove(0);
-    let missing = || Failure::Invalid(format!("{}: no value at `{path}`\n", file.display()));
-    let node = document.root().lookup(path).ok_or_else(missing)?.resolve();
-    let fail = |e: String| Failure::Invalid(format!("{}: {e}\n", file.display()));
-    let mut out = match node.kind() {
-        NodeKind::Scalar => node.as_str().unwrap_or_default().to_owned(),
-        _ => {
-            let value = node.to_raw_value().map_err(|e| fail(e.to_string()))?;
-            yaml::to_string(&value).map_err(|e| fail(e.to_string()))?
+    let mut all = String::new();
+    for path in paths {
+        let missing = || Failure::Invalid(format!("{}: no value at `{path}`\n", file.display()));
+        let node = document.root().lookup(path).ok_or_else(missing)?.resolve();
+        let fail = |e: String| Failure::Invalid(format!("{}: {e}\n", file.display()));
+        let mut out = match node.kind() {
+            NodeKind::Scalar => node.as_str().unwrap_or_default().to_owned(),
+            _ => {
+                let value = node.to_raw_value().map_err(|e| fail(e.to_string()))?;
+                yaml::to_string(&value).map_err(|e| fail(e.to_string()))?
+            }
+        };
+        if !out.ends_with('\n') {
+            out.push('\n');
         }
-    };
-    if !out.ends_with('\n') {
-        out.push('\n');
+        all.push_str(&out);
     }
-    Ok(out)
+    Ok(all)
 }

@@ -1,13 +1,38 @@
 //! The `quarry` binary, run as a user runs it.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 fn quarry(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_quarry"))
         .args(args)
         .output()
         .expect("run quarry")
+}
+
+/// Runs quarry with `stdin` piped in, as `producer | quarry ARGS` does.
+fn piped(args: &[&str], stdin: &[u8]) -> Output {
+    piped_env(args, stdin, &[])
+}
+
+fn piped_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_quarry"))
+        .args(args)
+        .envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run quarry");
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(stdin).unwrap();
+    drop(input);
+    child.wait_with_output().unwrap()
+}
+
+fn text(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 fn repo() -> PathBuf {
@@ -39,7 +64,10 @@ fn check_accepts_every_y_file() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(out.stderr.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "checked 95 files: 0 invalid\n"
+    );
 }
 
 #[test]
@@ -81,7 +109,7 @@ fn errors_show_the_line_with_a_caret() {
         "{}:3:5: expected a JSON value, found `]`\n3 |   2,]\n  |     ^\n",
         file.display()
     );
-    assert_eq!(stderr, expected);
+    assert_eq!(stderr, format!("{expected}checked 1 file: 1 invalid\n"));
     let tree = quarry(&["tree", file.to_str().unwrap()]);
     assert_eq!(tree.status.code(), Some(1));
     assert_eq!(String::from_utf8_lossy(&tree.stderr), expected);
@@ -315,14 +343,20 @@ fn convert_compact_and_format_override() {
     assert!(text.contains("\"motd\":\"Welcome,\\n\\\"operator\\\" — have a nice day\""));
     let dir = std::env::temp_dir().join(format!("quarry-cli-fmt-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
+    // A name that says nothing: the content decides when it is unambiguous (JSON
+    // here), otherwise --format is needed.
     let odd = dir.join("data.txt");
     std::fs::write(&odd, "[1, 2]").unwrap();
     assert_eq!(
         quarry(&["check", odd.to_str().unwrap()]).status.code(),
-        Some(2)
+        Some(0)
     );
+    std::fs::write(&odd, "a: [1, 2]").unwrap();
+    let out = quarry(&["check", odd.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("use --format"));
     assert_eq!(
-        quarry(&["check", "--format", "json", odd.to_str().unwrap()])
+        quarry(&["check", "--format", "yaml", odd.to_str().unwrap()])
             .status
             .code(),
         Some(0)
@@ -492,4 +526,261 @@ fn plists_in_every_form_and_bplist_output() {
         Some(1)
     );
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Every command reads standard input (`-`, or no FILE for tree and convert); the format
+/// comes from --format or, where unambiguous, from the content.
+#[test]
+fn commands_read_standard_input_in_every_format() {
+    // JSON, told by its content.
+    let out = piped(&["get", "-", "a[1]"], br#"{"a": [1, 2]}"#);
+    assert_eq!((out.status.code(), text(&out).as_str()), (Some(0), "2\n"));
+    let out = piped(&["tree"], br#"{"a": [1, 2]}"#);
+    assert!(
+        text(&out).starts_with("1  object (1 member)\n"),
+        "{}",
+        text(&out)
+    );
+    let out = piped(&["convert", "--to", "yaml"], br#"{"a": [1, 2]}"#);
+    assert_eq!(text(&out), "a:\n  - 1\n  - 2\n");
+    // XML and plists, told by their markup or magic.
+    let out = piped(
+        &["get", "-", "r.b"],
+        b"<?xml version='1.0'?><r><b>x</b></r>",
+    );
+    assert_eq!(text(&out), "x\n");
+    let plist =
+        quarry::plist::to_vec_binary(&quarry::json::parse(br#"{"k": 7}"#).unwrap()).unwrap();
+    let out = piped(&["get", "-", "k"], &plist);
+    assert_eq!(text(&out), "7\n");
+    let xml_plist =
+        quarry::plist::to_vec_xml(&quarry::json::parse(br#"{"k": 7}"#).unwrap()).unwrap();
+    let out = piped(&["convert", "-", "--to", "json", "--compact"], &xml_plist);
+    assert_eq!(text(&out), "{\"k\":7}\n");
+    // YAML and TOML cannot be told from their content: --format, or exit 2 asking for it.
+    let out = piped(&["get", "-", "a"], b"a: 1\n");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("use --format"));
+    let out = piped(&["get", "-", "a", "--format", "yaml"], b"a: 1\n");
+    assert_eq!(text(&out), "1\n");
+    let out = piped(
+        &["convert", "--to", "json", "--format", "toml", "--compact"],
+        b"a = 1\n",
+    );
+    assert_eq!(text(&out), "{\"a\":1}\n");
+    // An error in standard input is placed like one in a file.
+    let out = piped(&["check", "-", "--format", "json"], b"[1,]");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("<stdin>:1:4: "));
+}
+
+/// Colour only on a terminal (never in a pipe) or when asked; NO_COLOR turns `auto` off.
+#[test]
+fn colour_is_off_in_pipes_and_on_when_asked() {
+    let doc = br#"{"a": [1, 2]}"#;
+    let plain = piped(&["tree"], doc);
+    assert!(!text(&plain).contains('\x1b'));
+    let colored = piped(&["tree", "--color", "always"], doc);
+    assert!(text(&colored).contains("\x1b["));
+    let never = piped_env(&["tree", "--color", "always"], doc, &[("NO_COLOR", "1")]);
+    assert!(
+        text(&never).contains("\x1b["),
+        "--color always wins over NO_COLOR"
+    );
+    let auto = piped_env(
+        &["check", "-", "--format", "json"],
+        b"[1,]",
+        &[("NO_COLOR", "1")],
+    );
+    assert!(!String::from_utf8_lossy(&auto.stderr).contains('\x1b'));
+    let errors = piped(
+        &["check", "-", "--format", "json", "--color", "always"],
+        b"[1,]",
+    );
+    assert!(String::from_utf8_lossy(&errors.stderr).contains("\x1b[1m<stdin>:1:4:"));
+}
+
+/// `check DIR` walks for files of every known format, skipping hidden folders and what
+/// `.gitignore` and `.ignore` exclude; problems as JSON objects or GitHub annotations.
+#[test]
+fn check_walks_directories_and_reports_for_programs() {
+    let dir = std::env::temp_dir().join(format!("quarry-cli-walk-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for sub in ["conf", "conf/deep", ".hidden", "build"] {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+    }
+    let files: [(&str, &str); 9] = [
+        ("conf/a.json", "{\"a\": 1}"),
+        ("conf/b.yaml", "b: [1, 2]\n"),
+        ("conf/deep/c.toml", "c = \n"),
+        ("conf/deep/d.xml", "<d></e>"),
+        ("conf/notes.txt", "not data"),
+        (".hidden/e.json", "{"),
+        ("build/f.json", "{"),
+        ("ignored.json", "{"),
+        ("Cargo.lock", "version = 3\n"),
+    ];
+    for (name, content) in files {
+        std::fs::write(dir.join(name), content).unwrap();
+    }
+    std::fs::write(dir.join(".gitignore"), "build/\n").unwrap();
+    std::fs::write(dir.join(".ignore"), "ignored.json\n").unwrap();
+    let root = dir.to_str().unwrap();
+    let out = quarry(&["check", root]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.ends_with("checked 5 files: 2 invalid\n"), "{stderr}");
+    // JSON: one object per problem, with every documented member.
+    let out = quarry(&["check", root, "--output", "json"]);
+    let records: Vec<serde_json::Value> = text(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), 2);
+    let c = &records[0];
+    assert!(c["file"].as_str().unwrap().ends_with("c.toml"));
+    assert_eq!(
+        (c["line"].as_u64(), c["column"].as_u64()),
+        (Some(1), Some(5))
+    );
+    assert_eq!(
+        (c["end_line"].as_u64(), c["end_column"].as_u64()),
+        (Some(1), Some(6))
+    );
+    assert_eq!(c["format"], "toml");
+    assert!(c["kind"]
+        .as_str()
+        .unwrap()
+        .chars()
+        .all(char::is_alphanumeric));
+    assert!(!c["message"].as_str().unwrap().is_empty());
+    assert!(records[1]["file"].as_str().unwrap().ends_with("d.xml"));
+    // GitHub annotations, one per problem.
+    let out = quarry(&["check", root, "--output", "github"]);
+    let lines: Vec<String> = text(&out).lines().map(str::to_owned).collect();
+    assert_eq!(lines.len(), 2);
+    assert!(lines[0].starts_with("::error file=") && lines[0].contains(",line=1,col=5::"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `[*]` and `*` in `get` paths: one value per match, or a JSON array of them.
+#[test]
+fn get_matches_every_item_and_key() {
+    let doc = br#"{"servers": [{"host": "a"}, {"host": "b"}], "deps": {"x": {"v": "1"}, "y": {"v": "2"}}}"#;
+    assert_eq!(
+        text(&piped(&["get", "-", "servers[*].host"], doc)),
+        "a\nb\n"
+    );
+    assert_eq!(text(&piped(&["get", "-", "deps.*.v"], doc)), "1\n2\n");
+    let out = piped(&["get", "-", "deps.*.v", "--output", "json"], doc);
+    let json: serde_json::Value = serde_json::from_str(&text(&out)).unwrap();
+    assert_eq!(json, serde_json::json!(["1", "2"]));
+    // Without a wildcard, --output json prints the one value itself.
+    let out = piped(&["get", "-", "servers[1]", "--output", "json"], doc);
+    let json: serde_json::Value = serde_json::from_str(&text(&out)).unwrap();
+    assert_eq!(json, serde_json::json!({"host": "b"}));
+    let out = piped(&["get", "-", "servers[*].port"], doc);
+    assert_eq!(out.status.code(), Some(1));
+    // In TOML, over a real manifest: every dependency.
+    let cargo = repo().join("testdata/corpus/toml/cargo-Cargo.toml");
+    let out = quarry(&[
+        "get",
+        cargo.to_str().unwrap(),
+        "dependencies.*",
+        "--output",
+        "json",
+    ]);
+    let json: serde_json::Value = serde_json::from_str(&text(&out)).unwrap();
+    assert!(json.as_array().unwrap().len() > 10);
+}
+
+/// JSON Lines convert document by document; a bad line is named by its line number.
+#[test]
+fn json_lines_convert_document_by_document() {
+    let dir = std::env::temp_dir().join(format!("quarry-cli-jsonl-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("events.jsonl");
+    std::fs::write(&file, "{\"a\": 1}\n\n{\"a\": 2}\n").unwrap();
+    let out = quarry(&["convert", file.to_str().unwrap(), "--to", "yaml"]);
+    assert_eq!(text(&out), "a: 1\n---\na: 2\n");
+    let out = quarry(&["convert", file.to_str().unwrap(), "--to", "json"]);
+    assert_eq!(text(&out), "{\"a\":1}\n{\"a\":2}\n");
+    std::fs::write(&file, "{\"a\": 1}\n{\"a\": }\n").unwrap();
+    let out = quarry(&["convert", file.to_str().unwrap(), "--to", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out),
+        "{\"a\":1}\n",
+        "the good line before the bad one is written"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("events.jsonl:2:7: "));
+    let out = quarry(&["check", file.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("events.jsonl:2:7: "));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Completion scripts for the shells, and an example in every subcommand's help.
+#[test]
+fn completions_and_help_examples() {
+    for shell in ["bash", "zsh", "fish", "powershell"] {
+        let out = quarry(&["completions", shell]);
+        assert_eq!(out.status.code(), Some(0), "{shell}");
+        assert!(text(&out).contains("quarry"), "{shell}");
+    }
+    for command in ["tree", "get", "convert", "check", "completions"] {
+        let out = quarry(&[command, "--help"]);
+        assert!(text(&out).contains("Example"), "{command}");
+    }
+}
+
+/// `check` over the repository's own test data: thousands of files in every format,
+/// many invalid on purpose; the counts are the library's verdicts, file by file.
+#[test]
+fn check_over_the_test_data_counts_what_the_library_finds() {
+    let testdata = repo().join("testdata");
+    let mut files = 0;
+    let mut invalid = 0;
+    let mut stack = vec![testdata.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_str().unwrap();
+            if name.starts_with('.') {
+                continue;
+            }
+            if path.is_dir() {
+                stack.push(path);
+            } else if let Some(format) = quarry::Format::from_path(&path) {
+                files += 1;
+                let bytes = std::fs::read(&path).unwrap();
+                if quarry::check(&bytes, format).is_err() {
+                    invalid += 1;
+                }
+            }
+        }
+    }
+    assert!(files > 4000, "{files}");
+    let out = quarry(&["check", testdata.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let summary = stderr.lines().last().unwrap();
+    let thousands = |n: usize| {
+        let digits = n.to_string();
+        let mut out = String::new();
+        for (i, ch) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                out.push(',');
+            }
+            out.push(ch);
+        }
+        out
+    };
+    assert_eq!(
+        summary,
+        format!(
+            "checked {} files: {} invalid",
+            thousands(files),
+            thousands(invalid)
+        )
+    );
+    assert_eq!(out.status.code(), Some(1));
 }
