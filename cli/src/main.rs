@@ -744,9 +744,7 @@ fn convert(input: &Input, to: Target, format: Option<Format>, compact: bool) -> 
         )));
     }
     if to == Target::Format(Format::Yaml) && (several || !compact) {
-        let text = quarry::yaml::to_vec_stream(&documents).map_err(cannot)?;
-        out.write_all(&text)
-            .map_err(|e| cannot(quarry::EncodeError::from(e)))?;
+        quarry::yaml::to_writer_stream(&mut out, &documents).map_err(cannot)?;
     } else {
         for value in &documents {
             write_document(&mut out, value, to, compact, several).map_err(cannot)?;

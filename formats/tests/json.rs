@@ -336,3 +336,55 @@ fn short_strings_escape_at_every_position() {
         }
     }
 }
+
+/// A value whose output runs over many 64 KiB chunks, with strings, numbers, nesting
+/// and escapes, so chunk boundaries fall everywhere.
+fn large_value() -> RawValue<'static> {
+    let item = |i: i64| {
+        RawValue::Map(vec![
+            (Cow::Borrowed("id"), RawValue::Int(i)),
+            (
+                Cow::Owned(format!("key \"{i}\"")),
+                RawValue::String(Cow::Owned("é\n".repeat(i as usize % 7))),
+            ),
+            (
+                Cow::Borrowed("list"),
+                RawValue::Seq(
+                    (0..i % 5)
+                        .map(|j| RawValue::Float(j as f64 / 3.0))
+                        .collect(),
+                ),
+            ),
+        ])
+    };
+    RawValue::Seq((0..20_000).map(item).collect())
+}
+
+/// `to_writer` hands its output over in chunks; what arrives is exactly `to_vec`'s.
+#[test]
+fn to_writer_writes_in_chunks_exactly_what_to_vec_builds() {
+    let value = large_value();
+    let mut compact = Vec::new();
+    json::to_writer(&mut compact, &value).unwrap();
+    assert!(compact.len() > 4 * (64 << 10));
+    assert_eq!(compact, json::to_vec(&value).unwrap());
+    let mut pretty = Vec::new();
+    json::to_writer_pretty(&mut pretty, &value).unwrap();
+    assert_eq!(pretty, json::to_vec_pretty(&value).unwrap());
+    // Chunks, not one write: a writer that records its calls sees several.
+    struct Calls(usize, Vec<u8>);
+    impl std::io::Write for Calls {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += 1;
+            self.1.extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut calls = Calls(0, Vec::new());
+    json::to_writer(&mut calls, &value).unwrap();
+    assert!(calls.0 > 4, "{} writes", calls.0);
+    assert_eq!(calls.1, compact);
+}

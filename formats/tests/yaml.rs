@@ -878,3 +878,56 @@ fn each_document_has_its_own_comments() {
     assert_eq!(texts(1), [" two", " after"]);
     assert_eq!(stream.comments().count(), 4);
 }
+
+/// `to_writer` hands its output over in chunks at line starts; what arrives is exactly
+/// `to_vec`'s, in block and flow style, for documents and streams.
+#[test]
+fn to_writer_writes_in_chunks_exactly_what_to_vec_builds() {
+    let item = |i: i64| {
+        map(vec![
+            ("id", RawValue::Int(i)),
+            (
+                "text",
+                RawValue::String(Cow::Owned("a: b\n# c ".repeat(i as usize % 5))),
+            ),
+            (
+                "nested",
+                RawValue::Seq(
+                    (0..i % 4)
+                        .map(|j| map(vec![("j", RawValue::Int(j))]))
+                        .collect(),
+                ),
+            ),
+        ])
+    };
+    let value = RawValue::Seq((0..20_000).map(item).collect());
+    let mut block = Vec::new();
+    to_writer(&mut block, &value).unwrap();
+    assert!(block.len() > 4 * (64 << 10));
+    assert_eq!(block, to_vec(&value).unwrap());
+    let mut flow = Vec::new();
+    to_writer_flow(&mut flow, &value).unwrap();
+    assert_eq!(flow, to_vec_flow(&value).unwrap());
+    let documents = [value.clone(), map(vec![("last", RawValue::Bool(true))])];
+    let mut stream = Vec::new();
+    to_writer_stream(&mut stream, &documents).unwrap();
+    assert_eq!(stream, to_vec_stream(&documents).unwrap());
+    assert_eq!(parse_stream(&stream).unwrap(), documents);
+    // Chunks, not one write.
+    struct Calls(usize);
+    impl std::io::Write for Calls {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += 1;
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut calls = Calls(0);
+    to_writer(&mut calls, &value).unwrap();
+    assert!(calls.0 > 4, "{} writes", calls.0);
+    let mut calls = Calls(0);
+    to_writer_flow(&mut calls, &value).unwrap();
+    assert!(calls.0 > 4, "{} writes in flow style", calls.0);
+}

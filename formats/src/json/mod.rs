@@ -99,20 +99,25 @@ pub fn to_string_pretty<T: Encode + ?Sized>(value: &T) -> Result<String, EncodeE
     to_vec_pretty(value).map(crate::common::utf8_output)
 }
 
-/// Encodes `value` as compact JSON into `writer`.
+/// Encodes `value` as compact JSON into `writer`, in chunks of about 64 KiB: the whole
+/// output is never held in memory.
 pub fn to_writer<W: std::io::Write, T: Encode + ?Sized>(
     mut writer: W,
     value: &T,
 ) -> Result<(), EncodeError> {
-    writer.write_all(&to_vec(value)?)?;
-    Ok(())
+    let mut out = Vec::with_capacity(4096);
+    let mut encoder = JsonWriter::compact(&mut out).spilling_into(&mut writer);
+    value.encode(&mut encoder)?;
+    encoder.finish()
 }
 
-/// Encodes `value` as indented JSON into `writer`.
+/// Encodes `value` as indented JSON into `writer` (in chunks, as [`to_writer`]).
 pub fn to_writer_pretty<W: std::io::Write, T: Encode + ?Sized>(
     mut writer: W,
     value: &T,
 ) -> Result<(), EncodeError> {
-    writer.write_all(&to_vec_pretty(value)?)?;
-    Ok(())
+    let mut out = Vec::with_capacity(4096);
+    let mut encoder = JsonWriter::pretty(&mut out).spilling_into(&mut writer);
+    value.encode(&mut encoder)?;
+    encoder.finish()
 }

@@ -2,6 +2,8 @@
 
 use quarry_raw_value::{base64, Datetime, EncodeError, Encoder};
 
+use crate::common::Sink;
+
 use super::lexer::find_string_special;
 
 /// Writes JSON into a byte buffer; implements [`Encoder`].
@@ -18,6 +20,8 @@ pub struct JsonWriter<'w> {
     first: bool,
     /// A key was just written: the next value follows it directly.
     after_key: bool,
+    /// Where a full buffer goes (for `to_writer`).
+    sink: Sink<'w>,
 }
 
 impl<'w> JsonWriter<'w> {
@@ -29,6 +33,7 @@ impl<'w> JsonWriter<'w> {
             depth: 0,
             first: true,
             after_key: false,
+            sink: Sink::none(),
         }
     }
 
@@ -40,13 +45,30 @@ impl<'w> JsonWriter<'w> {
             depth: 0,
             first: true,
             after_key: false,
+            sink: Sink::none(),
         }
+    }
+
+    /// This writer, handing its buffer to `sink` each time it fills (about 64 KiB), so
+    /// a large value is written without holding all of its output. Call
+    /// [`JsonWriter::finish`] at the end.
+    pub(crate) fn spilling_into(mut self, sink: &'w mut dyn std::io::Write) -> Self {
+        self.sink = Sink::to(sink);
+        self
+    }
+
+    /// Writes what is left to the sink; the first I/O error, if any.
+    pub(crate) fn finish(self) -> Result<(), EncodeError> {
+        self.sink.finish(self.out)
     }
 
     /// Writes the separator before a value or key: a comma and, when pretty, a newline
     /// and indentation.
     #[inline]
     fn before_item(&mut self) {
+        if self.sink.wants(self.out) {
+            self.sink.spill(self.out);
+        }
         if self.after_key {
             self.after_key = false;
             return;

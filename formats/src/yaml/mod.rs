@@ -207,20 +207,41 @@ pub fn to_string_stream<T: Encode>(documents: &[T]) -> Result<String, EncodeErro
     to_vec_stream(documents).map(crate::common::utf8_output)
 }
 
-/// Encodes `value` as a block-style YAML document into `writer`.
+/// Encodes `value` as a block-style YAML document into `writer`, in chunks of about
+/// 64 KiB: the whole output is never held in memory.
 pub fn to_writer<W: std::io::Write, T: Encode + ?Sized>(
     mut writer: W,
     value: &T,
 ) -> Result<(), EncodeError> {
-    writer.write_all(&to_vec(value)?)?;
-    Ok(())
+    let mut out = Vec::with_capacity(4096);
+    let mut encoder = YamlWriter::block(&mut out).spilling_into(&mut writer);
+    value.encode(&mut encoder)?;
+    encoder.finish()
 }
 
-/// Encodes `value` as a flow-style YAML document into `writer`.
+/// Encodes `value` as a flow-style YAML document into `writer` (in chunks, as
+/// [`to_writer`]).
 pub fn to_writer_flow<W: std::io::Write, T: Encode + ?Sized>(
     mut writer: W,
     value: &T,
 ) -> Result<(), EncodeError> {
-    writer.write_all(&to_vec_flow(value)?)?;
+    let mut out = Vec::with_capacity(4096);
+    let mut encoder = YamlWriter::flow(&mut out).spilling_into(&mut writer);
+    value.encode(&mut encoder)?;
+    encoder.finish()
+}
+
+/// Encodes `documents` as one YAML stream into `writer`, separated by `---` (in chunks,
+/// as [`to_writer`]).
+pub fn to_writer_stream<W: std::io::Write, T: Encode>(
+    mut writer: W,
+    documents: &[T],
+) -> Result<(), EncodeError> {
+    for (i, doc) in documents.iter().enumerate() {
+        if i > 0 {
+            writer.write_all(b"---\n")?;
+        }
+        to_writer(&mut writer, doc)?;
+    }
     Ok(())
 }

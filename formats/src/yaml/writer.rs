@@ -1,6 +1,7 @@
 //! The YAML emitter: block style by default, flow style on request, from any
 //! [`Encode`](quarry_raw_value::Encode) type.
 
+use crate::common::Sink;
 use quarry_raw_value::{base64, Datetime, EncodeError, Encoder};
 
 use super::raw::resolve_plain;
@@ -21,6 +22,8 @@ pub struct YamlWriter<'w> {
     stack: Vec<Frame>,
     /// A mapping key was just written: the value follows it.
     after_key: bool,
+    /// Where a full buffer goes (for `to_writer`).
+    sink: Sink<'w>,
 }
 
 #[derive(Debug)]
@@ -41,6 +44,7 @@ impl<'w> YamlWriter<'w> {
             flow: false,
             stack: Vec::new(),
             after_key: false,
+            sink: Sink::none(),
         }
     }
 
@@ -51,6 +55,30 @@ impl<'w> YamlWriter<'w> {
             flow: true,
             stack: Vec::new(),
             after_key: false,
+            sink: Sink::none(),
+        }
+    }
+
+    /// This writer, handing its buffer to `sink` each time it fills (about 64 KiB) at
+    /// the start of a line, so a large value is written without holding all of its
+    /// output. Call [`YamlWriter::finish`] at the end.
+    pub(crate) fn spilling_into(mut self, sink: &'w mut dyn std::io::Write) -> Self {
+        self.sink = Sink::to(sink);
+        self
+    }
+
+    /// Writes what is left to the sink; the first I/O error, if any.
+    pub(crate) fn finish(self) -> Result<(), EncodeError> {
+        self.sink.finish(self.out)
+    }
+
+    /// Hands a full buffer to the sink, where nothing written later looks back at it: in
+    /// flow style between items (block style spills in [`YamlWriter::newline_indent`],
+    /// at the start of a line).
+    #[inline]
+    fn maybe_spill(&mut self) {
+        if self.flow && self.sink.wants(self.out) {
+            self.sink.spill(self.out);
         }
     }
 
@@ -62,12 +90,18 @@ impl<'w> YamlWriter<'w> {
         if !self.at_line_start() {
             self.out.push(b'\n');
         }
+        // At the start of a line the writer looks back at nothing: hand a full buffer
+        // to the sink (an empty buffer still reads as a line start).
+        if self.sink.wants(self.out) {
+            self.sink.spill(self.out);
+        }
         self.out.resize(self.out.len() + indent, b' ');
     }
 
     /// Writes what precedes a value; returns the indentation a block scalar's content
     /// needs and, for a collection, the frame settings of the new collection.
     fn before_value(&mut self) -> (usize, bool) {
+        self.maybe_spill();
         if self.flow {
             if self.after_key {
                 self.after_key = false;
@@ -445,6 +479,7 @@ impl Encoder for YamlWriter<'_> {
         // An implicit key may take at most 1024 characters as written (escapes
         // included); a longer one is written as an explicit `? key`.
         const LONG: usize = 1000;
+        self.maybe_spill();
         if self.flow {
             if let Some(top) = self.stack.last_mut() {
                 if top.count > 0 {
