@@ -192,9 +192,13 @@ pub fn run(paths: &[PathBuf], format: Option<Format>, output: CheckOutput) -> Ou
     let done = AtomicUsize::new(0);
     let started = Instant::now();
     let mut verdicts: Vec<(usize, Vec<Problem>)> = std::thread::scope(|scope| {
+        // Each worker says when it is done, so the main thread waits without polling.
+        let (finished, all_done) = std::sync::mpsc::channel::<()>();
         let workers: Vec<_> = (0..threads)
             .map(|_| {
-                scope.spawn(|| {
+                let finished = finished.clone();
+                let (next, done, inputs) = (&next, &done, &inputs);
+                scope.spawn(move || {
                     let mut checked = Vec::new();
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
@@ -205,26 +209,42 @@ pub fn run(paths: &[PathBuf], format: Option<Format>, output: CheckOutput) -> Ou
                             checked.push((i, problems));
                         }
                     }
+                    let _ = finished.send(());
                     checked
                 })
             })
             .collect();
+        drop(finished);
         // A progress bar on a terminal, once the work has taken a while; never in a pipe.
+        let terminal = std::io::stderr().is_terminal();
         let mut bar: Option<indicatif::ProgressBar> = None;
-        while workers.iter().any(|w| !w.is_finished()) {
-            std::thread::sleep(Duration::from_millis(50));
-            if bar.is_none()
-                && started.elapsed() > PROGRESS_AFTER
-                && std::io::stderr().is_terminal()
-            {
-                let b = indicatif::ProgressBar::new(inputs.len() as u64);
-                b.set_style(
-                    indicatif::ProgressStyle::with_template(
-                        "checking {pos}/{len} files {wide_bar} {eta}",
-                    )
-                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-                );
-                bar = Some(b);
+        let mut running = workers.len();
+        while running > 0 {
+            let received = match (&bar, terminal) {
+                // In a pipe there is never a bar: just wait.
+                (_, false) => all_done
+                    .recv()
+                    .map_err(|_| std::sync::mpsc::RecvTimeoutError::Disconnected),
+                (None, true) => {
+                    all_done.recv_timeout(PROGRESS_AFTER.saturating_sub(started.elapsed()))
+                }
+                (Some(_), true) => all_done.recv_timeout(Duration::from_millis(100)),
+            };
+            match received {
+                Ok(()) => running -= 1,
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                    if bar.is_none() {
+                        let b = indicatif::ProgressBar::new(inputs.len() as u64);
+                        b.set_style(
+                            indicatif::ProgressStyle::with_template(
+                                "checking {pos}/{len} files {wide_bar} {eta}",
+                            )
+                            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+                        );
+                        bar = Some(b);
+                    }
+                }
             }
             if let Some(b) = &bar {
                 b.set_position(done.load(Ordering::Relaxed) as u64);
