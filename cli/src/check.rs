@@ -10,7 +10,8 @@ use std::time::{Duration, Instant};
 use quarry::{Format, RawValue};
 
 use crate::{
-    is_json_lines, read, render_parse_error, CheckOutput, Document, Failure, Input, Outcome,
+    in_line, is_json_lines, json_lines, read, render_parse_error, CheckOutput, Document, Failure,
+    Input, Outcome,
 };
 
 /// One problem found in one file.
@@ -62,12 +63,7 @@ fn check_one(input: &Input, document: &Document) -> Vec<Problem> {
     let parse = |bytes: &[u8], format: Format| quarry::check(bytes, format);
     let problem = |e: quarry::Error, line: usize, offset: usize| match e {
         quarry::Error::Parse(e) => {
-            let at = e.position();
-            let place = quarry::Position {
-                offset: offset + at.offset,
-                line: line + at.line,
-                column: at.column,
-            };
+            let place = in_line(e.position(), line, offset);
             Problem {
                 file: file.display().to_string(),
                 at: Some((place.line, place.column)),
@@ -87,16 +83,9 @@ fn check_one(input: &Input, document: &Document) -> Vec<Problem> {
         };
     }
     let mut problems = Vec::new();
-    let mut start = 0;
-    for (number, line) in document.bytes.split(|&b| b == b'\n').enumerate() {
-        let line_start = start;
-        start += line.len() + 1;
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
+    for (number, start, line) in json_lines(&document.bytes) {
         if let Err(e) = parse(line, Format::Json) {
-            problems.push(problem(e, number, line_start));
+            problems.push(problem(e, number, start));
         }
     }
     problems

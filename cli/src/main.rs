@@ -351,6 +351,31 @@ fn read(input: &Input, format: Option<Format>) -> Result<Document, Failure> {
     })
 }
 
+/// The documents of a JSON Lines file: each non-blank line (a trailing `\r` dropped)
+/// with its line number (from 0) and the offset where it starts.
+fn json_lines(bytes: &[u8]) -> impl Iterator<Item = (usize, usize, &[u8])> {
+    let mut start = 0;
+    bytes
+        .split(|&b| b == b'\n')
+        .enumerate()
+        .map(move |(number, line)| {
+            let at = start;
+            start += line.len() + 1;
+            (number, at, line.strip_suffix(b"\r").unwrap_or(line))
+        })
+        .filter(|(_, _, line)| !line.iter().all(u8::is_ascii_whitespace))
+}
+
+/// The place of an error in a JSON Lines file: `at`, found in the line numbered
+/// `number` (from 0) that starts at byte `start`.
+fn in_line(at: quarry::Position, number: usize, start: usize) -> quarry::Position {
+    quarry::Position {
+        offset: start + at.offset,
+        line: number + at.line,
+        column: at.column,
+    }
+}
+
 /// `.jsonl` and `.ndjson` files hold one JSON document per line.
 fn is_json_lines(path: &Path) -> bool {
     path.extension()
@@ -691,25 +716,10 @@ fn convert(input: &Input, to: Target, format: Option<Format>, compact: bool) -> 
     if document.lines {
         // JSON Lines: one document per line, each written as soon as it is read, so a
         // bad line stops the output there with its line number.
-        let mut written = 0;
-        let mut line_start = 0;
-        for (number, line) in bytes.split(|&b| b == b'\n').enumerate() {
-            let this_start = line_start;
-            line_start += line.len() + 1;
-            let line_start = this_start;
-            let line = line.strip_suffix(b"\r").unwrap_or(line);
-            if line.iter().all(u8::is_ascii_whitespace) {
-                continue;
-            }
+        for (written, (number, line_start, line)) in json_lines(bytes).enumerate() {
             let value = quarry::parse_raw(line, Format::Json).map_err(|e| match e {
                 quarry::Error::Parse(e) => {
-                    // The error's place in the whole file: this line's number and offset.
-                    let at = e.position();
-                    let place = quarry::Position {
-                        offset: line_start + at.offset,
-                        line: number + at.line,
-                        column: at.column,
-                    };
+                    let place = in_line(e.position(), number, line_start);
                     Failure::Invalid(render_parse_error(file, bytes, place, &e.message()))
                 }
                 other => Failure::Usage(other.to_string()),
@@ -725,7 +735,6 @@ fn convert(input: &Input, to: Target, format: Option<Format>, compact: bool) -> 
                     .map_err(|e| cannot(quarry::EncodeError::from(e)))?;
             }
             write_document(&mut out, &value, to, compact, true).map_err(cannot)?;
-            written += 1;
         }
         return finish(out);
     }
