@@ -738,26 +738,66 @@ fn convert(input: &Input, to: Target, format: Option<Format>, compact: bool) -> 
         }
         return finish(out);
     }
-    // A YAML stream converts document by document; every other input is one document.
+    // A YAML stream to JSON or YAML converts document by document: each is written as
+    // soon as the next one begins (whether it is one of several decides its layout)
+    // and dropped, so a long stream is never held whole.
+    if format == Format::Yaml && !holds_one(to) {
+        let mut pending: Option<quarry::RawValue<'_>> = None;
+        let written = std::cell::Cell::new(0);
+        let mut failed: Option<Failure> = None;
+        let emit = |out: &mut std::io::BufWriter<_>, value: &quarry::RawValue<'_>, several| {
+            if written.get() > 0 && to == Target::Format(Format::Yaml) {
+                out.write_all(b"---\n")?;
+            }
+            written.set(written.get() + 1);
+            write_document(out, value, to, compact, several)
+        };
+        let parsed = quarry::yaml::parse_stream_each(bytes, &Default::default(), |value| {
+            match pending.replace(value) {
+                Some(previous) => match emit(&mut out, &previous, true) {
+                    Ok(()) => true,
+                    Err(e) => {
+                        failed = Some(cannot(e));
+                        false
+                    }
+                },
+                None => true,
+            }
+        });
+        if let Some(failure) = failed {
+            return Err(failure);
+        }
+        if let Err(e) = parsed {
+            // The documents before the error are written (the last of them as one of
+            // several: another had begun); then the error.
+            if let Some(last) = pending.take() {
+                emit(&mut out, &last, true).map_err(cannot)?;
+            }
+            finish(&mut out)?;
+            return Err(parse_failure(e.into()));
+        }
+        if let Some(last) = pending {
+            let several = written.get() > 0;
+            emit(&mut out, &last, several).map_err(cannot)?;
+        }
+        return finish(out);
+    }
+    // Every other input is one document (a YAML stream of several cannot go to a format
+    // that holds one).
     let documents = if format == Format::Yaml {
         quarry::yaml::parse_stream(bytes).map_err(|e| parse_failure(e.into()))?
     } else {
         vec![quarry::parse_raw(bytes, format).map_err(parse_failure)?]
     };
-    let several = documents.len() > 1;
-    if several && holds_one(to) {
+    if documents.len() > 1 {
         return Err(Failure::Invalid(format!(
             "{}: cannot convert a stream of {} documents to {to}, which holds one\n",
             file.display(),
             documents.len()
         )));
     }
-    if to == Target::Format(Format::Yaml) && (several || !compact) {
-        quarry::yaml::to_writer_stream(&mut out, &documents).map_err(cannot)?;
-    } else {
-        for value in &documents {
-            write_document(&mut out, value, to, compact, several).map_err(cannot)?;
-        }
+    for value in &documents {
+        write_document(&mut out, value, to, compact, false).map_err(cannot)?;
     }
     finish(out)
 }

@@ -766,3 +766,19 @@ fn check_over_the_test_data_counts_what_the_library_finds() {
     assert_eq!(summary, format!("checked {files} files: {invalid} invalid"));
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// A YAML stream converts document by document: the documents before a syntax error are
+/// written, then the error with its line.
+#[test]
+fn yaml_streams_write_the_documents_before_an_error() {
+    let stream = b"a: 1\n---\nb: [1, 2]\n---\nc: [1,\n";
+    let out = piped(&["convert", "--format", "yaml", "--to", "json"], stream);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out), "{\"a\":1}\n{\"b\":[1,2]}\n");
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("<stdin>:6:1: "));
+    let out = piped(&["convert", "--format", "yaml", "--to", "yaml"], stream);
+    assert_eq!(text(&out), "a: 1\n---\nb:\n  - 1\n  - 2\n");
+    // One document keeps the one-document layout.
+    let out = piped(&["convert", "--format", "yaml", "--to", "json"], b"a: 1\n");
+    assert_eq!(text(&out), "{\n  \"a\": 1\n}\n");
+}

@@ -931,3 +931,33 @@ fn to_writer_writes_in_chunks_exactly_what_to_vec_builds() {
     to_writer_flow(&mut calls, &value).unwrap();
     assert!(calls.0 > 4, "{} writes in flow style", calls.0);
 }
+
+/// `parse_stream_each` hands over the documents `parse_stream` builds, one at a time;
+/// returning false stops the handing but not the reading, so a later error still shows.
+#[test]
+fn documents_are_handed_over_one_at_a_time() {
+    let src = b"a: 1\n---\n- x\n- &y y\n- *y\n---\n<<: {m: 1}\nn: 2\n";
+    let mut seen = Vec::new();
+    parse_stream_each(src, &Options::default(), |doc| {
+        seen.push(doc);
+        true
+    })
+    .unwrap();
+    assert_eq!(seen, parse_stream(src).unwrap());
+    let mut first = Vec::new();
+    parse_stream_each(src, &Options::default(), |doc| {
+        first.push(doc);
+        false
+    })
+    .unwrap();
+    assert_eq!(first.len(), 1);
+    let bad = b"a: 1\n---\nb: [\n";
+    let mut before = Vec::new();
+    let err = parse_stream_each(bad, &Options::default(), |doc| {
+        before.push(doc);
+        true
+    })
+    .unwrap_err();
+    assert_eq!(before, [map(vec![("a", RawValue::Int(1))])]);
+    assert_eq!(err.line(), 4);
+}

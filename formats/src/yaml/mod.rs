@@ -143,6 +143,24 @@ pub fn parse_stream_with_options<'a>(
     Ok(builder.into_documents())
 }
 
+/// Reads a stream one document at a time: each document's value is handed to `each`
+/// as soon as the document ends and dropped after, so a long stream is never held
+/// whole. `each` returns false to be handed nothing more (the rest of the stream is
+/// still read for its errors). Documents before a syntax error have been handed over
+/// when the error is returned.
+pub fn parse_stream_each<'a>(
+    input: &'a [u8],
+    options: &Options,
+    each: impl FnMut(RawValue<'a>) -> bool,
+) -> Result<(), Error> {
+    let mut builder = raw::EachDocument {
+        inner: RawValueBuilder::new(options),
+        each,
+        stopped: false,
+    };
+    parse_with(input, &mut builder, options.limits)
+}
+
 /// Checks that `input` is a well-formed YAML stream, building nothing.
 pub fn check(input: &[u8]) -> Result<(), Error> {
     parse_with(input, &mut (), Limits::default())
