@@ -487,6 +487,76 @@ fn resolve_number(s: &str) -> Option<Number> {
     }
 }
 
+/// The RawValue builder for [`super::parse_stream_each`]: each document is handed to
+/// `each` as soon as it ends, and dropped; `each` returning false stops the handing
+/// (the rest of the stream is still read, for its errors).
+pub(super) struct EachDocument<'a, F> {
+    pub(super) inner: RawValueBuilder<'a>,
+    pub(super) each: F,
+    pub(super) stopped: bool,
+}
+
+impl<'a, F: FnMut(RawValue<'a>) -> bool> YamlBuilder<'a> for EachDocument<'a, F> {
+    fn document_start(&mut self, start: DocumentStart) -> Result<(), ErrorKind> {
+        self.inner.document_start(start)
+    }
+
+    fn document_end(&mut self, explicit: bool, span: Span) -> Result<(), ErrorKind> {
+        self.inner.document_end(explicit, span)?;
+        if let Some(document) = self.inner.documents.pop() {
+            if !self.stopped {
+                self.stopped = !(self.each)(document);
+            }
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn scalar(
+        &mut self,
+        value: Cow<'a, str>,
+        style: ScalarStyle,
+        props: Props<'a>,
+        span: Span,
+    ) -> Result<(), ErrorKind> {
+        self.inner.scalar(value, style, props, span)
+    }
+
+    fn sequence_start(
+        &mut self,
+        style: CollectionStyle,
+        props: Props<'a>,
+        start: usize,
+    ) -> Result<(), ErrorKind> {
+        self.inner.sequence_start(style, props, start)
+    }
+
+    fn sequence_end(&mut self, span: Span) -> Result<(), ErrorKind> {
+        self.inner.sequence_end(span)
+    }
+
+    fn mapping_start(
+        &mut self,
+        style: CollectionStyle,
+        props: Props<'a>,
+        start: usize,
+    ) -> Result<(), ErrorKind> {
+        self.inner.mapping_start(style, props, start)
+    }
+
+    fn mapping_end(&mut self, span: Span) -> Result<(), ErrorKind> {
+        self.inner.mapping_end(span)
+    }
+
+    fn alias(&mut self, name: &'a str, span: Span) -> Result<(), ErrorKind> {
+        self.inner.alias(name, span)
+    }
+
+    fn stream_end(&mut self) -> Result<(), ErrorKind> {
+        self.inner.stream_end()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -570,75 +640,5 @@ mod tests {
         assert_eq!(v, RawValue::String("1".into()));
         let v = resolve_scalar(Cow::Borrowed("true"), ScalarStyle::Literal, None).unwrap();
         assert_eq!(v, RawValue::String("true".into()));
-    }
-}
-
-/// The RawValue builder for [`super::parse_stream_each`]: each document is handed to
-/// `each` as soon as it ends, and dropped; `each` returning false stops the handing
-/// (the rest of the stream is still read, for its errors).
-pub(super) struct EachDocument<'a, F> {
-    pub(super) inner: RawValueBuilder<'a>,
-    pub(super) each: F,
-    pub(super) stopped: bool,
-}
-
-impl<'a, F: FnMut(RawValue<'a>) -> bool> YamlBuilder<'a> for EachDocument<'a, F> {
-    fn document_start(&mut self, start: DocumentStart) -> Result<(), ErrorKind> {
-        self.inner.document_start(start)
-    }
-
-    fn document_end(&mut self, explicit: bool, span: Span) -> Result<(), ErrorKind> {
-        self.inner.document_end(explicit, span)?;
-        if let Some(document) = self.inner.documents.pop() {
-            if !self.stopped {
-                self.stopped = !(self.each)(document);
-            }
-        }
-        Ok(())
-    }
-
-    #[inline]
-    fn scalar(
-        &mut self,
-        value: Cow<'a, str>,
-        style: ScalarStyle,
-        props: Props<'a>,
-        span: Span,
-    ) -> Result<(), ErrorKind> {
-        self.inner.scalar(value, style, props, span)
-    }
-
-    fn sequence_start(
-        &mut self,
-        style: CollectionStyle,
-        props: Props<'a>,
-        start: usize,
-    ) -> Result<(), ErrorKind> {
-        self.inner.sequence_start(style, props, start)
-    }
-
-    fn sequence_end(&mut self, span: Span) -> Result<(), ErrorKind> {
-        self.inner.sequence_end(span)
-    }
-
-    fn mapping_start(
-        &mut self,
-        style: CollectionStyle,
-        props: Props<'a>,
-        start: usize,
-    ) -> Result<(), ErrorKind> {
-        self.inner.mapping_start(style, props, start)
-    }
-
-    fn mapping_end(&mut self, span: Span) -> Result<(), ErrorKind> {
-        self.inner.mapping_end(span)
-    }
-
-    fn alias(&mut self, name: &'a str, span: Span) -> Result<(), ErrorKind> {
-        self.inner.alias(name, span)
-    }
-
-    fn stream_end(&mut self) -> Result<(), ErrorKind> {
-        self.inner.stream_end()
     }
 }
