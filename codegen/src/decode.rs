@@ -74,6 +74,44 @@ fn newtype_from_value(
     }}
 }
 
+/// Decoding `value` as `field`'s type into its slot, its constraints checked: every
+/// failure is accumulated in `__errors`, placed by `place` (`.at_key(&__key)`, or
+/// nothing for a flattened field, which has no key of its own).
+fn decode_into_slot(
+    field: &Field,
+    slot: &syn::Ident,
+    value: TokenStream,
+    place: TokenStream,
+    de: &Lifetime,
+) -> TokenStream {
+    let ty = &field.ty;
+    let refine = range_refinement(field);
+    let checks = field.constraints.iter().map(|c| {
+        let check = constraint_check(c);
+        quote! {
+            if let ::quarry::__private::Err(__e) = #check {
+                ::quarry::DecodeErrors::accumulate(&mut __errors, __e #place);
+                __ok = false;
+            }
+        }
+    });
+    quote! {
+        match <#ty as ::quarry::Decode<#de>>::decode(#value) {
+            ::quarry::__private::Ok(__x) => {
+                #[allow(unused_mut)]
+                let mut __ok = true;
+                #(#checks)*
+                if __ok {
+                    #slot = ::quarry::__private::Some(__x);
+                }
+            }
+            ::quarry::__private::Err(__e) => {
+                ::quarry::DecodeErrors::accumulate(&mut __errors, __e #refine #place);
+            }
+        }
+    }
+}
+
 /// The value of a missing field: its default, `Decode::missing`, or `None` (required).
 fn missing_value(field: &Field, de: &Lifetime) -> TokenStream {
     let ty = &field.ty;
@@ -144,19 +182,9 @@ fn named_from_entries(
     let arms = active.iter().map(|(i, f)| {
         let slot = format_ident!("__f{}", i);
         let s = format_ident!("__s{}", i);
-        let ty = &f.ty;
         let name = &f.name;
-        let refine = range_refinement(f);
         let patterns = std::iter::once(&f.name).chain(&f.aliases);
-        let checks = f.constraints.iter().map(|c| {
-            let check = constraint_check(c);
-            quote! {
-                if let ::quarry::__private::Err(__e) = #check {
-                    ::quarry::DecodeErrors::accumulate(&mut __errors, __e.at_key(&__key));
-                    __ok = false;
-                }
-            }
-        });
+        let decode = decode_into_slot(f, &slot, quote!(__v), quote!(.at_key(&__key)), de);
         quote! {
             #(#patterns)|* => {
                 if #s {
@@ -169,19 +197,7 @@ fn named_from_entries(
                     );
                 } else {
                     #s = true;
-                    match <#ty as ::quarry::Decode<#de>>::decode(__v) {
-                        ::quarry::__private::Ok(__x) => {
-                            #[allow(unused_mut)]
-                            let mut __ok = true;
-                            #(#checks)*
-                            if __ok {
-                                #slot = ::quarry::__private::Some(__x);
-                            }
-                        }
-                        ::quarry::__private::Err(__e) => {
-                            ::quarry::DecodeErrors::accumulate(&mut __errors, __e #refine .at_key(&__key));
-                        }
-                    }
+                    #decode
                 }
             }
         }
@@ -225,32 +241,19 @@ fn named_from_entries(
     });
     let flatten = flattened.iter().enumerate().map(|(k, (i, f))| {
         let slot = format_ident!("__f{}", i);
-        let ty = &f.ty;
-        let rest = if k + 1 == flattened.len() { quote!(::core::mem::take(&mut __rest)) } else { quote!(__rest.clone()) };
-        // A flattened field has no key of its own: its constraints' errors sit at the
-        // struct itself.
-        let checks = f.constraints.iter().map(|c| {
-            let check = constraint_check(c);
-            quote! {
-                if let ::quarry::__private::Err(__e) = #check {
-                    ::quarry::DecodeErrors::accumulate(&mut __errors, __e);
-                    __ok = false;
-                }
-            }
-        });
-        quote! {
-            match <#ty as ::quarry::Decode<#de>>::decode(::quarry::RawValue::Map(#rest)) {
-                ::quarry::__private::Ok(__x) => {
-                    #[allow(unused_mut)]
-                    let mut __ok = true;
-                    #(#checks)*
-                    if __ok {
-                        #slot = ::quarry::__private::Some(__x);
-                    }
-                }
-                ::quarry::__private::Err(__e) => ::quarry::DecodeErrors::accumulate(&mut __errors, __e),
-            }
-        }
+        let rest = if k + 1 == flattened.len() {
+            quote!(::core::mem::take(&mut __rest))
+        } else {
+            quote!(__rest.clone())
+        };
+        // A flattened field has no key of its own: its errors sit at the struct itself.
+        decode_into_slot(
+            f,
+            &slot,
+            quote!(::quarry::RawValue::Map(#rest)),
+            quote!(),
+            de,
+        )
     });
     let kept: Vec<usize> = fields
         .iter()
