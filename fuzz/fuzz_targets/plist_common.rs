@@ -5,25 +5,16 @@ use quarry_formats::common::{Limits, TreeNode};
 use quarry_formats::plist::{self, PlistBuilder, PlistFormat, RawValueBuilder, TreeBuilder};
 use quarry_raw_value::{Datetime, RawValue};
 
+#[path = "same.rs"]
+mod same;
+
 /// Equality where NaN equals NaN and dates may differ below what a binary plist's f64
 /// seconds hold (about 30 µs at year 9999).
 pub fn same(a: &RawValue<'_>, b: &RawValue<'_>) -> bool {
-    match (a, b) {
-        (RawValue::Float(x), RawValue::Float(y)) => {
-            x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan())
-        }
-        (RawValue::Datetime(x), RawValue::Datetime(y)) => close(x, y),
-        (RawValue::Seq(x), RawValue::Seq(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b))
-        }
-        (RawValue::Map(x), RawValue::Map(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .zip(y)
-                    .all(|((ka, a), (kb, b))| ka == kb && same(a, b))
-        }
-        _ => a == b,
-    }
+    same::same_by(a, b, &|a, b| match (a, b) {
+        (RawValue::Datetime(x), RawValue::Datetime(y)) => Some(close(x, y)),
+        _ => same::floats(a, b),
+    })
 }
 
 fn close(a: &Datetime, b: &Datetime) -> bool {

@@ -6,23 +6,12 @@ use libfuzzer_sys::fuzz_target;
 use quarry_formats::toml;
 use quarry_raw_value::RawValue;
 
+#[path = "same.rs"]
+mod same;
+
 /// Equality where NaN equals NaN (TOML has `nan`).
 fn same(a: &RawValue<'_>, b: &RawValue<'_>) -> bool {
-    match (a, b) {
-        (RawValue::Float(x), RawValue::Float(y)) => {
-            x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan())
-        }
-        (RawValue::Seq(x), RawValue::Seq(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b))
-        }
-        (RawValue::Map(x), RawValue::Map(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .zip(y)
-                    .all(|((ka, a), (kb, b))| ka == kb && same(a, b))
-        }
-        _ => a == b,
-    }
+    same::same_by(a, b, &same::floats)
 }
 
 fuzz_target!(|data: &[u8]| {
