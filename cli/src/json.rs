@@ -5,7 +5,7 @@ use std::path::Path;
 use quarry::json::{self, Node, NodeKind};
 use quarry::{TreeNode, ValuePath};
 
-use crate::{count, invalid, key_label, short_string, Failure, TreeOut};
+use crate::{count, encode_failure, invalid, key_label, short_string, show_each, Failure, TreeOut};
 
 /// A one-line rendering of a scalar: strings quoted and cut at 60 characters.
 fn scalar(node: Node<'_, '_>) -> String {
@@ -50,20 +50,16 @@ pub fn tree(file: &Path, bytes: &[u8]) -> Result<String, Failure> {
 /// The value at each of `paths`: scalars as plain text, containers as indented JSON.
 pub fn get(file: &Path, bytes: &[u8], paths: &[ValuePath]) -> Result<String, Failure> {
     let doc = json::parse_tree(bytes).map_err(invalid(file, bytes))?;
-    let mut all = String::new();
-    for path in paths {
-        let node = doc.root().lookup(path).ok_or_else(|| {
-            Failure::Invalid(format!("{}: no value at `{path}`\n", file.display()))
-        })?;
+    show_each(file, doc.root(), paths, |node| {
         let mut out = match node.kind() {
             NodeKind::String => node.as_str().unwrap_or_default().to_owned(),
-            NodeKind::Array | NodeKind::Object => json::to_string_pretty(&node.to_raw_value())
-                .map_err(|e| Failure::Invalid(format!("{}: {e}\n", file.display())))?,
+            NodeKind::Array | NodeKind::Object => {
+                json::to_string_pretty(&node.to_raw_value()).map_err(encode_failure(file))?
+            }
             _ => node.source_text().to_owned(),
         };
+        // A string's own final newline is kept: the line still ends after it.
         out.push('\n');
-
-        all.push_str(&out);
-    }
-    Ok(all)
+        Ok(out)
+    })
 }

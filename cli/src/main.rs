@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::{CommandFactory, Parser, Subcommand};
 use quarry::common::LineIndex;
-use quarry::{common, Format, ValuePath};
+use quarry::{common, Format, TreeNode, ValuePath};
 
 #[derive(Parser)]
 #[command(
@@ -419,6 +419,34 @@ fn invalid<'f, K: std::fmt::Display>(
             &e.kind().to_string(),
         ))
     }
+}
+
+/// An encoding failure while printing a value of `file`.
+fn encode_failure(file: &Path) -> impl Fn(quarry::EncodeError) -> Failure + '_ {
+    move |e| Failure::Invalid(format!("{}: {e}\n", file.display()))
+}
+
+/// `get`'s output: each of `paths` looked up from `root` and shown by `show`, on a line
+/// of its own; a path that leads nowhere is an error naming it. Every format's `get` is
+/// this, with its own way to show a value.
+fn show_each<'d, N: TreeNode<'d>>(
+    file: &Path,
+    root: N,
+    paths: &[ValuePath],
+    show: impl Fn(N::Target) -> Result<String, Failure>,
+) -> Result<String, Failure> {
+    let mut all = String::new();
+    for path in paths {
+        let target = root.lookup(path).ok_or_else(|| {
+            Failure::Invalid(format!("{}: no value at `{path}`\n", file.display()))
+        })?;
+        let mut out = show(target)?;
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
+        all.push_str(&out);
+    }
+    Ok(all)
 }
 
 fn parse_failure(file: &Path, bytes: &[u8], error: &quarry::ParseError) -> Failure {

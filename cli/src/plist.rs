@@ -5,7 +5,7 @@ use std::path::Path;
 use quarry::plist::{self, Node, NodeKind, PlistFormat};
 use quarry::{TreeNode, ValuePath};
 
-use crate::{count, invalid, key_label, short_string, Failure, TreeOut};
+use crate::{count, encode_failure, invalid, key_label, short_string, show_each, Failure, TreeOut};
 
 fn describe(node: Node<'_, '_>) -> String {
     match node.kind() {
@@ -61,15 +61,10 @@ pub fn tree(file: &Path, bytes: &[u8]) -> Result<String, Failure> {
 /// The value at each of `paths`: scalars as plain text (data as base64), containers as XML plist.
 pub fn get(file: &Path, bytes: &[u8], paths: &[ValuePath]) -> Result<String, Failure> {
     let doc = plist::parse_tree(bytes).map_err(invalid(file, bytes))?;
-    let mut all = String::new();
-    for path in paths {
-        let node = doc.root().lookup(path).ok_or_else(|| {
-            Failure::Invalid(format!("{}: no value at `{path}`\n", file.display()))
-        })?;
-        let fail = |e: quarry::EncodeError| Failure::Invalid(format!("{}: {e}\n", file.display()));
-        let mut out = match node.kind() {
+    show_each(file, doc.root(), paths, |node| {
+        Ok(match node.kind() {
             NodeKind::Dict | NodeKind::Array => {
-                plist::to_string_xml(&node.to_raw_value()).map_err(fail)?
+                plist::to_string_xml(&node.to_raw_value()).map_err(encode_failure(file))?
             }
             NodeKind::Data => quarry::base64::encode(node.as_data().unwrap_or_default()),
             NodeKind::String => node.as_str().unwrap_or_default().to_owned(),
@@ -79,12 +74,6 @@ pub fn get(file: &Path, bytes: &[u8], paths: &[ValuePath]) -> Result<String, Fai
                     .split_once(' ')
                     .map_or(described.clone(), |(_, v)| v.to_owned())
             }
-        };
-        if !out.ends_with('\n') {
-            out.push('\n');
-        }
-
-        all.push_str(&out);
-    }
-    Ok(all)
+        })
+    })
 }

@@ -5,7 +5,7 @@ use std::path::Path;
 use quarry::toml::{self, Node, NodeKind, TableKind};
 use quarry::{TreeNode, ValuePath};
 
-use crate::{count, invalid, key_label, short_string, Failure, TreeOut};
+use crate::{count, encode_failure, invalid, key_label, short_string, show_each, Failure, TreeOut};
 
 fn describe(node: Node<'_, '_>) -> String {
     match node.kind() {
@@ -63,25 +63,17 @@ pub fn tree(file: &Path, bytes: &[u8]) -> Result<String, Failure> {
 /// The value at each of `paths`: scalars as plain text, tables as TOML, arrays as JSON.
 pub fn get(file: &Path, bytes: &[u8], paths: &[ValuePath]) -> Result<String, Failure> {
     let doc = toml::parse_tree(bytes).map_err(invalid(file, bytes))?;
-    let mut all = String::new();
-    for path in paths {
-        let node = doc.root().lookup(path).ok_or_else(|| {
-            Failure::Invalid(format!("{}: no value at `{path}`\n", file.display()))
-        })?;
-        let fail = |e: quarry::EncodeError| Failure::Invalid(format!("{}: {e}\n", file.display()));
-        let mut out = match node.kind() {
+    show_each(file, doc.root(), paths, |node| {
+        Ok(match node.kind() {
             NodeKind::String(_) => node.as_str().unwrap_or_default().to_owned(),
-            NodeKind::Table(_) => toml::to_string(&node.to_raw_value()).map_err(fail)?,
+            NodeKind::Table(_) => {
+                toml::to_string(&node.to_raw_value()).map_err(encode_failure(file))?
+            }
             NodeKind::Array | NodeKind::ArrayOfTables => {
-                quarry::json::to_string_pretty(&node.to_raw_value()).map_err(fail)?
+                quarry::json::to_string_pretty(&node.to_raw_value())
+                    .map_err(encode_failure(file))?
             }
             _ => node.source_text().to_owned(),
-        };
-        if !out.ends_with('\n') {
-            out.push('\n');
-        }
-
-        all.push_str(&out);
-    }
-    Ok(all)
+        })
+    })
 }

@@ -3,9 +3,9 @@
 use std::path::Path;
 
 use quarry::xml::{self, Node, NodeKind, Target};
-use quarry::{TreeNode, ValuePath};
+use quarry::ValuePath;
 
-use crate::{count, invalid, short_string, Failure, TreeOut};
+use crate::{count, encode_failure, invalid, short_string, show_each, Failure, TreeOut};
 
 fn describe(node: Node<'_, '_>) -> String {
     match node.kind() {
@@ -63,12 +63,8 @@ pub fn tree(file: &Path, bytes: &[u8]) -> Result<String, Failure> {
 /// attributes as plain text, elements as XML.
 pub fn get(file: &Path, bytes: &[u8], paths: &[ValuePath]) -> Result<String, Failure> {
     let doc = xml::parse_tree(bytes).map_err(invalid(file, bytes))?;
-    let mut all = String::new();
-    for path in paths {
-        let target = doc.root().lookup(path).ok_or_else(|| {
-            Failure::Invalid(format!("{}: no value at `{path}`\n", file.display()))
-        })?;
-        let mut out = match target {
+    show_each(file, doc.root(), paths, |target| {
+        Ok(match target {
             Target::Attribute(attr) => attr.value().to_owned(),
             Target::Node(node) => match node.kind() {
                 NodeKind::Element
@@ -76,17 +72,11 @@ pub fn get(file: &Path, bytes: &[u8], paths: &[ValuePath]) -> Result<String, Fai
                 {
                     let value = node.to_raw_value();
                     xml::to_string_pretty_with_root(&value, node.tag_name())
-                        .map_err(|e| Failure::Invalid(format!("{}: {e}\n", file.display())))?
+                        .map_err(encode_failure(file))?
                 }
                 NodeKind::Element => node.children().filter_map(|c| c.text()).collect(),
                 _ => node.text().unwrap_or_default().to_owned(),
             },
-        };
-        if !out.ends_with('\n') {
-            out.push('\n');
-        }
-
-        all.push_str(&out);
-    }
-    Ok(all)
+        })
+    })
 }

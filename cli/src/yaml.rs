@@ -5,7 +5,7 @@ use std::path::Path;
 use quarry::yaml::{self, Node, NodeKind};
 use quarry::{TreeNode, ValuePath};
 
-use crate::{count, invalid, short_string, Failure, TreeOut};
+use crate::{count, encode_failure, invalid, short_string, show_each, Failure, TreeOut};
 
 /// `kind value` with the node's properties: `!tag`, `&anchor`, the scalar style.
 fn describe(node: Node<'_, '_>) -> String {
@@ -115,22 +115,16 @@ pub fn get(
     let stream = yaml::parse_tree(bytes).map_err(invalid(file, bytes))?;
     let index = doc.unwrap_or(0);
     let document = selected(file, &stream, Some(index))?.remove(0);
-    let mut all = String::new();
-    for path in paths {
-        let missing = || Failure::Invalid(format!("{}: no value at `{path}`\n", file.display()));
-        let node = document.root().lookup(path).ok_or_else(missing)?.resolve();
-        let fail = |e: String| Failure::Invalid(format!("{}: {e}\n", file.display()));
-        let mut out = match node.kind() {
+    show_each(file, document.root(), paths, |node| {
+        let node = node.resolve();
+        Ok(match node.kind() {
             NodeKind::Scalar => node.as_str().unwrap_or_default().to_owned(),
             _ => {
-                let value = node.to_raw_value().map_err(|e| fail(e.to_string()))?;
-                yaml::to_string(&value).map_err(|e| fail(e.to_string()))?
+                let value = node
+                    .to_raw_value()
+                    .map_err(|e| Failure::Invalid(format!("{}: {e}\n", file.display())))?;
+                yaml::to_string(&value).map_err(encode_failure(file))?
             }
-        };
-        if !out.ends_with('\n') {
-            out.push('\n');
-        }
-        all.push_str(&out);
-    }
-    Ok(all)
+        })
+    })
 }

@@ -250,22 +250,6 @@ impl<'d, 'a> Node<'d, 'a> {
         self.len() == 0
     }
 
-    /// A map's entries (empty for other nodes).
-    fn entry_list(&self) -> &'d [Entry<'a>] {
-        match &self.data().data {
-            Value::Dict(entries) => entries,
-            _ => &[],
-        }
-    }
-
-    /// A sequence's item nodes (empty for other nodes).
-    fn item_list(&self) -> &'d [u32] {
-        match &self.data().data {
-            Value::Array(items) => items,
-            _ => &[],
-        }
-    }
-
     /// This subtree as a [`RawValue`], as the struct door builds it: OpenStep strings
     /// as [`RawValue::Text`], UIDs as `{"CF$UID": n}`.
     pub fn to_raw_value(self) -> RawValue<'a> {
@@ -304,11 +288,17 @@ impl Spanned for Node<'_, '_> {
 
 impl<'d, 'a: 'd> NumberedNode<'d> for Node<'d, 'a> {
     fn entry_list(self) -> &'d [Entry<'d>] {
-        Node::entry_list(&self)
+        match &self.data().data {
+            Value::Dict(entries) => entries,
+            _ => &[],
+        }
     }
 
     fn item_list(self) -> &'d [u32] {
-        Node::item_list(&self)
+        match &self.data().data {
+            Value::Array(items) => items,
+            _ => &[],
+        }
     }
 
     fn numbered(self, id: u32) -> Self {

@@ -234,22 +234,6 @@ impl<'d, 'a> Node<'d, 'a> {
         self.len() == 0
     }
 
-    /// A map's entries (empty for other nodes).
-    fn entry_list(&self) -> &'d [Entry<'a>] {
-        match &self.data().data {
-            Data::Table(_, entries) => entries,
-            _ => &[],
-        }
-    }
-
-    /// A sequence's item nodes (empty for other nodes).
-    fn item_list(&self) -> &'d [u32] {
-        match &self.data().data {
-            Data::Array(items) | Data::ArrayOfTables(items) => items,
-            _ => &[],
-        }
-    }
-
     /// This subtree as a [`RawValue`].
     pub fn to_raw_value(self) -> RawValue<'a> {
         match &self.data().data {
@@ -282,11 +266,17 @@ impl Spanned for Node<'_, '_> {
 
 impl<'d, 'a: 'd> NumberedNode<'d> for Node<'d, 'a> {
     fn entry_list(self) -> &'d [Entry<'d>] {
-        Node::entry_list(&self)
+        match &self.data().data {
+            Data::Table(_, entries) => entries,
+            _ => &[],
+        }
     }
 
     fn item_list(self) -> &'d [u32] {
-        Node::item_list(&self)
+        match &self.data().data {
+            Data::Array(items) | Data::ArrayOfTables(items) => items,
+            _ => &[],
+        }
     }
 
     fn numbered(self, id: u32) -> Self {
