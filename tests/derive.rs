@@ -940,3 +940,66 @@ fn toml_tables_added_to_later() {
     assert_eq!(decoded, raw(read_twice));
     assert_eq!(decoded.pkg, Some(Pkg { name: "p".into() }));
 }
+
+#[test]
+fn shapes_describe_what_the_decoder_accepts() {
+    use quarry::shape::{Tagging, VariantContent};
+    use quarry::Shape;
+
+    #[derive(quarry::Decode)]
+    #[quarry(rename_all = "camelCase", deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Server {
+        #[quarry(alias = "host")]
+        host_name: String,
+        #[quarry(default)]
+        port: u16,
+        tags: Option<Vec<String>>,
+        #[quarry(skip)]
+        cache: u8,
+        child: Option<Box<Server>>,
+    }
+    #[derive(quarry::Decode)]
+    #[quarry(tag = "type")]
+    #[allow(dead_code)]
+    enum Auth {
+        None,
+        Token { value: String },
+        Key(Server),
+    }
+
+    let Shape::Struct(s) = <Server as quarry::Decode>::shape() else {
+        panic!("a struct")
+    };
+    assert!(s.deny_unknown_fields);
+    let names: Vec<_> = s.fields.iter().map(|f| (f.name, f.required)).collect();
+    assert_eq!(
+        names,
+        [
+            ("hostName", true),
+            ("port", false),
+            ("tags", false),
+            ("child", false)
+        ]
+    );
+    assert_eq!(s.fields[0].aliases, ["host"]);
+    assert!(matches!(
+        (s.fields[1].shape)(),
+        Shape::Integer { min: 0, max: 65535 }
+    ));
+    // Recursive types describe themselves lazily.
+    let Shape::Optional(child) = (s.fields[3].shape)() else {
+        panic!("an option")
+    };
+    assert!(matches!(child(), Shape::Struct(ref inner) if inner.name == "Server"));
+
+    let Shape::Enum(e) = <Auth as quarry::Decode>::shape() else {
+        panic!("an enum")
+    };
+    assert_eq!(e.tagging, Tagging::Internal { tag: "type" });
+    assert!(matches!(e.variants[0].content, VariantContent::Unit));
+    assert!(
+        matches!(&e.variants[1].content, VariantContent::Struct(v) if v.fields[0].name == "value")
+    );
+    assert!(matches!(e.variants[2].content, VariantContent::Newtype(_)));
+}

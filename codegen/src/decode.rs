@@ -749,6 +749,7 @@ pub fn expand(c: &Container) -> TokenStream {
             (body, direct)
         }
     };
+    let shape = crate::shape::shape_fn(c, &de);
     quote! {
         #[automatically_derived]
         impl #impl_generics ::quarry::Decode<#de> for #ident #ty_generics #where_clause {
@@ -756,6 +757,7 @@ pub fn expand(c: &Container) -> TokenStream {
                 #body
             }
             #direct
+            #shape
         }
     }
 }

@@ -53,6 +53,7 @@ use syn::{parse_macro_input, DeriveInput};
 mod decode;
 mod encode;
 mod model;
+mod shape;
 
 /// Derives `quarry::Decode`: decoding from every format's `RawValue`, and straight from
 /// the bytes (through a `PullSource`) where the format and the shape allow.

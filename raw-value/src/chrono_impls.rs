@@ -64,6 +64,10 @@ impl<'de> Decode<'de> for NaiveDate {
             _ => Err(wrong_kind(EXPECTED, &d)),
         }
     }
+
+    fn shape() -> crate::Shape {
+        crate::Shape::Datetime
+    }
 }
 
 impl<'de> Decode<'de> for NaiveTime {
@@ -74,6 +78,10 @@ impl<'de> Decode<'de> for NaiveTime {
             (None, Some(time)) => naive_time(time).ok_or_else(|| wrong_kind(EXPECTED, &d)),
             _ => Err(wrong_kind(EXPECTED, &d)),
         }
+    }
+
+    fn shape() -> crate::Shape {
+        crate::Shape::Datetime
     }
 }
 
@@ -88,6 +96,10 @@ impl<'de> Decode<'de> for NaiveDateTime {
                 .ok_or_else(|| wrong_kind(EXPECTED, &d)),
             _ => Err(wrong_kind(EXPECTED, &d)),
         }
+    }
+
+    fn shape() -> crate::Shape {
+        crate::Shape::Datetime
     }
 }
 
@@ -106,11 +118,19 @@ impl<'de> Decode<'de> for DateTime<FixedOffset> {
             _ => Err(wrong_kind(EXPECTED, &d)),
         }
     }
+
+    fn shape() -> crate::Shape {
+        crate::Shape::Datetime
+    }
 }
 
 impl<'de> Decode<'de> for DateTime<Utc> {
     fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors> {
         DateTime::<FixedOffset>::decode(value).map(|d| d.with_timezone(&Utc))
+    }
+
+    fn shape() -> crate::Shape {
+        crate::Shape::Datetime
     }
 }
 

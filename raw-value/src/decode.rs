@@ -3,6 +3,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasher, Hash};
 
 use crate::pull::{Fallback, PullSource, Text, ValueKind};
+use crate::shape::Shape;
 use crate::{DecodeErrorKind, DecodeErrors, RawValue};
 
 /// A type that can be built from a [`RawValue`], and so from every quarry format.
@@ -30,6 +31,12 @@ pub trait Decode<'de>: Sized {
     fn decode_direct<S: PullSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
         let raw = source.read_raw()?;
         Self::decode(raw).map_err(|_| Fallback)
+    }
+
+    /// What `Self` accepts, as data (see [`Shape`]). Derived types describe their
+    /// fields; std types describe themselves; the default is [`Shape::Any`].
+    fn shape() -> Shape {
+        Shape::Any
     }
 }
 
@@ -77,6 +84,10 @@ impl<'de> Decode<'de> for () {
             other => Err(DecodeErrors::invalid_type("null", &other)),
         }
     }
+
+    fn shape() -> Shape {
+        Shape::Null
+    }
 }
 
 impl<'de> Decode<'de> for bool {
@@ -92,6 +103,10 @@ impl<'de> Decode<'de> for bool {
     #[inline]
     fn decode_direct<S: PullSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
         source.read_bool()
+    }
+
+    fn shape() -> Shape {
+        Shape::Bool
     }
 }
 
@@ -132,6 +147,10 @@ macro_rules! decode_integer {
                 } else {
                     <$ty>::try_from(source.read_i64()?).map_err(|_| Fallback)
                 }
+            }
+
+            fn shape() -> Shape {
+                Shape::integer(<$ty>::MIN, <$ty>::MAX)
             }
         }
 
@@ -194,6 +213,10 @@ macro_rules! decode_float {
                     big => Self::decode(big).map_err(|_| Fallback),
                 }
             }
+
+            fn shape() -> Shape {
+                Shape::Float
+            }
         }
     )*};
 }
@@ -214,6 +237,10 @@ impl<'de> Decode<'de> for String {
     fn decode_direct<S: PullSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
         source.read_string()
     }
+
+    fn shape() -> Shape {
+        Shape::String
+    }
 }
 
 impl<'de> Decode<'de> for Cow<'de, str> {
@@ -227,6 +254,10 @@ impl<'de> Decode<'de> for Cow<'de, str> {
     #[inline]
     fn decode_direct<S: PullSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
         source.read_cow()
+    }
+
+    fn shape() -> Shape {
+        Shape::String
     }
 }
 
@@ -249,6 +280,10 @@ impl<'de> Decode<'de> for &'de str {
             Text::Decoded(_) => Err(Fallback),
         }
     }
+
+    fn shape() -> Shape {
+        Shape::String
+    }
 }
 
 impl<'de> Decode<'de> for char {
@@ -261,11 +296,19 @@ impl<'de> Decode<'de> for char {
         }
         Err(DecodeErrors::invalid_type("a single character", &value))
     }
+
+    fn shape() -> Shape {
+        Shape::Char
+    }
 }
 
 impl<'de> Decode<'de> for std::path::PathBuf {
     fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors> {
         String::decode(value).map(Into::into)
+    }
+
+    fn shape() -> Shape {
+        Shape::String
     }
 }
 
@@ -289,6 +332,10 @@ impl<'de, T: Decode<'de>> Decode<'de> for Option<T> {
         }
         T::decode_direct(source).map(Some)
     }
+
+    fn shape() -> Shape {
+        Shape::Optional(T::shape)
+    }
 }
 
 impl<'de, T: Decode<'de>> Decode<'de> for Box<T> {
@@ -302,6 +349,10 @@ impl<'de, T: Decode<'de>> Decode<'de> for Box<T> {
 
     fn decode_direct<S: PullSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
         T::decode_direct(source).map(Box::new)
+    }
+
+    fn shape() -> Shape {
+        T::shape()
     }
 }
 
@@ -371,6 +422,10 @@ impl<'de, T: Decode<'de>> Decode<'de> for Vec<T> {
         }
         Ok(items)
     }
+
+    fn shape() -> Shape {
+        Shape::Seq(T::shape)
+    }
 }
 
 impl<'de, T: Decode<'de>, const N: usize> Decode<'de> for [T; N] {
@@ -387,6 +442,10 @@ impl<'de, T: Decode<'de>, const N: usize> Decode<'de> for [T; N] {
                 &other,
             )),
         }
+    }
+
+    fn shape() -> Shape {
+        Shape::Tuple(vec![T::shape as fn() -> Shape; N])
     }
 }
 
@@ -429,6 +488,10 @@ macro_rules! decode_tuple {
                     return Err(Fallback);
                 }
                 Ok(tuple)
+            }
+
+            fn shape() -> Shape {
+                Shape::Tuple(vec![$($name::shape as fn() -> Shape),+])
             }
         }
     };
@@ -560,6 +623,10 @@ where
         decode_direct_entries(source, |k, v| map.insert(k, v).is_none())?;
         Ok(map)
     }
+
+    fn shape() -> Shape {
+        Shape::Map(V::shape)
+    }
 }
 
 impl<'de, K, V> Decode<'de> for BTreeMap<K, V>
@@ -578,6 +645,10 @@ where
         decode_direct_entries(source, |k, v| map.insert(k, v).is_none())?;
         Ok(map)
     }
+
+    fn shape() -> Shape {
+        Shape::Map(V::shape)
+    }
 }
 
 /// A datetime decodes from a format's own datetime (TOML, plist) or from RFC 3339 text
@@ -591,6 +662,10 @@ impl<'de> Decode<'de> for crate::Datetime {
                 .map_err(|_| DecodeErrors::invalid_type("RFC 3339 datetime", &value)),
             other => Err(DecodeErrors::invalid_type("datetime", &other)),
         }
+    }
+
+    fn shape() -> Shape {
+        Shape::Datetime
     }
 }
 

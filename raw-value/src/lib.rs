@@ -31,6 +31,7 @@ mod encode;
 mod error;
 pub mod pull;
 mod serde_bridge;
+pub mod shape;
 mod value;
 
 pub use datetime::{Date, Datetime, DatetimeParseError, Offset, Time};
@@ -39,4 +40,5 @@ pub use encode::{Encode, EncodeKey, Encoder, FlattenEncoder, RawValueEncoder};
 pub use error::{DecodeError, DecodeErrorKind, DecodeErrors, EncodeError, Path, Position, Segment};
 pub use pull::{Fallback, PullSource, Text, ValueKind};
 pub use serde_bridge::Serde;
+pub use shape::{Shape, ShapeOf};
 pub use value::RawValue;

@@ -1,0 +1,126 @@
+//! Expand `Decode::shape` for a derived type: its fields, names, aliases and tagging as
+//! data, from the same model the decoder is generated from.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::Lifetime;
+
+use crate::model::{Container, Data, Field, Style, Tagging, Variant};
+
+/// `fn shape() -> ::quarry::Shape { ... }` for the impl of `Decode<'de>`.
+pub fn shape_fn(c: &Container, de: &Lifetime) -> TokenStream {
+    let type_name = c.ident.to_string();
+    let body = match &c.data {
+        Data::Struct(Style::Named, fields) => {
+            let shape = struct_shape(&type_name, fields, c.deny_unknown_fields, de);
+            quote!(::quarry::Shape::Struct(#shape))
+        }
+        Data::Struct(Style::Tuple, fields) => {
+            let kept: Vec<&Field> = fields.iter().filter(|f| !f.skip).collect();
+            match kept.as_slice() {
+                [only] if fields.len() == 1 => {
+                    let ty = &only.ty;
+                    quote!(<#ty as ::quarry::Decode<#de>>::shape())
+                }
+                _ => {
+                    let items = shape_fns(&kept, de);
+                    quote!(::quarry::Shape::Tuple(
+                        ::quarry::__private::vec![#(#items),*]
+                    ))
+                }
+            }
+        }
+        Data::Struct(Style::Unit, _) => quote!(::quarry::Shape::Null),
+        Data::Enum(variants) => {
+            let tagging = match &c.tagging {
+                Tagging::External => quote!(::quarry::shape::Tagging::External),
+                Tagging::Internal(tag) => quote!(::quarry::shape::Tagging::Internal { tag: #tag }),
+                Tagging::Adjacent(tag, content) => {
+                    quote!(::quarry::shape::Tagging::Adjacent { tag: #tag, content: #content })
+                }
+                Tagging::Untagged => quote!(::quarry::shape::Tagging::Untagged),
+            };
+            let variants = variants
+                .iter()
+                .map(|v| variant_shape(v, c.deny_unknown_fields, de));
+            quote!(::quarry::Shape::Enum(::quarry::shape::EnumShape {
+                name: #type_name,
+                tagging: #tagging,
+                variants: ::quarry::__private::vec![#(#variants),*],
+            }))
+        }
+    };
+    quote! {
+        fn shape() -> ::quarry::Shape {
+            #body
+        }
+    }
+}
+
+/// `<T as Decode<'de>>::shape` for each field, as `ShapeOf` function pointers.
+fn shape_fns(fields: &[&Field], de: &Lifetime) -> Vec<TokenStream> {
+    fields
+        .iter()
+        .map(|f| {
+            let ty = &f.ty;
+            quote!(<#ty as ::quarry::Decode<#de>>::shape as ::quarry::ShapeOf)
+        })
+        .collect()
+}
+
+fn struct_shape(name: &str, fields: &[Field], deny: bool, de: &Lifetime) -> TokenStream {
+    let fields = fields.iter().filter(|f| !f.skip).map(|f| {
+        let ty = &f.ty;
+        let key = match (&f.member, f.flatten) {
+            (syn::Member::Named(ident), true) => ident.to_string(),
+            _ => f.name.clone(),
+        };
+        let aliases = &f.aliases;
+        let flatten = f.flatten;
+        let required = if f.default.is_some() || f.flatten {
+            quote!(false)
+        } else {
+            quote!(<#ty as ::quarry::Decode<#de>>::missing().is_none())
+        };
+        quote!(::quarry::shape::FieldShape {
+            name: #key,
+            aliases: &[#(#aliases),*],
+            shape: <#ty as ::quarry::Decode<#de>>::shape,
+            required: #required,
+            flatten: #flatten,
+        })
+    });
+    quote!(::quarry::shape::StructShape {
+        name: #name,
+        fields: ::quarry::__private::vec![#(#fields),*],
+        deny_unknown_fields: #deny,
+    })
+}
+
+fn variant_shape(v: &Variant, deny: bool, de: &Lifetime) -> TokenStream {
+    let name = &v.name;
+    let aliases = &v.aliases;
+    let content = match v.style {
+        Style::Unit => quote!(::quarry::shape::VariantContent::Unit),
+        Style::Tuple => {
+            let kept: Vec<&Field> = v.fields.iter().filter(|f| !f.skip).collect();
+            let items = shape_fns(&kept, de);
+            if v.fields.len() == 1 {
+                quote!(::quarry::shape::VariantContent::Newtype(#(#items)*))
+            } else {
+                quote!(::quarry::shape::VariantContent::Tuple(
+                    ::quarry::__private::vec![#(#items),*]
+                ))
+            }
+        }
+        Style::Named => {
+            let shape = struct_shape(&v.ident.to_string(), &v.fields, deny, de);
+            quote!(::quarry::shape::VariantContent::Struct(#shape))
+        }
+    };
+    quote!(::quarry::shape::VariantShape {
+        name: #name,
+        aliases: &[#(#aliases),*],
+        content: #content,
+    })
+}
