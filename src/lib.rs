@@ -29,8 +29,11 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+pub use config::{Config, ConfigError, Origin, Origins, Problem, ProblemKind};
 /// `#[derive(Decode)]` and `#[derive(Encode)]`.
 pub use quarry_codegen::{Decode, Encode};
+
+pub mod config;
 pub use quarry_formats::common::{
     self, Comment, EntryKey, Limits, Position, Span, Spanned, Tree, TreeNode,
 };
@@ -44,11 +47,13 @@ pub use quarry_formats::toml;
 pub use quarry_formats::xml;
 #[cfg(feature = "yaml")]
 pub use quarry_formats::yaml;
+/// What a type accepts, as data: [`Decode::shape`] and its parts.
+pub use quarry_raw_value::shape;
 pub use quarry_raw_value::{
     base64, describe, with_xml_sequences, Date, Datetime, Decode, DecodeError, DecodeErrorKind,
     DecodeErrors, DecodeKey, Encode, EncodeError, EncodeKey, Encoder, Fallback, Offset,
-    Path as ValuePath, PullSource, RawValue, RawValueEncoder, Segment, Serde, Text, Time,
-    ValueKind,
+    Path as ValuePath, PullSource, RawValue, RawValueEncoder, Segment, Serde, Shape, ShapeOf, Text,
+    Time, ValueKind,
 };
 
 /// What derived code refers to. Not a public API: it may change in any release.
@@ -60,6 +65,7 @@ pub mod __private {
     pub use ::std::format;
     pub use ::std::string::String;
     pub use ::std::sync::OnceLock;
+    pub use ::std::vec;
     pub use ::std::vec::Vec;
     pub use quarry_raw_value::constraint::{check_len, check_pattern, check_with, RangeValue};
     pub use quarry_raw_value::FlattenEncoder;
@@ -505,51 +511,70 @@ pub fn to_string<T: Encode + ?Sized>(value: &T, format: Format) -> Result<String
 /// through the tree door. Only runs when decoding failed: the success path pays nothing.
 #[cold]
 fn locate_decode_errors(bytes: &[u8], format: Format, errors: &mut DecodeErrors) {
-    match format {
-        #[cfg(feature = "json")]
-        Format::Json => {
-            if let Ok(doc) = json::parse_tree(bytes) {
-                locate_in(doc.root(), bytes, errors);
-            }
+    let paths: Vec<ValuePath> = errors.iter().map(DecodeError::path).collect();
+    if let Some(positions) = locate_paths(bytes, format, &paths) {
+        for (error, position) in errors.iter_mut().zip(positions) {
+            error.position = position;
         }
-        #[cfg(feature = "toml")]
-        Format::Toml => {
-            if let Ok(doc) = toml::parse_tree(bytes) {
-                locate_in(doc.root(), bytes, errors);
-            }
-        }
-        #[cfg(feature = "yaml")]
-        Format::Yaml => {
-            if let Some(doc) = yaml::parse_tree(bytes)
-                .ok()
-                .as_ref()
-                .and_then(|s| s.document(0))
-            {
-                locate_in(doc.root(), bytes, errors);
-            }
-        }
-        // Spans refer to the UTF-8 text the parser read (transcoded from UTF-16), and
-        // paths start below the root element, which the struct decodes from.
-        #[cfg(feature = "xml")]
-        Format::Xml => {
-            if let Ok(doc) = xml::parse_tree(bytes) {
-                locate_in(doc.root_element(), doc.source().as_bytes(), errors);
-            }
-        }
-        // Binary plists locate by object offset, which has no line: leave them.
-        #[cfg(feature = "plist")]
-        Format::Plist if plist::detect(bytes) != plist::PlistFormat::Binary => {
-            if let Ok(doc) = plist::parse_tree(bytes) {
-                locate_in(doc.root(), bytes, errors);
-            }
-        }
-        #[allow(unreachable_patterns)]
-        _ => {}
     }
 }
 
-/// Sets each error's position to the start of the deepest node along its path from
-/// `root`, in the text `src` the tree's spans refer to.
+/// The source position of each path in the document `bytes`: the start of the deepest
+/// node along it (so a missing field points at the map that lacks it). `None` when the
+/// document does not parse through the tree door; a binary plist's entries are `None`
+/// (its nodes sit at object offsets, which have no line). Paths start below an XML
+/// document's root element, as the struct door reads it.
+#[cold]
+pub(crate) fn locate_paths(
+    bytes: &[u8],
+    format: Format,
+    paths: &[ValuePath],
+) -> Option<Vec<Option<Position>>> {
+    match format {
+        #[cfg(feature = "json")]
+        Format::Json => Some(locate_in(
+            json::parse_tree(bytes).ok()?.root(),
+            bytes,
+            paths,
+        )),
+        #[cfg(feature = "toml")]
+        Format::Toml => Some(locate_in(
+            toml::parse_tree(bytes).ok()?.root(),
+            bytes,
+            paths,
+        )),
+        #[cfg(feature = "yaml")]
+        Format::Yaml => {
+            let stream = yaml::parse_tree(bytes).ok()?;
+            Some(locate_in(stream.document(0)?.root(), bytes, paths))
+        }
+        // Spans refer to the UTF-8 text the parser read (transcoded from UTF-16).
+        #[cfg(feature = "xml")]
+        Format::Xml => {
+            let doc = xml::parse_tree(bytes).ok()?;
+            Some(locate_in(
+                doc.root_element(),
+                doc.source().as_bytes(),
+                paths,
+            ))
+        }
+        #[cfg(feature = "plist")]
+        Format::Plist if plist::detect(bytes) == plist::PlistFormat::Binary => {
+            Some(vec![None; paths.len()])
+        }
+        #[cfg(feature = "plist")]
+        Format::Plist => Some(locate_in(
+            plist::parse_tree(bytes).ok()?.root(),
+            bytes,
+            paths,
+        )),
+        #[allow(unreachable_patterns)]
+        _ => None,
+    }
+}
+
+/// The start of the deepest node along each path from `root`, in the text `src` the
+/// tree's spans refer to.
 #[cfg(any(
     feature = "json",
     feature = "toml",
@@ -557,9 +582,16 @@ fn locate_decode_errors(bytes: &[u8], format: Format, errors: &mut DecodeErrors)
     feature = "xml",
     feature = "plist"
 ))]
-fn locate_in<'d, N: TreeNode<'d>>(root: N, src: &[u8], errors: &mut DecodeErrors) {
-    for error in errors.iter_mut() {
-        let (target, _) = root.lookup_prefix(&error.path());
-        error.position = Some(common::position_at(src, target.span().start));
-    }
+fn locate_in<'d, N: TreeNode<'d>>(
+    root: N,
+    src: &[u8],
+    paths: &[ValuePath],
+) -> Vec<Option<Position>> {
+    paths
+        .iter()
+        .map(|path| {
+            let (target, _) = root.lookup_prefix(path);
+            Some(common::position_at(src, target.span().start))
+        })
+        .collect()
 }
