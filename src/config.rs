@@ -187,16 +187,16 @@ impl Config {
 
     /// Merges the layers and decodes a `T`, reporting every problem of every layer.
     pub fn load<T: for<'de> Decode<'de>>(&self) -> Result<T, ConfigError> {
-        let inputs = self.read()?;
+        let (inputs, problems) = self.read();
         let shape = <T as Decode<'static>>::shape();
-        self.decode(&inputs, &shape)
+        self.decode(&inputs, problems, &shape)
     }
 
     /// [`Config::load`], and where each value came from.
     pub fn load_with_origins<T: for<'de> Decode<'de>>(&self) -> Result<(T, Origins), ConfigError> {
-        let inputs = self.read()?;
+        let (inputs, problems) = self.read();
         let shape = <T as Decode<'static>>::shape();
-        let value = self.decode(&inputs, &shape)?;
+        let value = self.decode(&inputs, problems, &shape)?;
         let origins = self.merge(&inputs, &shape).origins(&inputs, &shape);
         Ok((value, origins))
     }
@@ -219,11 +219,18 @@ impl Config {
     fn decode<T: for<'de> Decode<'de>>(
         &self,
         inputs: &[Input],
+        mut problems: Vec<Problem>,
         shape: &Shape,
     ) -> Result<T, ConfigError> {
         let mut merged = self.merge(inputs, shape);
-        let mut problems = std::mem::take(&mut merged.problems);
-        if problems.iter().any(|p| p.kind == ProblemKind::Syntax) {
+        problems.append(&mut merged.problems);
+        // A layer that could not be read would make the decode's complaints misleading.
+        if problems.iter().any(|p| {
+            matches!(
+                p.kind,
+                ProblemKind::Io | ProblemKind::UnknownFormat | ProblemKind::Syntax
+            )
+        }) {
             return Err(ConfigError { problems });
         }
         let value = merged
@@ -254,8 +261,9 @@ impl Config {
         Err(ConfigError { problems })
     }
 
-    /// Reads every file layer (and the environment), collecting every failure.
-    fn read(&self) -> Result<Vec<Input>, ConfigError> {
+    /// Reads every file layer (and the environment), collecting every failure; a layer
+    /// that failed reads as [`Input::Skipped`].
+    fn read(&self) -> (Vec<Input>, Vec<Problem>) {
         let mut problems = Vec::new();
         let mut inputs = Vec::with_capacity(self.layers.len());
         for layer in &self.layers {
@@ -269,6 +277,7 @@ impl Config {
                                 path.display()
                             ),
                         ));
+                        inputs.push(Input::Skipped);
                         continue;
                     };
                     match std::fs::read(path) {
@@ -285,6 +294,7 @@ impl Config {
                                 ProblemKind::Io,
                                 format!("{}: {e}", path.display()),
                             ));
+                            inputs.push(Input::Skipped);
                             continue;
                         }
                     }
@@ -308,17 +318,14 @@ impl Config {
                             ProblemKind::Set,
                             format!("{path}: {message} (set in code)"),
                         ));
+                        inputs.push(Input::Skipped);
                         continue;
                     }
                 },
             };
             inputs.push(input);
         }
-        if problems.is_empty() {
-            Ok(inputs)
-        } else {
-            Err(ConfigError { problems })
-        }
+        (inputs, problems)
     }
 
     /// Parses and merges every layer into one tree.
@@ -836,8 +843,10 @@ impl<'i> Merged<'i> {
             }),
             0 => {}
             1 => {
-                let (path, takes_sequence) = search.found.pop().unwrap_or_default();
-                let value = variable_value(text, takes_sequence);
+                let Some((path, takes)) = search.found.pop() else {
+                    return;
+                };
+                let value = variable_value(text, takes);
                 let mut nested = value;
                 for key in path.iter().rev() {
                     nested = RawValue::Map(vec![(Cow::Owned(key.clone()), nested)]);
@@ -1000,8 +1009,8 @@ fn key_path(keys: &[String]) -> ValuePath {
 /// The paths an environment variable's name fits, found through the target's shape.
 #[derive(Default)]
 struct EnvSearch {
-    /// Each fitting path, and whether its value takes a sequence.
-    found: Vec<(Vec<String>, bool)>,
+    /// Each fitting path, and what its value takes.
+    found: Vec<(Vec<String>, Takes)>,
     /// True when some part of the name fit no field of a struct that denies unknown keys.
     denied: bool,
 }
@@ -1113,11 +1122,13 @@ impl EnvSearch {
 
     /// `path` takes the variable's text, if a value of `shape` can be text.
     fn leaf(&mut self, shape: &Shape, path: Vec<String>) {
-        let shape = shape.clone().unwrap_optional();
-        let takes_sequence = matches!(shape, Shape::Seq(_) | Shape::Tuple(_));
-        if shape.is_scalar() || takes_sequence || matches!(shape, Shape::Any | Shape::Enum(_)) {
-            self.found.push((path, takes_sequence));
-        }
+        let takes = match shape.clone().unwrap_optional() {
+            Shape::Seq(_) | Shape::Tuple(_) => Takes::Sequence,
+            Shape::Any => Takes::Anything,
+            shape if shape.is_scalar() || matches!(shape, Shape::Enum(_)) => Takes::Text,
+            _ => return,
+        };
+        self.found.push((path, takes));
     }
 }
 
@@ -1145,16 +1156,42 @@ fn new_key(text: &str) -> String {
     }
 }
 
-/// A variable's value: text, or for a sequence field a YAML flow sequence whose
-/// scalars are text too (so `[1, 2]` fills a `Vec<String>` as well as a `Vec<u8>`).
-fn variable_value(text: &str, takes_sequence: bool) -> RawValue<'static> {
+/// What a variable's value is read as, by the shape it lands on.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Takes {
+    /// Text, decoded by the target type as XML text is.
+    Text,
+    /// A YAML flow sequence (`[a, b]`).
+    Sequence,
+    /// Anything (the type does not say): a YAML scalar or flow collection.
+    Anything,
+}
+
+/// A variable's value: text; for a sequence field a YAML flow sequence whose scalars
+/// are text too (so `[1, 2]` fills a `Vec<String>` as well as a `Vec<u8>`); where the
+/// type says nothing, the value YAML reads (`50` a number, `true` a boolean).
+fn variable_value(text: &str, takes: Takes) -> RawValue<'static> {
     #[cfg(feature = "yaml")]
-    if takes_sequence && text.trim_start().starts_with('[') {
-        if let Ok(value) = crate::yaml::parse(text.as_bytes()) {
-            return scalars_as_text(value.into_owned());
+    match takes {
+        Takes::Sequence if text.trim_start().starts_with('[') => {
+            if let Ok(value) = crate::yaml::parse(text.as_bytes()) {
+                return scalars_as_text(value.into_owned());
+            }
         }
+        Takes::Anything => match crate::yaml::parse(text.as_bytes()) {
+            Ok(
+                value @ (RawValue::Seq(_)
+                | RawValue::Map(_)
+                | RawValue::Bool(_)
+                | RawValue::Int(_)
+                | RawValue::UInt(_)
+                | RawValue::Float(_)),
+            ) => return value.into_owned(),
+            _ => {}
+        },
+        _ => {}
     }
-    let _ = takes_sequence;
+    let _ = takes;
     RawValue::Text(Cow::Owned(text.to_owned()))
 }
 

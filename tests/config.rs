@@ -250,10 +250,18 @@ fn missing_files_syntax_errors_and_unknown_formats_are_reported_together() {
     let err = Config::new()
         .file(dir.join("missing.toml"))
         .file(dir.join("settings.ini"))
+        .file(dir.join("bad.toml"))
         .load::<App>()
         .unwrap_err();
     let kinds: Vec<_> = err.problems().iter().map(|p| p.kind.clone()).collect();
-    assert_eq!(kinds, [ProblemKind::Io, ProblemKind::UnknownFormat]);
+    assert_eq!(
+        kinds,
+        [
+            ProblemKind::Io,
+            ProblemKind::UnknownFormat,
+            ProblemKind::Syntax
+        ]
+    );
     assert!(err.to_string().contains("missing.toml: "), "{err}");
 
     let err = Config::new()
@@ -424,9 +432,10 @@ fn an_untyped_target_matches_the_keys_the_layers_hold() {
         .env_vars("Q", [("Q_SERVER_MAX_CONN", "5"), ("Q_NEW_KEY", "x")])
         .load_value()
         .unwrap();
+    // Where the type says nothing, a value reads as YAML reads it.
     assert_eq!(
         value.get("Server").unwrap().get("max_conn"),
-        Some(&RawValue::Text("5".into()))
+        Some(&RawValue::Int(5))
     );
     assert_eq!(value.get("new_key"), Some(&RawValue::Text("x".into())));
 }

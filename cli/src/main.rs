@@ -112,6 +112,37 @@ enum Command {
         #[arg(long, value_name = "FORMAT", default_value = "text")]
         output: CheckOutput,
     },
+    /// Merge configuration layers (the files in order, later over earlier, then the
+    /// environment) and print the result; maps merge key by key, everything else
+    /// replaces.
+    #[command(
+        after_help = "Examples:\n  quarry config config/base.toml config/local.yaml --env APP\n  \
+                      quarry config app.toml --profile production --to json\n  \
+                      quarry config base.toml local.yaml --env APP --show-origin"
+    )]
+    Config {
+        /// The files, lowest precedence first; each one's format comes from its name.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Environment variables `PREFIX_...` as the last layer: each maps onto the keys
+        /// the files hold (`APP_DATABASE_MAX_CONNECTIONS` is `database.max_connections`
+        /// when the files have it).
+        #[arg(long, value_name = "PREFIX")]
+        env: Option<String>,
+        /// Read files with top-level `default` and `NAME` tables as profiles: `NAME`
+        /// over `default` (also selected by `PREFIX_PROFILE`).
+        #[arg(long, value_name = "NAME")]
+        profile: Option<String>,
+        /// The output format (default: the first file's).
+        #[arg(long)]
+        to: Option<Target>,
+        /// Print one line per value instead: `path = value  # where it came from`.
+        #[arg(long)]
+        show_origin: bool,
+        /// Compact output where the format allows it.
+        #[arg(long)]
+        compact: bool,
+    },
     /// Print a shell completion script: bash, zsh, fish, powershell or elvish.
     #[command(after_help = "Example:\n  quarry completions bash > /etc/bash_completion.d/quarry")]
     Completions {
@@ -209,6 +240,14 @@ fn main() -> ExitCode {
             format,
             output,
         } => check::run(&paths, format, output),
+        Command::Config {
+            files,
+            env,
+            profile,
+            to,
+            show_origin,
+            compact,
+        } => config(&files, env, profile, to, show_origin, compact),
         Command::Completions { shell } => {
             let mut out = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "quarry", &mut out);
@@ -828,6 +867,76 @@ fn convert(input: &Input, to: Target, format: Option<Format>, compact: bool) -> 
         write_document(&mut out, value, to, compact, false).map_err(cannot)?;
     }
     finish(out)
+}
+
+/// `quarry config`: the merged layers, or each value with its origin.
+fn config(
+    files: &[PathBuf],
+    env: Option<String>,
+    profile: Option<String>,
+    to: Option<Target>,
+    show_origin: bool,
+    compact: bool,
+) -> Outcome {
+    let mut layers = quarry::Config::new();
+    for file in files {
+        layers = layers.file(file);
+    }
+    if let Some(prefix) = env {
+        layers = layers.env(prefix);
+    }
+    if let Some(profile) = profile {
+        layers = layers.profile(profile);
+    }
+    let (value, origins) = layers
+        .load_value_with_origins()
+        .map_err(|e| Failure::Invalid(format!("{e}\n")))?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    if show_origin {
+        let mut leaves = Vec::new();
+        leaves_of(&value, &mut quarry::ValuePath::default(), &mut leaves);
+        for (path, leaf) in leaves {
+            let text = quarry::json::to_string(&leaf).unwrap_or_else(|e| e.to_string());
+            let origin = origins
+                .get(&path.to_string())
+                .map_or_else(String::new, ToString::to_string);
+            if writeln!(out, "{path} = {text}  # {origin}").is_err() {
+                break;
+            }
+        }
+        return finish(out);
+    }
+    let first = quarry::Format::from_path(&files[0]).unwrap_or(Format::Json);
+    let to = to.unwrap_or(Target::Format(first));
+    write_document(&mut out, &value, to, compact, false)
+        .map_err(|e| Failure::Invalid(format!("cannot write the configuration as {to}: {e}\n")))?;
+    finish(out)
+}
+
+/// Every scalar of `value` (and every empty map or sequence) with its path.
+fn leaves_of<'v>(
+    value: &'v quarry::RawValue<'v>,
+    at: &mut quarry::ValuePath,
+    out: &mut Vec<(quarry::ValuePath, &'v quarry::RawValue<'v>)>,
+) {
+    match value {
+        quarry::RawValue::Map(entries) if !entries.is_empty() => {
+            for (key, child) in entries {
+                at.segments.push(quarry::Segment::Key(key.to_string()));
+                leaves_of(child, at, out);
+                at.segments.pop();
+            }
+        }
+        quarry::RawValue::Seq(items) if !items.is_empty() => {
+            for (index, child) in items.iter().enumerate() {
+                at.segments.push(quarry::Segment::Index(index));
+                leaves_of(child, at, out);
+                at.segments.pop();
+            }
+        }
+        leaf => out.push((at.clone(), leaf)),
+    }
 }
 
 /// Flushes standard output; a closed pipe is not a failure.

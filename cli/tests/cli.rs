@@ -727,7 +727,7 @@ fn completions_and_help_examples() {
         assert_eq!(out.status.code(), Some(0), "{shell}");
         assert!(text(&out).contains("quarry"), "{shell}");
     }
-    for command in ["tree", "get", "convert", "check", "completions"] {
+    for command in ["tree", "get", "convert", "check", "config", "completions"] {
         let out = quarry(&[command, "--help"]);
         assert!(text(&out).contains("Example"), "{command}");
     }
@@ -781,4 +781,86 @@ fn yaml_streams_write_the_documents_before_an_error() {
     // One document keeps the one-document layout.
     let out = piped(&["convert", "--format", "yaml", "--to", "json"], b"a: 1\n");
     assert_eq!(text(&out), "{\n  \"a\": 1\n}\n");
+}
+
+#[test]
+fn config_merges_layers_with_the_environment_and_shows_origins() {
+    let dir = std::env::temp_dir().join(format!("quarry-cli-config-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let base = dir.join("base.toml");
+    let local = dir.join("local.yaml");
+    std::fs::write(
+        &base,
+        "name = \"web\"\n[database]\nport = 5432\nmax_connections = 10\n",
+    )
+    .unwrap();
+    std::fs::write(&local, "database:\n  port: 6000\nhosts: [a, b]\n").unwrap();
+    let (b, l) = (base.to_str().unwrap(), local.to_str().unwrap());
+    let env = [("APP_DATABASE_MAX_CONNECTIONS", "50"), ("NO_COLOR", "1")];
+
+    let out = piped_env(
+        &["config", b, l, "--env", "APP", "--to", "json", "--compact"],
+        b"",
+        &env,
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        text(&out).trim_end(),
+        r#"{"name":"web","database":{"port":6000,"max_connections":50},"hosts":["a","b"]}"#
+    );
+
+    let out = piped_env(
+        &["config", b, l, "--env", "APP", "--show-origin"],
+        b"",
+        &env,
+    );
+    assert_eq!(
+        text(&out),
+        format!(
+            "name = \"web\"  # {b}:1:8\n\
+             database.port = 6000  # {l}:2:9\n\
+             database.max_connections = 50  # environment variable APP_DATABASE_MAX_CONNECTIONS\n\
+             hosts[0] = \"a\"  # {l}:3:9\n\
+             hosts[1] = \"b\"  # {l}:3:12\n"
+        )
+    );
+
+    // The output format defaults to the first file's.
+    let out = run_ok(&["config", b, l]);
+    assert!(out.starts_with("name = \"web\"\n"), "{out}");
+
+    // Profiles.
+    let profiles = dir.join("profiles.toml");
+    std::fs::write(
+        &profiles,
+        "[default]\nport = 1\nhost = \"a\"\n[production]\nport = 2\n",
+    )
+    .unwrap();
+    let p = profiles.to_str().unwrap();
+    let out = run_ok(&[
+        "config",
+        p,
+        "--profile",
+        "production",
+        "--to",
+        "json",
+        "--compact",
+    ]);
+    assert_eq!(out.trim_end(), r#"{"port":2,"host":"a"}"#);
+
+    // Every broken layer at once, exit 1.
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, "a = \n").unwrap();
+    let out = quarry(&["config", b, bad.to_str().unwrap(), "missing.json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad.toml:1:5: "), "{err}");
+    assert!(err.contains("1 | a = "), "{err}");
+    assert!(err.contains("missing.json: "), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
