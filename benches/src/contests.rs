@@ -207,6 +207,7 @@ pub fn groups() -> Vec<(&'static str, BuildGroup)> {
         ("xml", xml_contests),
         ("plist", plist_contests),
         ("bplist", bplist_contests),
+        ("config", config_contests),
     ]
 }
 
@@ -617,4 +618,98 @@ fn bplist_contests() -> Vec<Contest> {
         plist_tree(doc.name, true, &doc.bytes, &mut contests);
     }
     contests
+}
+
+/// The layer over the corpus's TOML config in the config contest.
+const CONFIG_OVERRIDES: &str =
+    "http:\n  port: 8081\n  workers: 24\nlogging:\n  level: info\n  targets:\n    sqlx: warn\n";
+
+/// Layered configuration: the corpus's `config` document as TOML, a YAML file over it,
+/// then three environment variables (one of them a field with an underscore), into the
+/// corpus's `Config` struct, by `quarry::Config`, figment and config-rs. Each library
+/// reads the variables in its own convention (figment and config-rs cannot tell
+/// `pool_max` from `pool.max`, so their variables separate levels with `__`), under a
+/// prefix of its own.
+fn config_contests() -> Vec<Contest> {
+    let Some(base) = quarry_corpus_gen::toml_corpus()
+        .into_iter()
+        .find(|doc| doc.shape == Shape::Config)
+    else {
+        return Vec::new();
+    };
+    let base = String::from_utf8(base.bytes).unwrap_or_default();
+    for (name, value) in [
+        ("QAPP_HTTP_PORT", "9000"),
+        ("QAPP_DATABASE_POOL_MAX", "99"),
+        ("QAPP_LOGGING_LEVEL", "debug"),
+        ("FAPP_HTTP__PORT", "9000"),
+        ("FAPP_DATABASE__POOL_MAX", "99"),
+        ("FAPP_LOGGING__LEVEL", "debug"),
+        ("CAPP_HTTP__PORT", "9000"),
+        ("CAPP_DATABASE__POOL_MAX", "99"),
+        ("CAPP_LOGGING__LEVEL", "debug"),
+    ] {
+        std::env::set_var(name, value);
+    }
+    let bytes = base.len() + CONFIG_OVERRIDES.len();
+    let checked = |config: Option<Config>| {
+        config.map_or(0, |c| {
+            // Every layer must have landed: a library that read one wrongly fails the contest.
+            usize::from(
+                c.http.port == 9000
+                    && c.database.pool_max == 99
+                    && c.http.workers == 24
+                    && c.logging.level == "debug"
+                    && c.logging.targets.get("sqlx").map(String::as_str) == Some("warn"),
+            )
+        })
+    };
+    let quarry_base = base.clone();
+    let figment_base = base.clone();
+    let config_base = base;
+    vec![Contest {
+        format: "config",
+        input: "toml + yaml + env".into(),
+        arm: "layered load",
+        bytes,
+        arms: vec![
+            arm("quarry", move || {
+                checked(
+                    quarry::Config::new()
+                        .text("base.toml", &quarry_base, Format::Toml)
+                        .text("local.yaml", CONFIG_OVERRIDES, Format::Yaml)
+                        .env("QAPP")
+                        .load()
+                        .ok(),
+                )
+            }),
+            arm("figment", move || {
+                use figment::providers::{Env, Format as _, Toml, Yaml};
+                checked(
+                    figment::Figment::new()
+                        .merge(Toml::string(&figment_base))
+                        .merge(Yaml::string(CONFIG_OVERRIDES))
+                        .merge(Env::prefixed("FAPP_").split("__"))
+                        .extract()
+                        .ok(),
+                )
+            }),
+            arm("config-rs", move || {
+                use config::{Environment, File, FileFormat};
+                checked(
+                    config::Config::builder()
+                        .add_source(File::from_str(&config_base, FileFormat::Toml))
+                        .add_source(File::from_str(CONFIG_OVERRIDES, FileFormat::Yaml))
+                        .add_source(
+                            Environment::with_prefix("CAPP")
+                                .prefix_separator("_")
+                                .separator("__"),
+                        )
+                        .build()
+                        .and_then(config::Config::try_deserialize)
+                        .ok(),
+                )
+            }),
+        ],
+    }]
 }
