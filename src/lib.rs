@@ -23,6 +23,29 @@
 //! );
 //! ```
 //!
+//! Configuration usually comes in layers: [`Config`] merges files of any format, the
+//! environment (mapped through the target type's fields, so `APP_DATABASE_MAX_CONNECTIONS`
+//! is `database.max_connections`) and values set in code, and says where each value came
+//! from:
+//!
+//! ```
+//! #[derive(quarry::Decode)]
+//! struct App {
+//!     max_connections: u32,
+//! }
+//!
+//! let (app, origins) = quarry::Config::new()
+//!     .text("app.yaml", "max_connections: 10\n", quarry::Format::Yaml)
+//!     .env_vars("APP", [("APP_MAX_CONNECTIONS", "50")])
+//!     .load_with_origins::<App>()
+//!     .unwrap();
+//! assert_eq!(app.max_connections, 50);
+//! assert_eq!(
+//!     origins.get("max_connections").unwrap().to_string(),
+//!     "environment variable APP_MAX_CONNECTIONS"
+//! );
+//! ```
+//!
 //! Formats are cargo features, all on by default: `json`, `yaml`, `toml`, `xml` and
 //! `plist` (which needs `xml`); `chrono` adds decoding into chrono's date and time types.
 
