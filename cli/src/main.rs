@@ -732,27 +732,20 @@ fn write_document(
         // Always UTF-8, and said so: a document read from windows-1251 or Shift_JIS
         // must not keep its old declaration.
         Target::Format(Format::Xml) => {
-            let body = match value {
+            out.write_all(b"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")?;
+            match value {
                 quarry::RawValue::Map(entries) if entries.len() == 1 => {
-                    quarry::xml::to_vec_pretty(value)?
+                    quarry::xml::to_writer_pretty(&mut *out, value)?
                 }
-                _ => quarry::xml::to_string_pretty_with_root(value, "root")?.into_bytes(),
-            };
-            out.write_all(b"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
-                .and_then(|()| out.write_all(&body))
-                .and_then(|()| match body.ends_with(b"\n") {
-                    true => Ok(()),
-                    false => out.write_all(b"\n"),
-                })
-                .map_err(quarry::EncodeError::from)
+                _ => quarry::xml::to_writer_pretty_with_root(&mut *out, value, "root")?,
+            }
+            out.write_all(b"\n").map_err(quarry::EncodeError::from)
         }
         Target::Format(Format::Plist) => {
-            let body = quarry::plist::to_vec_xml(value)?;
-            out.write_all(&body).map_err(quarry::EncodeError::from)
+            quarry::plist::to_writer(&mut *out, value, quarry::plist::PlistFormat::Xml)
         }
         Target::BinaryPlist => {
-            let body = quarry::plist::to_vec_binary(value)?;
-            out.write_all(&body).map_err(quarry::EncodeError::from)
+            quarry::plist::to_writer(&mut *out, value, quarry::plist::PlistFormat::Binary)
         }
         #[allow(unreachable_patterns)]
         Target::Format(other) => Err(quarry::EncodeError::custom(format!(

@@ -1003,3 +1003,17 @@ fn utf16_xml_errors_count_lines_in_the_text() {
         (&ErrorKind::MissingKey, 3, 7)
     );
 }
+
+/// `to_writer` hands XML and binary plists over in bounded chunks; what arrives is
+/// what `to_vec_xml` and `to_vec_binary` build, and reads back.
+#[test]
+fn to_writer_writes_in_chunks_exactly_what_to_vec_builds() {
+    let value = support::many_records("records");
+    let mut writes = support::Writes::default();
+    plist::to_writer(&mut writes, &value, PlistFormat::Xml).unwrap();
+    support::assert_written_in_chunks(&writes, &plist::to_vec_xml(&value).unwrap());
+    let mut writes = support::Writes::default();
+    plist::to_writer(&mut writes, &value, PlistFormat::Binary).unwrap();
+    support::assert_written_in_chunks(&writes, &plist::to_vec_binary(&value).unwrap());
+    assert_eq!(plist::parse(&writes.bytes).unwrap(), value);
+}

@@ -630,3 +630,13 @@ fn integers_fast_and_slow_agree_at_the_edges() {
     assert!(int("1_").is_err());
     assert!(int("12abc").is_err());
 }
+
+/// `to_writer` hands its output over in bounded chunks; what arrives is `to_vec`'s.
+#[test]
+fn to_writer_writes_in_chunks_exactly_what_to_vec_builds() {
+    let value = support::many_records("records");
+    let mut writes = support::Writes::default();
+    toml::to_writer(&mut writes, &value).unwrap();
+    support::assert_written_in_chunks(&writes, &toml::to_vec(&value).unwrap());
+    assert_eq!(toml::parse(&writes.bytes).unwrap(), value);
+}

@@ -978,3 +978,14 @@ fn carriage_returns_in_comments_and_pis_are_written_as_line_feeds() {
     assert_eq!(written, "<a><!--x\ny--><?p q\nr?>&#13;</a>");
     assert_eq!(parse_tree(written.as_bytes()).unwrap().to_string(), written);
 }
+
+/// `to_writer_pretty` hands its output over in bounded chunks; what arrives is
+/// `to_vec_pretty`'s.
+#[test]
+fn to_writer_pretty_writes_in_chunks_exactly_what_to_vec_pretty_builds() {
+    let value = support::many_records("record");
+    let mut writes = support::Writes::default();
+    to_writer_pretty_with_root(&mut writes, &value, "batch").unwrap();
+    let whole = to_string_pretty_with_root(&value, "batch").unwrap();
+    support::assert_written_in_chunks(&writes, whole.as_bytes());
+}

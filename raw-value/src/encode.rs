@@ -61,6 +61,23 @@ pub trait Encode {
         self.encode(&mut encoder)?;
         encoder.finish()
     }
+
+    /// `Some(self)` when `self` already is a [`RawValue`] (the default is `None`): a writer
+    /// that needs one to look ahead reads it in place instead of copying it (see
+    /// [`raw_value_of`]).
+    fn as_raw_value(&self) -> Option<&RawValue<'_>> {
+        None
+    }
+}
+
+/// `value` as a [`RawValue`]: itself when it is one, else built by [`Encode::to_raw_value`].
+pub fn raw_value_of<T: Encode + ?Sized>(
+    value: &T,
+) -> Result<std::borrow::Cow<'_, RawValue<'_>>, EncodeError> {
+    match value.as_raw_value() {
+        Some(raw) => Ok(std::borrow::Cow::Borrowed(raw)),
+        None => value.to_raw_value().map(std::borrow::Cow::Owned),
+    }
 }
 
 /// A type whose values can be map keys when encoding (keys are text in every format).
@@ -218,11 +235,27 @@ impl<T: Encode + ?Sized> Encode for &T {
     fn encode<E: Encoder + ?Sized>(&self, encoder: &mut E) -> Result<(), EncodeError> {
         (**self).encode(encoder)
     }
+
+    fn to_raw_value(&self) -> Result<RawValue<'static>, EncodeError> {
+        (**self).to_raw_value()
+    }
+
+    fn as_raw_value(&self) -> Option<&RawValue<'_>> {
+        (**self).as_raw_value()
+    }
 }
 
 impl<T: Encode + ?Sized> Encode for Box<T> {
     fn encode<E: Encoder + ?Sized>(&self, encoder: &mut E) -> Result<(), EncodeError> {
         (**self).encode(encoder)
+    }
+
+    fn to_raw_value(&self) -> Result<RawValue<'static>, EncodeError> {
+        (**self).to_raw_value()
+    }
+
+    fn as_raw_value(&self) -> Option<&RawValue<'_>> {
+        (**self).as_raw_value()
     }
 }
 
@@ -340,6 +373,10 @@ impl Encode for RawValue<'_> {
 
     fn to_raw_value(&self) -> Result<RawValue<'static>, EncodeError> {
         Ok(self.clone().into_owned())
+    }
+
+    fn as_raw_value(&self) -> Option<&RawValue<'_>> {
+        Some(self)
     }
 }
 

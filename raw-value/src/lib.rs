@@ -36,7 +36,7 @@ mod value;
 
 pub use datetime::{Date, Datetime, DatetimeParseError, Offset, Time};
 pub use decode::{describe, with_xml_sequences, Decode, DecodeKey};
-pub use encode::{Encode, EncodeKey, Encoder, FlattenEncoder, RawValueEncoder};
+pub use encode::{raw_value_of, Encode, EncodeKey, Encoder, FlattenEncoder, RawValueEncoder};
 pub use error::{DecodeError, DecodeErrorKind, DecodeErrors, EncodeError, Path, Position, Segment};
 pub use pull::{Fallback, PullSource, Text, ValueKind};
 pub use serde_bridge::Serde;

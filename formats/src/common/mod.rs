@@ -24,7 +24,7 @@ pub use quarry_raw_value::Position;
 pub use render::render_snippet;
 pub(crate) use scan::{find_string_special, utf8_output};
 pub(crate) use scan::{fold_digits, skip_spaces};
-pub(crate) use sink::Sink;
+pub(crate) use sink::{Sink, CHUNK};
 pub use tree::{Comment, EntryKey, Spanned, Tree, TreeNode};
 pub(crate) use tree::{Entry, FlatNode, NumberedNode, Siblings};
 pub(crate) use utf8::validate as validate_utf8;

@@ -41,6 +41,11 @@ impl<'w> Sink<'w> {
         }
     }
 
+    /// True when there is a sink (`to_writer`), false for `to_vec`.
+    pub(crate) fn is_active(&self) -> bool {
+        self.to.is_some()
+    }
+
     /// True when `out` is full and there is a sink to empty it into.
     #[inline]
     pub(crate) fn wants(&self, out: &[u8]) -> bool {
@@ -52,6 +57,17 @@ impl<'w> Sink<'w> {
     pub(crate) fn spill(&mut self, out: &mut Vec<u8>) {
         if let (Some(to), None) = (&mut self.to, &self.error) {
             if let Err(e) = to.write_all(out) {
+                self.error = Some(e);
+            }
+        }
+        out.clear();
+    }
+
+    /// [`Sink::spill`] for a writer that builds text.
+    #[cold]
+    pub(crate) fn spill_text(&mut self, out: &mut String) {
+        if let (Some(to), None) = (&mut self.to, &self.error) {
+            if let Err(e) = to.write_all(out.as_bytes()) {
                 self.error = Some(e);
             }
         }

@@ -79,7 +79,7 @@ mod tree;
 mod writer;
 mod xml;
 
-use quarry_raw_value::{Encode, EncodeError, RawValue};
+use quarry_raw_value::{raw_value_of, Encode, EncodeError, RawValue};
 
 pub use crate::common::EntryKey;
 pub use binary::parse_binary_with;
@@ -97,7 +97,7 @@ pub use writer::{
 };
 pub use xml::parse_xml_with;
 
-use crate::common::Limits;
+use crate::common::{Limits, Sink};
 
 /// The three forms of a property list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -222,7 +222,7 @@ pub fn to_string_xml<T: Encode + ?Sized>(value: &T) -> Result<String, EncodeErro
 /// Encodes `value` as a binary property list (`bplist00`): equal scalars written once,
 /// minimal reference and offset widths. See [`write_binary`].
 pub fn to_vec_binary<T: Encode + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeError> {
-    let raw = value.to_raw_value()?;
+    let raw = raw_value_of(value)?;
     let mut out = Vec::with_capacity(256);
     write_binary(&raw, &mut out)?;
     Ok(out)
@@ -257,7 +257,7 @@ pub fn to_vec_with<T: Encode + ?Sized>(
             value.encode(&mut writer)?;
             writer.finish()?;
         }
-        PlistFormat::Binary => write_binary_with(&value.to_raw_value()?, nulls, &mut out)?,
+        PlistFormat::Binary => write_binary_with(&*raw_value_of(value)?, nulls, &mut out)?,
         PlistFormat::OpenStep => {
             let mut writer = OpenStepWriter::with_nulls(&mut out, nulls);
             value.encode(&mut writer)?;
@@ -267,12 +267,31 @@ pub fn to_vec_with<T: Encode + ?Sized>(
     Ok(out)
 }
 
-/// Encodes `value` in `format` into `writer` (null dict entries are errors).
+/// Encodes `value` in `format` into `writer` (null dict entries are errors). XML and
+/// binary plists go out in chunks as the output grows, so the whole output is never
+/// held; a [`RawValue`] is written in place.
 pub fn to_writer<W: std::io::Write, T: Encode + ?Sized>(
     mut writer: W,
     value: &T,
     format: PlistFormat,
 ) -> Result<(), EncodeError> {
-    writer.write_all(&to_vec_with(value, format, NullEntries::Reject)?)?;
-    Ok(())
+    let mut out = Vec::with_capacity(crate::common::CHUNK + 4096);
+    match format {
+        PlistFormat::Xml => {
+            let mut writer =
+                XmlWriter::with_sink(&mut out, NullEntries::Reject, Sink::to(&mut writer));
+            value.encode(&mut writer)?;
+            writer.finish()
+        }
+        PlistFormat::Binary => {
+            let raw = raw_value_of(value)?;
+            let mut sink = Sink::to(&mut writer);
+            writer::write_binary_to(&raw, NullEntries::Reject, &mut out, &mut sink)?;
+            sink.finish(&mut out)
+        }
+        PlistFormat::OpenStep => {
+            writer.write_all(&to_vec_with(value, format, NullEntries::Reject)?)?;
+            Ok(())
+        }
+    }
 }

@@ -14,6 +14,7 @@ use quarry_raw_value::{base64, Datetime, EncodeError, Encoder, RawValue};
 use super::builder::{apple_seconds, to_utc, Integer};
 use super::openstep::UNQUOTED;
 use super::raw::UID_KEY;
+use crate::common::Sink;
 
 const FORMAT: &str = "a property list";
 
@@ -128,6 +129,8 @@ pub struct XmlWriter<'w> {
     nulls: NullEntries,
     /// Where the last `<key>` starts, while its value is pending.
     key_at: Option<usize>,
+    /// Where full buffers go between values (nowhere for `to_vec`).
+    sink: Sink<'w>,
 }
 
 impl<'w> XmlWriter<'w> {
@@ -145,6 +148,15 @@ impl<'w> XmlWriter<'w> {
             done: false,
             nulls,
             key_at: None,
+            sink: Sink::none(),
+        }
+    }
+
+    /// A writer that hands `out` to `sink` between values as it fills.
+    pub(crate) fn with_sink(out: &'w mut Vec<u8>, nulls: NullEntries, sink: Sink<'w>) -> Self {
+        XmlWriter {
+            sink,
+            ..Self::with_nulls(out, nulls)
         }
     }
 
@@ -156,7 +168,10 @@ impl<'w> XmlWriter<'w> {
             ));
         }
         self.out.extend_from_slice(b"</plist>\n");
-        Ok(())
+        match self.sink.is_active() {
+            true => self.sink.finish(self.out),
+            false => Ok(()),
+        }
     }
 
     fn indent(&mut self) -> Result<(), EncodeError> {
@@ -189,6 +204,11 @@ impl<'w> XmlWriter<'w> {
     fn value_done(&mut self) {
         if self.open.is_empty() {
             self.done = true;
+        }
+        // Safe to hand over: no key is pending, and every open container has content,
+        // so no earlier position in `out` is needed again.
+        if self.sink.wants(self.out) {
+            self.sink.spill(self.out);
         }
     }
 
@@ -699,6 +719,17 @@ pub fn write_binary_with(
     nulls: NullEntries,
     out: &mut Vec<u8>,
 ) -> Result<(), EncodeError> {
+    write_binary_to(value, nulls, out, &mut Sink::none())
+}
+
+/// [`write_binary_with`], handing `out` to `sink` between objects as it fills (the
+/// offset table at the end counts what went before).
+pub(crate) fn write_binary_to(
+    value: &RawValue<'_>,
+    nulls: NullEntries,
+    out: &mut Vec<u8>,
+    sink: &mut Sink<'_>,
+) -> Result<(), EncodeError> {
     let value = if !has_local_datetime(value) {
         std::borrow::Cow::Borrowed(value)
     } else {
@@ -715,8 +746,14 @@ pub fn write_binary_with(
     out.extend_from_slice(b"bplist00");
     let mut offsets = Vec::with_capacity(count);
     let mut utf16 = Vec::new();
+    // Bytes already handed to the sink (including any before `base`).
+    let mut spilled = 0;
     for object in &objects.list {
-        offsets.push((out.len() - base) as u64);
+        if sink.wants(out) {
+            spilled += out.len();
+            sink.spill(out);
+        }
+        offsets.push((spilled + out.len() - base) as u64);
         match object {
             Object::Scalar(Scalar::Bool(b)) => out.push(if *b { 0x09 } else { 0x08 }),
             Object::Scalar(Scalar::Integer(v)) => push_int_object(out, *v),
@@ -763,9 +800,12 @@ pub fn write_binary_with(
             }
         }
     }
-    let table = (out.len() - base) as u64;
+    let table = (spilled + out.len() - base) as u64;
     let offset_size = width_of(offsets.last().copied().unwrap_or(0));
     for &offset in &offsets {
+        if sink.wants(out) {
+            sink.spill(out);
+        }
         push_uint(out, offset, offset_size);
     }
     out.extend_from_slice(&[0; 6]);

@@ -31,7 +31,7 @@ mod raw;
 mod tree;
 mod writer;
 
-use quarry_raw_value::{Encode, EncodeError, RawValue, RawValueEncoder};
+use quarry_raw_value::{raw_value_of, Encode, EncodeError, RawValue};
 
 pub use crate::common::EntryKey;
 pub use builder::{Key, StringKind, TableId, TableKind, TomlBuilder, ROOT};
@@ -91,10 +91,8 @@ pub fn to_vec_with<T: Encode + ?Sized>(
     value: &T,
     nulls: NullEntries,
 ) -> Result<Vec<u8>, EncodeError> {
-    let mut encoder = RawValueEncoder::default();
-    value.encode(&mut encoder)?;
     let mut out = Vec::with_capacity(256);
-    write_document(&encoder.finish()?, nulls, &mut out)?;
+    write_document(&*raw_value_of(value)?, nulls, &mut out)?;
     Ok(out)
 }
 
@@ -103,11 +101,15 @@ pub fn to_string<T: Encode + ?Sized>(value: &T) -> Result<String, EncodeError> {
     to_vec(value).map(crate::common::utf8_output)
 }
 
-/// Encodes `value` as a TOML document into `writer` (see [`to_vec`]).
+/// Encodes `value` as a TOML document into `writer` (see [`to_vec`]), in chunks as the
+/// output grows: the whole document is never held. A [`RawValue`] is written in place.
 pub fn to_writer<W: std::io::Write, T: Encode + ?Sized>(
     mut writer: W,
     value: &T,
 ) -> Result<(), EncodeError> {
-    writer.write_all(&to_vec(value)?)?;
-    Ok(())
+    let raw = raw_value_of(value)?;
+    let mut out = Vec::with_capacity(crate::common::CHUNK + 4096);
+    let mut sink = crate::common::Sink::to(&mut writer);
+    writer::write_document_to(&raw, NullEntries::Reject, &mut out, &mut sink)?;
+    sink.finish(&mut out)
 }

@@ -9,6 +9,8 @@
 
 use quarry_raw_value::{base64, EncodeError, RawValue};
 
+use crate::common::Sink;
+
 type Entries<'a> = [(std::borrow::Cow<'a, str>, RawValue<'a>)];
 
 pub use crate::common::NullEntries;
@@ -19,6 +21,17 @@ pub fn write_document(
     nulls: NullEntries,
     out: &mut Vec<u8>,
 ) -> Result<(), EncodeError> {
+    write_document_to(value, nulls, out, &mut Sink::none())
+}
+
+/// [`write_document`], handing `out` to `sink` line by line as it fills (a line is
+/// never split: one long inline array stays whole).
+pub(crate) fn write_document_to(
+    value: &RawValue<'_>,
+    nulls: NullEntries,
+    out: &mut Vec<u8>,
+    sink: &mut Sink<'_>,
+) -> Result<(), EncodeError> {
     let RawValue::Map(entries) = value else {
         return Err(EncodeError::custom(format!(
             "a TOML document is a table; cannot write a top-level {}",
@@ -27,14 +40,19 @@ pub fn write_document(
     };
     let mut writer = Writer {
         out,
+        sink,
+        spilled: false,
         path: Vec::new(),
         skip_nulls: nulls == NullEntries::Skip,
     };
     writer.table_body(entries)
 }
 
-struct Writer<'o> {
+struct Writer<'o, 's, 'w> {
     out: &'o mut Vec<u8>,
+    sink: &'s mut Sink<'w>,
+    /// True once some output went to the sink (so `out` being empty is not the start).
+    spilled: bool,
     /// The header path of the table being written, each segment already quoted if needed.
     path: Vec<String>,
     skip_nulls: bool,
@@ -49,7 +67,16 @@ fn is_section(value: &RawValue<'_>) -> bool {
     matches!(value, RawValue::Map(_)) || is_array_of_tables(value)
 }
 
-impl Writer<'_> {
+impl Writer<'_, '_, '_> {
+    /// Hands a full buffer to the sink; called between lines.
+    #[inline]
+    fn line_done(&mut self) {
+        if self.sink.wants(self.out) {
+            self.sink.spill(self.out);
+            self.spilled = true;
+        }
+    }
+
     /// The entries of one table: plain keys, then sections.
     fn table_body(&mut self, entries: &Entries<'_>) -> Result<(), EncodeError> {
         let skip_nulls = self.skip_nulls;
@@ -65,6 +92,7 @@ impl Writer<'_> {
             self.out.extend_from_slice(b" = ");
             write_inline(self.out, value, skip_nulls).map_err(|e| e.at_key(key))?;
             self.out.push(b'\n');
+            self.line_done();
         }
         for (key, value) in entries[first_section..].iter().filter(kept) {
             self.path.push(key_text(key));
@@ -80,7 +108,7 @@ impl Writer<'_> {
     }
 
     fn header(&mut self, open: &[u8], close: &[u8]) {
-        if !self.out.is_empty() {
+        if self.spilled || !self.out.is_empty() {
             self.out.push(b'\n');
         }
         self.out.extend_from_slice(open);

@@ -86,7 +86,7 @@ mod writer;
 
 use std::borrow::Cow;
 
-use quarry_raw_value::{Encode, EncodeError, RawValue};
+use quarry_raw_value::{raw_value_of, Encode, EncodeError, RawValue};
 
 pub use builder::{
     is_xml_whitespace, Attribute, Declaration, Doctype, NamespaceBinding, StartTag,
@@ -206,7 +206,7 @@ pub fn to_vec_with_root<T: Encode + ?Sized>(value: &T, root: &str) -> Result<Vec
 /// the pretty and the compact output parse to the same value.
 pub fn to_string_pretty<T: Encode + ?Sized>(value: &T) -> Result<String, EncodeError> {
     let mut out = String::with_capacity(128);
-    writer::write_pretty(&mut out, &value.to_raw_value()?, None)?;
+    writer::write_pretty(&mut out, &*raw_value_of(value)?, None)?;
     Ok(out)
 }
 
@@ -221,7 +221,7 @@ pub fn to_string_pretty_with_root<T: Encode + ?Sized>(
     root: &str,
 ) -> Result<String, EncodeError> {
     let mut out = String::with_capacity(128);
-    writer::write_pretty(&mut out, &value.to_raw_value()?, Some(root))?;
+    writer::write_pretty(&mut out, &*raw_value_of(value)?, Some(root))?;
     Ok(out)
 }
 
@@ -234,11 +234,35 @@ pub fn to_writer<W: std::io::Write, T: Encode + ?Sized>(
     Ok(())
 }
 
-/// Encodes `value` as indented XML into `writer` (see [`to_string_pretty`]).
+/// Encodes `value` as indented XML into `writer` (see [`to_string_pretty`]), in chunks
+/// as the output grows: the whole document is never held. A [`RawValue`] is written in
+/// place.
 pub fn to_writer_pretty<W: std::io::Write, T: Encode + ?Sized>(
-    mut writer: W,
+    writer: W,
     value: &T,
 ) -> Result<(), EncodeError> {
-    writer.write_all(to_string_pretty(value)?.as_bytes())?;
-    Ok(())
+    pretty_to_writer(writer, value, None)
+}
+
+/// Encodes `value` as the indented root element named `root` into `writer` (see
+/// [`to_writer_pretty`]).
+pub fn to_writer_pretty_with_root<W: std::io::Write, T: Encode + ?Sized>(
+    writer: W,
+    value: &T,
+    root: &str,
+) -> Result<(), EncodeError> {
+    pretty_to_writer(writer, value, Some(root))
+}
+
+fn pretty_to_writer<W: std::io::Write, T: Encode + ?Sized>(
+    mut writer: W,
+    value: &T,
+    root: Option<&str>,
+) -> Result<(), EncodeError> {
+    let raw = raw_value_of(value)?;
+    let mut out = String::with_capacity(crate::common::CHUNK + 4096);
+    let mut sink = crate::common::Sink::to(&mut writer);
+    writer::write_pretty_to(&mut out, &raw, root, &mut sink)?;
+    let mut out = out.into_bytes();
+    sink.finish(&mut out)
 }

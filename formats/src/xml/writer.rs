@@ -7,6 +7,7 @@ use quarry_raw_value::{base64, Datetime, EncodeError, Encoder, RawValue};
 use super::chars::{is_name, is_xml_char};
 use super::raw::TEXT_KEY;
 use super::tree::{Document, Node, NodeKind};
+use crate::common::Sink;
 
 /// Appends `s` escaped as character data: `&`, `<` and `>` as entities, `\r` as a
 /// character reference (so it survives line-end normalization).
@@ -467,6 +468,17 @@ pub(crate) fn write_pretty(
     value: &RawValue<'_>,
     root: Option<&str>,
 ) -> Result<(), EncodeError> {
+    write_pretty_to(out, value, root, &mut Sink::none())
+}
+
+/// [`write_pretty`], handing `out` to `sink` between elements as it fills.
+pub(crate) fn write_pretty_to(
+    out: &mut String,
+    value: &RawValue<'_>,
+    root: Option<&str>,
+    sink: &mut Sink<'_>,
+) -> Result<(), EncodeError> {
+    let out = &mut PrettyOut { text: out, sink };
     match root {
         Some(_) if matches!(value, RawValue::Null | RawValue::Seq(_)) => Err(
             EncodeError::unsupported("a null or a sequence as the root element", "XML"),
@@ -491,6 +503,34 @@ pub(crate) fn write_pretty(
                 "XML needs a map with one entry, the root element, at the top",
             )),
         },
+    }
+}
+
+/// The pretty writer's text, handed to a sink between elements as it fills.
+struct PrettyOut<'o, 's, 'w> {
+    text: &'o mut String,
+    sink: &'s mut Sink<'w>,
+}
+
+impl PrettyOut<'_, '_, '_> {
+    #[inline]
+    fn element_done(&mut self) {
+        if self.sink.wants(self.text.as_bytes()) {
+            self.sink.spill_text(self.text);
+        }
+    }
+}
+
+impl std::ops::Deref for PrettyOut<'_, '_, '_> {
+    type Target = String;
+    fn deref(&self) -> &String {
+        self.text
+    }
+}
+
+impl std::ops::DerefMut for PrettyOut<'_, '_, '_> {
+    fn deref_mut(&mut self) -> &mut String {
+        self.text
     }
 }
 
@@ -523,7 +563,7 @@ fn scalar_string(value: &RawValue<'_>) -> Result<Option<String>, EncodeError> {
 }
 
 fn pretty_element(
-    out: &mut String,
+    out: &mut PrettyOut<'_, '_, '_>,
     name: &str,
     value: &RawValue<'_>,
     depth: usize,
@@ -602,6 +642,7 @@ fn pretty_element(
             }
             children = true;
             pretty_element(out, key, item, depth + 1).map_err(|e| e.at_key(key))?;
+            out.element_done();
         }
     }
     if open {

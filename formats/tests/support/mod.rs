@@ -87,3 +87,60 @@ pub fn without_odd_entries(value: RawValue<'_>) -> RawValue<'_> {
         other => other,
     }
 }
+
+/// A writer that records each write: how many, the largest, and every byte.
+#[derive(Default)]
+pub struct Writes {
+    pub calls: usize,
+    pub largest: usize,
+    pub bytes: Vec<u8>,
+}
+
+impl std::io::Write for Writes {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.calls += 1;
+        self.largest = self.largest.max(buf.len());
+        self.bytes.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A map of many records under `key`, with strings, numbers, booleans and a nested
+/// map each: well over a megabyte in every format.
+pub fn many_records(key: &'static str) -> RawValue<'static> {
+    let record = |i: i64| {
+        map(vec![
+            ("id", RawValue::Int(i)),
+            (
+                "name",
+                RawValue::String(Cow::Owned(format!("record number {i}"))),
+            ),
+            ("ok", RawValue::Bool(i % 3 == 0)),
+            ("ratio", RawValue::Float(i as f64 / 7.0)),
+            (
+                "place",
+                map(vec![("x", RawValue::Int(i * 2)), ("y", RawValue::Int(-i))]),
+            ),
+        ])
+    };
+    map(vec![(
+        key,
+        RawValue::Seq((0..20_000).map(record).collect()),
+    )])
+}
+
+/// `to_writer` handed its output over in several chunks of bounded size, never the
+/// whole document at once, and the bytes are `expected`.
+pub fn assert_written_in_chunks(writes: &Writes, expected: &[u8]) {
+    assert!(expected.len() > 1 << 20, "{} bytes", expected.len());
+    assert_eq!(writes.bytes, expected);
+    assert!(writes.calls > 8, "{} writes", writes.calls);
+    assert!(
+        writes.largest < 1 << 18,
+        "a write of {} bytes",
+        writes.largest
+    );
+}
