@@ -1178,17 +1178,19 @@ fn variable_value(text: &str, takes: Takes) -> RawValue<'static> {
                 return scalars_as_text(value.into_owned());
             }
         }
-        Takes::Anything => match crate::yaml::parse(text.as_bytes()) {
-            Ok(
+        Takes::Anything => {
+            if let Ok(
                 value @ (RawValue::Seq(_)
                 | RawValue::Map(_)
                 | RawValue::Bool(_)
                 | RawValue::Int(_)
                 | RawValue::UInt(_)
                 | RawValue::Float(_)),
-            ) => return value.into_owned(),
-            _ => {}
-        },
+            ) = crate::yaml::parse(text.as_bytes())
+            {
+                return value.into_owned();
+            }
+        }
         _ => {}
     }
     let _ = takes;
