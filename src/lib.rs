@@ -57,6 +57,8 @@ pub use config::{Config, ConfigError, Origin, Origins, Problem, ProblemKind};
 pub use quarry_codegen::{Decode, Encode};
 
 pub mod config;
+pub mod json_schema;
+pub use json_schema::schema;
 pub use quarry_formats::common::{
     self, Comment, EntryKey, Limits, Position, Span, Spanned, Tree, TreeNode,
 };

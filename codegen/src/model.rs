@@ -132,6 +132,8 @@ pub struct Field {
     pub skip: bool,
     pub flatten: bool,
     pub constraints: Vec<Constraint>,
+    /// The doc comment, for the type's shape (a JSON Schema `description`).
+    pub docs: Option<String>,
     pub span: Span,
 }
 
@@ -148,6 +150,7 @@ pub struct Variant {
     pub aliases: Vec<String>,
     pub style: Style,
     pub fields: Vec<Field>,
+    pub docs: Option<String>,
 }
 
 pub enum Data {
@@ -170,6 +173,28 @@ pub struct Container {
     pub deny_unknown_fields: bool,
     pub tagging: Tagging,
     pub data: Data,
+    pub docs: Option<String>,
+}
+
+/// The doc comment in `attrs` (`///` lines), its lines trimmed and joined; `None` when
+/// there is none.
+pub fn docs_of(attrs: &[Attribute]) -> Option<String> {
+    let lines: Vec<String> = attrs
+        .iter()
+        .filter(|a| a.path().is_ident("doc"))
+        .filter_map(|a| match &a.meta {
+            syn::Meta::NameValue(nv) => match &nv.value {
+                Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(s),
+                    ..
+                }) => Some(s.value().trim().to_owned()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    let text = lines.join("\n").trim().to_owned();
+    (!text.is_empty()).then_some(text)
 }
 
 fn quarry_attrs(attrs: &[Attribute]) -> impl Iterator<Item = &Attribute> {
@@ -299,6 +324,7 @@ impl Container {
             deny_unknown_fields,
             tagging,
             data,
+            docs: docs_of(&input.attrs),
         })
     }
 }
@@ -393,6 +419,7 @@ fn parse_variant(
         aliases,
         style,
         fields,
+        docs: docs_of(&variant.attrs),
     }
 }
 
@@ -433,6 +460,7 @@ fn parse_fields(
             skip: false,
             flatten: false,
             constraints: Vec::new(),
+            docs: docs_of(&field.attrs),
             span: field.span(),
         };
         let mut renamed = false;

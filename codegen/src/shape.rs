@@ -5,22 +5,52 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::Lifetime;
 
-use crate::model::{Container, Data, Field, Style, Tagging, Variant};
+use crate::model::{Constraint, Container, Data, Field, Style, Tagging, Variant};
+
+/// `Some("...")` or `None`, for a doc comment.
+fn description(docs: &Option<String>) -> TokenStream {
+    match docs {
+        Some(text) => quote!(::quarry::__private::Some(#text)),
+        None => quote!(::quarry::__private::None),
+    }
+}
+
+/// The field's constraints as a `Vec<Check>` expression.
+fn checks(field: &Field) -> TokenStream {
+    let ty = &field.ty;
+    let checks = field.constraints.iter().map(|c| match c {
+        Constraint::Range(expr) => {
+            quote!(<#ty as ::quarry::shape::RangeShape>::range_check(&(#expr)))
+        }
+        Constraint::Len(expr) => quote!(::quarry::shape::len_check(&(#expr))),
+        Constraint::Pattern(lit) => quote!(::quarry::shape::Check::Pattern(#lit)),
+        Constraint::Validate(path) => {
+            let text = quote!(#path).to_string().replace(' ', "");
+            quote!(::quarry::shape::Check::Validate(#text))
+        }
+    });
+    quote!(::quarry::__private::vec![#(#checks),*])
+}
 
 /// `fn shape() -> ::quarry::Shape { ... }` for the impl of `Decode<'de>`.
 pub fn shape_fn(c: &Container, de: &Lifetime) -> TokenStream {
     let type_name = c.ident.to_string();
     let body = match &c.data {
         Data::Struct(Style::Named, fields) => {
-            let shape = struct_shape(&type_name, fields, c.deny_unknown_fields, de);
+            let shape = struct_shape(&type_name, fields, c.deny_unknown_fields, &c.docs, de);
             quote!(::quarry::Shape::Struct(#shape))
         }
         Data::Struct(Style::Tuple, fields) => {
             let kept: Vec<&Field> = fields.iter().filter(|f| !f.skip).collect();
             match kept.as_slice() {
-                [only] if fields.len() == 1 => {
+                [only] if fields.len() == 1 && only.constraints.is_empty() => {
                     let ty = &only.ty;
                     quote!(<#ty as ::quarry::Decode<#de>>::shape())
+                }
+                [only] if fields.len() == 1 => {
+                    let ty = &only.ty;
+                    let checks = checks(only);
+                    quote!(::quarry::Shape::Checked(<#ty as ::quarry::Decode<#de>>::shape, #checks))
                 }
                 _ => {
                     let items = shape_fns(&kept, de);
@@ -43,8 +73,10 @@ pub fn shape_fn(c: &Container, de: &Lifetime) -> TokenStream {
             let variants = variants
                 .iter()
                 .map(|v| variant_shape(v, c.deny_unknown_fields, de));
+            let docs = description(&c.docs);
             quote!(::quarry::Shape::Enum(::quarry::shape::EnumShape {
                 name: #type_name,
+                description: #docs,
                 tagging: #tagging,
                 variants: ::quarry::__private::vec![#(#variants),*],
             }))
@@ -68,7 +100,13 @@ fn shape_fns(fields: &[&Field], de: &Lifetime) -> Vec<TokenStream> {
         .collect()
 }
 
-fn struct_shape(name: &str, fields: &[Field], deny: bool, de: &Lifetime) -> TokenStream {
+fn struct_shape(
+    name: &str,
+    fields: &[Field],
+    deny: bool,
+    docs: &Option<String>,
+    de: &Lifetime,
+) -> TokenStream {
     let fields = fields.iter().filter(|f| !f.skip).map(|f| {
         let ty = &f.ty;
         let key = match (&f.member, f.flatten) {
@@ -82,16 +120,22 @@ fn struct_shape(name: &str, fields: &[Field], deny: bool, de: &Lifetime) -> Toke
         } else {
             quote!(<#ty as ::quarry::Decode<#de>>::missing().is_none())
         };
+        let checks = checks(f);
+        let docs = description(&f.docs);
         quote!(::quarry::shape::FieldShape {
             name: #key,
             aliases: &[#(#aliases),*],
             shape: <#ty as ::quarry::Decode<#de>>::shape,
             required: #required,
             flatten: #flatten,
+            checks: #checks,
+            description: #docs,
         })
     });
+    let docs = description(docs);
     quote!(::quarry::shape::StructShape {
         name: #name,
+        description: #docs,
         fields: ::quarry::__private::vec![#(#fields),*],
         deny_unknown_fields: #deny,
     })
@@ -114,13 +158,20 @@ fn variant_shape(v: &Variant, deny: bool, de: &Lifetime) -> TokenStream {
             }
         }
         Style::Named => {
-            let shape = struct_shape(&v.ident.to_string(), &v.fields, deny, de);
+            let shape = struct_shape(&v.ident.to_string(), &v.fields, deny, &None, de);
             quote!(::quarry::shape::VariantContent::Struct(#shape))
         }
     };
+    let variant_checks = match (v.style, v.fields.as_slice()) {
+        (Style::Tuple, [only]) => checks(only),
+        _ => quote!(::quarry::__private::vec![]),
+    };
+    let docs = description(&v.docs);
     quote!(::quarry::shape::VariantShape {
         name: #name,
         aliases: &[#(#aliases),*],
         content: #content,
+        checks: #variant_checks,
+        description: #docs,
     })
 }

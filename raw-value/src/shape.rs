@@ -18,6 +18,7 @@
 //! types (`struct Node { children: Vec<Node> }`) describe themselves without looping.
 
 use std::fmt;
+use std::ops::{Bound as RangeBound, RangeBounds};
 
 /// A shape not yet built: call it to descend.
 pub type ShapeOf = fn() -> Shape;
@@ -60,6 +61,9 @@ pub enum Shape {
     Struct(StructShape),
     /// An enum.
     Enum(EnumShape),
+    /// A value of the inner shape that must also pass `checks` (a newtype struct whose
+    /// field has constraints).
+    Checked(ShapeOf, Vec<Check>),
 }
 
 /// The named fields of a struct (or of a struct variant).
@@ -67,6 +71,8 @@ pub enum Shape {
 pub struct StructShape {
     /// The Rust type's name.
     pub name: &'static str,
+    /// The type's doc comment.
+    pub description: Option<&'static str>,
     /// The fields, in declaration order, without `skip`ped ones.
     pub fields: Vec<FieldShape>,
     /// True when a key that names no field is an error.
@@ -87,6 +93,10 @@ pub struct FieldShape {
     /// True for a `flatten` field: its own fields (or map entries) sit beside this
     /// struct's, and [`FieldShape::name`] is the Rust field's name, not a key.
     pub flatten: bool,
+    /// The constraints the decoder checks on the value.
+    pub checks: Vec<Check>,
+    /// The field's doc comment.
+    pub description: Option<&'static str>,
 }
 
 impl FieldShape {
@@ -122,6 +132,8 @@ pub enum Tagging {
 pub struct EnumShape {
     /// The Rust type's name.
     pub name: &'static str,
+    /// The type's doc comment.
+    pub description: Option<&'static str>,
     /// How the variant is named in documents.
     pub tagging: Tagging,
     /// The variants, in declaration order.
@@ -137,6 +149,136 @@ pub struct VariantShape {
     pub aliases: &'static [&'static str],
     /// What the variant holds.
     pub content: VariantContent,
+    /// The constraints on a newtype variant's value.
+    pub checks: Vec<Check>,
+    /// The variant's doc comment.
+    pub description: Option<&'static str>,
+}
+
+/// A constraint the decoder checks (the derive's `range`, `len`, `pattern`, `validate`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Check {
+    /// A number within bounds.
+    Range {
+        /// The lower bound, if any.
+        min: Option<Bound>,
+        /// The upper bound, if any.
+        max: Option<Bound>,
+    },
+    /// A string's length in characters, or a sequence's or map's number of items, in
+    /// `min..=max`.
+    Len {
+        /// The fewest accepted.
+        min: usize,
+        /// The most accepted, if bounded.
+        max: Option<usize>,
+    },
+    /// A string that the regular expression (regex-lite syntax) finds a match in.
+    Pattern(&'static str),
+    /// A check by the named function, which no schema can express.
+    Validate(&'static str),
+}
+
+/// One end of a [`Check::Range`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bound {
+    /// The bound.
+    pub value: Number,
+    /// True when the bound itself is outside the range.
+    pub exclusive: bool,
+}
+
+/// A number in a constraint.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Number {
+    /// An integer.
+    Int(i128),
+    /// A float.
+    Float(f64),
+}
+
+/// A type a `range` constraint can apply to (numbers and their `Option`s), turning the
+/// range into a [`Check`]. The derive calls it with the field's type, so the range's
+/// literals take that type as they do in the decoder's check.
+pub trait RangeShape {
+    /// The number type the range is over.
+    type Number;
+    /// The range as a [`Check::Range`].
+    fn range_check<R: RangeBounds<Self::Number>>(range: &R) -> Check;
+}
+
+fn bound<T: Copy>(b: RangeBound<&T>, number: impl Fn(T) -> Number) -> Option<Bound> {
+    match b {
+        RangeBound::Included(v) => Some(Bound {
+            value: number(*v),
+            exclusive: false,
+        }),
+        RangeBound::Excluded(v) => Some(Bound {
+            value: number(*v),
+            exclusive: true,
+        }),
+        RangeBound::Unbounded => None,
+    }
+}
+
+macro_rules! range_shape {
+    ($variant:ident as $wide:ty: $($ty:ty),*) => {$(
+        impl RangeShape for $ty {
+            type Number = $ty;
+            fn range_check<R: RangeBounds<$ty>>(range: &R) -> Check {
+                // Every value fits the wide type but u128's top half, clamped there.
+                #[allow(clippy::unnecessary_cast, clippy::cast_possible_wrap)]
+                let number = |v: $ty| Number::$variant(v as $wide);
+                Check::Range {
+                    min: bound(range.start_bound(), number),
+                    max: bound(range.end_bound(), number),
+                }
+            }
+        }
+    )*};
+}
+
+range_shape!(Int as i128: i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, usize);
+range_shape!(Float as f64: f32, f64);
+
+impl RangeShape for u128 {
+    type Number = u128;
+    fn range_check<R: RangeBounds<u128>>(range: &R) -> Check {
+        let number = |v: u128| Number::Int(i128::try_from(v).unwrap_or(i128::MAX));
+        Check::Range {
+            min: bound(range.start_bound(), number),
+            max: bound(range.end_bound(), number),
+        }
+    }
+}
+
+impl<T: RangeShape> RangeShape for Option<T> {
+    type Number = T::Number;
+    fn range_check<R: RangeBounds<T::Number>>(range: &R) -> Check {
+        T::range_check(range)
+    }
+}
+
+/// A `len` constraint as a [`Check::Len`].
+pub fn len_check<R: RangeBounds<usize>>(range: &R) -> Check {
+    let min = match range.start_bound() {
+        RangeBound::Included(&v) => v,
+        RangeBound::Excluded(&v) => v.saturating_add(1),
+        RangeBound::Unbounded => 0,
+    };
+    let max = match range.end_bound() {
+        RangeBound::Included(&v) => Some(v),
+        RangeBound::Excluded(&v) => Some(v.saturating_sub(1)),
+        RangeBound::Unbounded => None,
+    };
+    Check::Len { min, max }
+}
+
+impl VariantShape {
+    /// The variant's name and its aliases.
+    pub fn names(&self) -> impl Iterator<Item = &'static str> {
+        std::iter::once(self.name).chain(self.aliases.iter().copied())
+    }
 }
 
 /// What a variant holds.
@@ -204,6 +346,7 @@ impl fmt::Debug for Shape {
             Shape::Map(_) => f.write_str("Map(..)"),
             Shape::Struct(s) => write!(f, "Struct({})", s.name),
             Shape::Enum(e) => write!(f, "Enum({})", e.name),
+            Shape::Checked(_, checks) => write!(f, "Checked(.., {checks:?})"),
         }
     }
 }
