@@ -201,7 +201,13 @@ impl Writer {
                 object(vec![("type", text("array")), ("items", item)])
             }
             Shape::Tuple(items) => {
-                let prefix = items.iter().map(|f| self.schema_of_fn(*f)).collect();
+                let prefix = items
+                    .iter()
+                    .map(|item| match item.checks.is_empty() {
+                        true => self.schema_of_fn(item.shape),
+                        false => self.checked(item.shape, &item.checks),
+                    })
+                    .collect();
                 object(vec![
                     ("type", text("array")),
                     ("prefixItems", RawValue::Seq(prefix)),

@@ -1003,3 +1003,48 @@ fn shapes_describe_what_the_decoder_accepts() {
     );
     assert!(matches!(e.variants[2].content, VariantContent::Newtype(_)));
 }
+
+/// Every type of these tests has a schema that is a valid draft 2020-12 schema.
+#[test]
+fn every_derived_type_has_a_valid_json_schema() {
+    fn valid<T: quarry::Decode<'static>>() -> serde_json::Value {
+        let text = quarry::json::to_string(&quarry::schema::<T>()).unwrap();
+        let schema: serde_json::Value = serde_json::from_str(&text).unwrap();
+        if let Err(e) = jsonschema::draft202012::meta::validate(&schema) {
+            panic!("{e}: {schema:#}");
+        }
+        schema
+    }
+    valid::<Server>();
+    valid::<Nested>();
+    valid::<Snake>();
+    valid::<Pascal>();
+    valid::<Kebab>();
+    valid::<Screaming>();
+    valid::<Strict>();
+    valid::<Metadata>();
+    valid::<WithFlatten>();
+    valid::<WithFlattenMap>();
+    valid::<Borrowed<'static>>();
+    valid::<Unit>();
+    valid::<Wrapper<String>>();
+    valid::<Level>();
+    valid::<External>();
+    valid::<Internal>();
+    valid::<Adjacent>();
+    valid::<Untagged>();
+    valid::<Account>();
+    valid::<CheckedExternal>();
+    valid::<CheckedAdjacent>();
+    valid::<CheckedInternal>();
+    valid::<CheckedUntaggedNumber>();
+    valid::<CheckedUntagged>();
+    valid::<Gathered>();
+    let pair = valid::<Pair>();
+    assert_eq!(pair["prefixItems"][1]["maxItems"], 2);
+    let port = valid::<Port>();
+    assert_eq!(
+        (port["minimum"].as_u64(), port["maximum"].as_u64()),
+        (Some(1), Some(65535))
+    );
+}

@@ -53,7 +53,7 @@ pub fn shape_fn(c: &Container, de: &Lifetime) -> TokenStream {
                     quote!(::quarry::Shape::Checked(<#ty as ::quarry::Decode<#de>>::shape, #checks))
                 }
                 _ => {
-                    let items = shape_fns(&kept, de);
+                    let items = tuple_items(&kept, de);
                     quote!(::quarry::Shape::Tuple(
                         ::quarry::__private::vec![#(#items),*]
                     ))
@@ -96,6 +96,21 @@ fn shape_fns(fields: &[&Field], de: &Lifetime) -> Vec<TokenStream> {
         .map(|f| {
             let ty = &f.ty;
             quote!(<#ty as ::quarry::Decode<#de>>::shape as ::quarry::ShapeOf)
+        })
+        .collect()
+}
+
+/// Each field as a `TupleItem`: its shape and its constraints.
+fn tuple_items(fields: &[&Field], de: &Lifetime) -> Vec<TokenStream> {
+    fields
+        .iter()
+        .map(|f| {
+            let ty = &f.ty;
+            let checks = checks(f);
+            quote!(::quarry::shape::TupleItem {
+                shape: <#ty as ::quarry::Decode<#de>>::shape,
+                checks: #checks,
+            })
         })
         .collect()
 }
@@ -148,10 +163,11 @@ fn variant_shape(v: &Variant, deny: bool, de: &Lifetime) -> TokenStream {
         Style::Unit => quote!(::quarry::shape::VariantContent::Unit),
         Style::Tuple => {
             let kept: Vec<&Field> = v.fields.iter().filter(|f| !f.skip).collect();
-            let items = shape_fns(&kept, de);
             if v.fields.len() == 1 {
+                let items = shape_fns(&kept, de);
                 quote!(::quarry::shape::VariantContent::Newtype(#(#items)*))
             } else {
+                let items = tuple_items(&kept, de);
                 quote!(::quarry::shape::VariantContent::Tuple(
                     ::quarry::__private::vec![#(#items),*]
                 ))

@@ -445,7 +445,12 @@ impl<'de, T: Decode<'de>, const N: usize> Decode<'de> for [T; N] {
     }
 
     fn shape() -> Shape {
-        Shape::Tuple(vec![T::shape as fn() -> Shape; N])
+        Shape::Tuple(vec![
+            crate::shape::TupleItem::from(
+                T::shape as crate::ShapeOf
+            );
+            N
+        ])
     }
 }
 
@@ -491,7 +496,7 @@ macro_rules! decode_tuple {
             }
 
             fn shape() -> Shape {
-                Shape::Tuple(vec![$($name::shape as fn() -> Shape),+])
+                Shape::Tuple(vec![$(crate::shape::TupleItem::from($name::shape as crate::ShapeOf)),+])
             }
         }
     };

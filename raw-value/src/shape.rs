@@ -53,8 +53,8 @@ pub enum Shape {
     Optional(ShapeOf),
     /// A sequence of items of one shape.
     Seq(ShapeOf),
-    /// A sequence of exactly these shapes, in order.
-    Tuple(Vec<ShapeOf>),
+    /// A sequence of exactly these items, in order.
+    Tuple(Vec<TupleItem>),
     /// A map from text keys to values of one shape.
     Map(ShapeOf),
     /// A struct with named fields.
@@ -103,6 +103,24 @@ impl FieldShape {
     /// The field's key and its aliases.
     pub fn names(&self) -> impl Iterator<Item = &'static str> {
         std::iter::once(self.name).chain(self.aliases.iter().copied())
+    }
+}
+
+/// One item of a [`Shape::Tuple`]: its shape and the constraints on it.
+#[derive(Clone, Debug)]
+pub struct TupleItem {
+    /// The item's value.
+    pub shape: ShapeOf,
+    /// The constraints the decoder checks on it (a tuple struct's field attributes).
+    pub checks: Vec<Check>,
+}
+
+impl From<ShapeOf> for TupleItem {
+    fn from(shape: ShapeOf) -> Self {
+        TupleItem {
+            shape,
+            checks: Vec::new(),
+        }
     }
 }
 
@@ -289,7 +307,7 @@ pub enum VariantContent {
     /// One unnamed value.
     Newtype(ShapeOf),
     /// Several unnamed values, as a sequence.
-    Tuple(Vec<ShapeOf>),
+    Tuple(Vec<TupleItem>),
     /// Named fields.
     Struct(StructShape),
 }
