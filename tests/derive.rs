@@ -206,7 +206,7 @@ fn defaults_and_unknown_fields() {
     assert!(via_direct::<Strict>(r#"{"name": "x", "extra": 1}"#).is_none());
     assert_eq!(
         errors::<Strict>(r#"{"name": "x", "extra": 1}"#),
-        "extra: unknown field `extra` at line 1, column 24"
+        "extra: unknown field `extra` at line 1, column 24 (expected one of `name`, `port`, `admin_port`)"
     );
 }
 
@@ -470,7 +470,11 @@ fn enums() {
     );
     assert_eq!(
         errors::<Untagged>("true"),
-        "data did not match any variant of untagged enum `Untagged` at line 1, column 1"
+        "data did not match any variant of untagged enum `Untagged`: \
+         `Number`: expected integer, found boolean `true`; \
+         `Text`: expected string, found boolean `true`; \
+         `Point`: expected map, found boolean `true`; \
+         `List`: expected sequence, found boolean `true` at line 1, column 1"
     );
 }
 
@@ -688,12 +692,35 @@ fn constraints_on_untagged_newtype_variants_apply() {
     );
     let none = "data did not match any variant of untagged enum";
     let mut failures = wrong::<CheckedUntaggedNumber>(&[
-        ("70", &format!("{none} `CheckedUntaggedNumber`")),
-        (r#""toolong""#, &format!("{none} `CheckedUntaggedNumber`")),
+        (
+            "70",
+            &format!(
+                "{none} `CheckedUntaggedNumber`: `Small`: expected integer in 1..=9, found 70; \
+                 `Word`: expected string, found 70"
+            ),
+        ),
+        (
+            r#""toolong""#,
+            &format!(
+                "{none} `CheckedUntaggedNumber`: `Small`: expected integer in 1..=9, found string \"toolong\"; \
+                 `Word`: expected length in 1..=3, found length 7"
+            ),
+        ),
     ]);
     failures.extend(wrong::<CheckedUntagged>(&[
-        ("3", &format!("{none} `CheckedUntagged`")),
-        (r#""A1""#, &format!("{none} `CheckedUntagged`")),
+        (
+            "3",
+            &format!(
+                "{none} `CheckedUntagged`: `Even`: 3 is odd; `Lower`: expected string, found 3"
+            ),
+        ),
+        (
+            r#""A1""#,
+            &format!(
+                "{none} `CheckedUntagged`: `Even`: expected integer, found string \"A1\"; \
+                 `Lower`: expected a string matching `^[a-z]+$`, found string \"A1\""
+            ),
+        ),
     ]));
     assert!(failures.is_empty(), "{failures:#?}");
 }

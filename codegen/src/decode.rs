@@ -203,13 +203,13 @@ fn named_from_entries(
         }
     });
     let unknown_arm = if deny_unknown {
+        let names = active
+            .iter()
+            .flat_map(|(_, f)| std::iter::once(&f.name).chain(&f.aliases));
         quote! {
             _ => ::quarry::DecodeErrors::accumulate(
                 &mut __errors,
-                ::quarry::DecodeErrors::new(::quarry::DecodeErrorKind::UnknownField(
-                    ::quarry::__private::String::from(&*__key),
-                ))
-                .at_key(&__key),
+                ::quarry::DecodeErrors::unknown_field(&__key, &[#(#names),*]).at_key(&__key),
             ),
         }
     } else if !flattened.is_empty() {
@@ -532,12 +532,14 @@ fn enum_decode(c: &Container, variants: &[Variant], de: &Lifetime) -> TokenStrea
                 } else {
                     quote!(let __value = __value.clone();)
                 };
+                let name = v.ident.to_string();
                 quote! {
                     {
                         #value
                         let __attempt: ::quarry::__private::Result<Self, ::quarry::DecodeErrors> = (|| #content)();
-                        if let ::quarry::__private::Ok(__x) = __attempt {
-                            return ::quarry::__private::Ok(__x);
+                        match __attempt {
+                            ::quarry::__private::Ok(__x) => return ::quarry::__private::Ok(__x),
+                            ::quarry::__private::Err(__e) => __why.push((#name, __e)),
                         }
                     }
                 }
@@ -548,9 +550,11 @@ fn enum_decode(c: &Container, variants: &[Variant], de: &Lifetime) -> TokenStrea
             );
             let unused = variants.is_empty().then(|| quote!(let _ = __value;));
             quote! {
+                // Why each variant failed, for the error (formatted only if all fail).
+                let mut __why: ::quarry::__private::Vec<(&str, ::quarry::DecodeErrors)> = ::quarry::__private::Vec::new();
                 #(#attempts)*
                 #unused
-                ::quarry::__private::Err(::quarry::DecodeErrors::custom(#message))
+                ::quarry::__private::Err(::quarry::DecodeErrors::no_variant_matched(#message, &__why))
             }
         }
     }

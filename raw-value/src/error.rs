@@ -165,6 +165,8 @@ pub struct DecodeError {
     reversed_path: Vec<Segment>,
     /// The source position of the value, when known.
     pub position: Option<Position>,
+    /// What might fix it (`did you mean `port`?`).
+    help: Option<String>,
 }
 
 impl DecodeError {
@@ -175,7 +177,14 @@ impl DecodeError {
             kind,
             reversed_path: Vec::new(),
             position: None,
+            help: None,
         }
+    }
+
+    /// A hint at the fix, when there is one: `did you mean `max_connections`?` for an
+    /// unknown field close to a known one.
+    pub fn help(&self) -> Option<&str> {
+        self.help.as_deref()
     }
 
     /// The path from the document root to the offending value.
@@ -195,6 +204,9 @@ impl fmt::Display for DecodeError {
         write!(f, "{}", self.kind)?;
         if let Some(position) = self.position {
             write!(f, " at {position}")?;
+        }
+        if let Some(help) = &self.help {
+            write!(f, " ({help})")?;
         }
         Ok(())
     }
@@ -229,6 +241,32 @@ impl DecodeErrors {
     #[cold]
     pub fn custom(message: impl fmt::Display) -> Self {
         Self::new(DecodeErrorKind::Custom(message.to_string()))
+    }
+
+    /// `key` names no field of a struct whose fields (and aliases) are `expected`: the
+    /// error's help suggests the nearest name (`did you mean `port`?`), or lists them all.
+    #[cold]
+    pub fn unknown_field(key: &str, expected: &[&str]) -> Self {
+        let mut errors = Self::new(DecodeErrorKind::UnknownField(key.to_owned()));
+        errors.errors[0].help = match nearest(key, expected) {
+            Some(name) => Some(format!("did you mean `{name}`?")),
+            None if expected.is_empty() => Some("the struct has no fields".to_owned()),
+            None => Some(format!("expected one of {}", quoted_list(expected))),
+        };
+        errors
+    }
+
+    /// No variant of an untagged enum decoded: `message`, then why each one failed
+    /// (`attempts` holds each variant's name and errors, in the order tried).
+    #[cold]
+    pub fn no_variant_matched(message: &str, attempts: &[(&str, DecodeErrors)]) -> Self {
+        let mut text = message.to_owned();
+        for (i, (name, errors)) in attempts.iter().enumerate() {
+            text.push_str(if i == 0 { ": " } else { "; " });
+            let reasons: Vec<String> = errors.iter().map(ToString::to_string).collect();
+            text.push_str(&format!("`{name}`: {}", reasons.join(", ")));
+        }
+        Self::custom(text)
     }
 
     /// Marks every error as lying under map key `key`.
@@ -300,6 +338,63 @@ impl DecodeErrors {
     pub fn is_empty(&self) -> bool {
         self.errors.is_empty()
     }
+}
+
+/// `` `a`, `b`, `c` ``.
+fn quoted_list(names: &[&str]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    quoted.join(", ")
+}
+
+/// The name in `names` closest to `key`, if close enough to be a likely typo: the same
+/// but for case, `-` and `_`, or within an edit distance of a third of its length.
+fn nearest<'n>(key: &str, names: &[&'n str]) -> Option<&'n str> {
+    let fold = |s: &str| -> Vec<char> {
+        s.chars()
+            .filter(|c| !matches!(c, '-' | '_'))
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let key_folded = fold(key);
+    let mut best: Option<(usize, &str)> = None;
+    for &name in names {
+        let folded = fold(name);
+        let distance = if folded == key_folded {
+            0
+        } else {
+            edit_distance(&key_folded, &folded)
+        };
+        let limit = (key_folded.len().max(folded.len()) / 3).max(1);
+        if distance <= limit && best.map_or(true, |(d, _)| distance < d) {
+            best = Some((distance, name));
+        }
+    }
+    best.map(|(_, name)| name)
+}
+
+/// Edit distance counting insertions, deletions, substitutions and swaps of two
+/// neighbouring characters (`prot` is one edit from `port`) as one each.
+fn edit_distance(a: &[char], b: &[char]) -> usize {
+    // Rows i-2, i-1 and i of the table, each b.len() + 1 long.
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    let mut current: Vec<usize> = vec![0; b.len() + 1];
+    for i in 1..=a.len() {
+        current[0] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (previous[j] + 1)
+                .min(current[j - 1] + 1)
+                .min(previous[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(before[j - 2] + 1);
+            }
+            current[j] = best;
+        }
+        std::mem::swap(&mut before, &mut previous);
+        std::mem::swap(&mut previous, &mut current);
+    }
+    previous[b.len()]
 }
 
 impl<'e> IntoIterator for &'e DecodeErrors {
@@ -437,6 +532,39 @@ mod tests {
         assert!(Path::parse("a[x]").is_none());
         assert!(Path::parse("a[1").is_none());
         assert!(Path::parse("").unwrap().is_empty());
+    }
+
+    #[test]
+    fn unknown_fields_suggest_the_nearest_name() {
+        let names = ["max_connections", "port", "host-name"];
+        let help = |key: &str| {
+            DecodeErrors::unknown_field(key, &names).errors[0]
+                .help()
+                .map(str::to_owned)
+        };
+        assert_eq!(
+            help("max_conection").as_deref(),
+            Some("did you mean `max_connections`?")
+        );
+        assert_eq!(
+            help("maxConnections").as_deref(),
+            Some("did you mean `max_connections`?")
+        );
+        assert_eq!(help("prot").as_deref(), Some("did you mean `port`?"));
+        assert_eq!(
+            help("HOST_NAME").as_deref(),
+            Some("did you mean `host-name`?")
+        );
+        assert_eq!(
+            help("colour").as_deref(),
+            Some("expected one of `max_connections`, `port`, `host-name`")
+        );
+        let err = DecodeErrors::unknown_field("prot", &names).at_key("prot");
+        assert_eq!(
+            err.to_string(),
+            "prot: unknown field `prot` (did you mean `port`?)"
+        );
+        assert_eq!(edit_distance(&['a', 'b'], &[]), 2);
     }
 
     #[test]
