@@ -72,6 +72,7 @@
 use std::borrow::Cow;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::{
     common, Decode, DecodeErrorKind, Encode, Error, Format, Position, RawValue, Segment, Shape,
@@ -231,7 +232,7 @@ impl Config {
                 ProblemKind::Io | ProblemKind::UnknownFormat | ProblemKind::Syntax
             )
         }) {
-            return Err(ConfigError { problems });
+            return Err(ConfigError::with_documents(problems, inputs));
         }
         let value = merged
             .root
@@ -244,7 +245,7 @@ impl Config {
         };
         let errors = match decoded {
             Ok(value) if problems.is_empty() => return Ok(value),
-            Ok(_) => return Err(ConfigError { problems }),
+            Ok(_) => return Err(ConfigError::with_documents(problems, inputs)),
             Err(errors) => errors,
         };
         let paths: Vec<ValuePath> = errors.iter().map(|e| e.path()).collect();
@@ -256,9 +257,11 @@ impl Config {
                 origin: Some(origin),
                 message: error.kind.to_string(),
                 snippet: None,
+                help: error.help().map(str::to_owned),
+                document: None,
             });
         }
-        Err(ConfigError { problems })
+        Err(ConfigError::with_documents(problems, inputs))
     }
 
     /// Reads every file layer (and the environment), collecting every failure; a layer
@@ -522,6 +525,18 @@ pub struct Problem {
     pub message: String,
     /// For syntax errors: the source line with a caret under the column.
     pub snippet: Option<String>,
+    /// A hint at the fix (`did you mean `port`?`), when there is one.
+    pub help: Option<String>,
+    /// The text of the document the problem is in, for diagnostics that draw it.
+    pub(crate) document: Option<Arc<SourceText>>,
+}
+
+/// A document's name and text, kept by a [`Problem`] for diagnostics (the `miette`
+/// feature draws the lines around it).
+#[derive(Debug, PartialEq)]
+pub(crate) struct SourceText {
+    pub(crate) name: String,
+    pub(crate) text: String,
 }
 
 impl Problem {
@@ -532,6 +547,8 @@ impl Problem {
             origin: None,
             message,
             snippet: None,
+            help: None,
+            document: None,
         }
     }
 }
@@ -553,12 +570,18 @@ impl fmt::Display for Problem {
         }
         f.write_str(&self.message)?;
         match &self.origin {
-            Some(origin @ Origin::File { .. }) => write!(f, " at {origin}"),
-            Some(origin) => write!(f, " (from {origin})"),
+            Some(origin @ Origin::File { .. }) => write!(f, " at {origin}")?,
+            Some(origin) => write!(f, " (from {origin})")?,
+            None => {}
+        }
+        match &self.help {
+            Some(help) => write!(f, " ({help})"),
             None => Ok(()),
         }
     }
 }
+
+impl std::error::Error for Problem {}
 
 /// Every problem of a [`Config`] load, in layer order, then decode order.
 #[derive(Debug, Clone, PartialEq)]
@@ -567,6 +590,35 @@ pub struct ConfigError {
 }
 
 impl ConfigError {
+    /// The problems, each given the text of the document its origin names.
+    fn with_documents(mut problems: Vec<Problem>, inputs: &[Input]) -> Self {
+        let mut documents: Vec<Arc<SourceText>> = Vec::new();
+        for problem in &mut problems {
+            let Some(Origin::File { name, .. }) = &problem.origin else {
+                continue;
+            };
+            if let Some(known) = documents.iter().find(|d| d.name == *name) {
+                problem.document = Some(known.clone());
+                continue;
+            }
+            let text = inputs.iter().find_map(|input| match input {
+                Input::Document { name: n, bytes, .. } if n == name => {
+                    Some(String::from_utf8_lossy(bytes).into_owned())
+                }
+                _ => None,
+            });
+            if let Some(text) = text {
+                let document = Arc::new(SourceText {
+                    name: name.clone(),
+                    text,
+                });
+                documents.push(document.clone());
+                problem.document = Some(document);
+            }
+        }
+        ConfigError { problems }
+    }
+
     /// The problems (at least one).
     pub fn problems(&self) -> &[Problem] {
         &self.problems
@@ -751,6 +803,8 @@ impl<'i> Merged<'i> {
                     }),
                     message: e.message(),
                     snippet: Some(common::render_snippet(bytes, position)),
+                    help: None,
+                    document: None,
                 });
                 return;
             }
@@ -840,6 +894,8 @@ impl<'i> Merged<'i> {
                 message: "fits no field of the configuration (its type denies unknown fields)"
                     .to_owned(),
                 snippet: None,
+                help: None,
+                document: None,
             }),
             0 => {}
             1 => {
@@ -867,6 +923,8 @@ impl<'i> Merged<'i> {
                     }),
                     message: format!("fits more than one field: {}", paths.join(" and ")),
                     snippet: None,
+                    help: None,
+                    document: None,
                 });
             }
         }

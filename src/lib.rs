@@ -57,6 +57,8 @@ pub use config::{Config, ConfigError, Origin, Origins, Problem, ProblemKind};
 pub use quarry_codegen::{Decode, Encode};
 
 pub mod config;
+#[cfg(feature = "miette")]
+pub mod diagnostic;
 pub mod json_schema;
 pub use json_schema::schema;
 pub use quarry_formats::common::{
