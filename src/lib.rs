@@ -546,11 +546,23 @@ fn locate_decode_errors(bytes: &[u8], format: Format, errors: &mut DecodeErrors)
     }
 }
 
-/// The source position of each path in the document `bytes`: the start of the deepest
-/// node along it (so a missing field points at the map that lacks it). `None` when the
-/// document does not parse through the tree door; a binary plist's entries are `None`
-/// (its nodes sit at object offsets, which have no line). Paths start below an XML
-/// document's root element, as the struct door reads it.
+/// The source position of each path (`servers[0].port`) in the document `bytes`: the
+/// start of the deepest node along it (so a missing field points at the map that lacks
+/// it). `None` when the document does not parse through the tree door; a binary plist's
+/// entries are `None` (its nodes sit at object offsets, which have no line). Paths start
+/// below an XML document's root element, as the struct door reads it; a YAML stream is
+/// read in its first document.
+///
+/// ```
+/// let bytes = b"[server]\nport = 80\n";
+/// let path = quarry::ValuePath::parse("server.port").unwrap();
+/// let at = quarry::locate(bytes, quarry::Format::Toml, &[path]).unwrap()[0].unwrap();
+/// assert_eq!((at.line, at.column), (2, 8));
+/// ```
+pub fn locate(bytes: &[u8], format: Format, paths: &[ValuePath]) -> Option<Vec<Option<Position>>> {
+    locate_paths(bytes, format, paths)
+}
+
 #[cold]
 pub(crate) fn locate_paths(
     bytes: &[u8],

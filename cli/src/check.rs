@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use quarry::{Format, RawValue};
 
+use crate::schema::Schema;
 use crate::{
     in_line, is_json_lines, json_lines, read, render_parse_error, CheckOutput, Document, Failure,
     Input, Outcome,
@@ -58,7 +59,10 @@ fn collect(paths: &[PathBuf], format: Option<Format>) -> Vec<Input> {
 }
 
 /// The problems of one document (several for a JSON Lines file, one per bad line).
-fn check_one(input: &Input, document: &Document) -> Vec<Problem> {
+fn check_one(input: &Input, document: &Document, schema: Option<&Schema>) -> Vec<Problem> {
+    if let Some(schema) = schema {
+        return check_against(input, document, schema);
+    }
     let file = input.name();
     let parse = |bytes: &[u8], format: Format| quarry::check(bytes, format);
     let problem = |e: quarry::Error, line: usize, offset: usize| match e {
@@ -103,10 +107,108 @@ fn unreadable(file: &Path, message: String) -> Problem {
     }
 }
 
+/// Parses `document` (each line of JSON Lines, each document of a YAML stream) and
+/// checks every value against `schema`: a syntax error is reported as without a schema,
+/// each violation at the line and column of the node it is about.
+fn check_against(input: &Input, document: &Document, schema: &Schema) -> Vec<Problem> {
+    let file = input.name();
+    let bytes = &document.bytes;
+    // (value, its text, where that text starts: line number and offset, YAML document)
+    let values: Vec<(RawValue<'_>, &[u8], usize, usize, usize)> = if document.lines {
+        let mut values = Vec::new();
+        for (number, start, line) in json_lines(bytes) {
+            match quarry::parse_raw(line, Format::Json) {
+                Ok(value) => values.push((value, line, number, start, 0)),
+                Err(_) => return check_one(input, document, None),
+            }
+        }
+        values
+    } else {
+        let parsed = match document.format {
+            Format::Yaml => quarry::yaml::parse_stream(bytes).map_err(quarry::Error::from),
+            Format::Xml => quarry::xml::parse_root(bytes)
+                .map(|(_, root)| vec![root])
+                .map_err(quarry::Error::from),
+            format => quarry::parse_raw(bytes, format).map(|v| vec![v]),
+        };
+        match parsed {
+            Ok(documents) => documents
+                .into_iter()
+                .enumerate()
+                .map(|(i, value)| (value, &bytes[..], 0, 0, i))
+                .collect(),
+            Err(_) => return check_one(input, document, None),
+        }
+    };
+    let mut problems = Vec::new();
+    for (value, text, line, start, index) in &values {
+        let violations = match schema.violations(value) {
+            Ok(v) => v,
+            Err(message) => {
+                problems.push(unreadable(file, message));
+                continue;
+            }
+        };
+        if violations.is_empty() {
+            continue;
+        }
+        let paths: Vec<quarry::ValuePath> = violations.iter().map(|v| v.path.clone()).collect();
+        let positions = locate(text, document.format, &paths, *index);
+        for (violation, position) in violations.into_iter().zip(positions) {
+            let at = position.map(|p| in_line(p, *line, *start));
+            let message = match violation.path.is_empty() {
+                true => violation.message,
+                false => format!("{}: {}", violation.path, violation.message),
+            };
+            let rendered = match at {
+                Some(place) => render_parse_error(file, bytes, place, &message),
+                None => format!("{}: {message}\n", file.display()),
+            };
+            problems.push(Problem {
+                file: file.display().to_string(),
+                at: at.map(|p| (p.line, p.column)),
+                format: Some(document.format),
+                message,
+                kind: violation.kind,
+                rendered,
+                unreadable: false,
+            });
+        }
+    }
+    problems
+}
+
+/// Where each path is in `text`, document `index` of a YAML stream (the first of
+/// anything else).
+fn locate(
+    text: &[u8],
+    format: Format,
+    paths: &[quarry::ValuePath],
+    index: usize,
+) -> Vec<Option<quarry::Position>> {
+    use quarry::TreeNode;
+    let located = match (format, index) {
+        (Format::Yaml, i) if i > 0 => quarry::yaml::parse_tree(text).ok().and_then(|stream| {
+            let doc = stream.document(i)?;
+            Some(
+                paths
+                    .iter()
+                    .map(|p| {
+                        let (node, _) = doc.root().lookup_prefix(p);
+                        Some(quarry::common::position_at(text, node.span().start))
+                    })
+                    .collect(),
+            )
+        }),
+        _ => quarry::locate(text, format, paths),
+    };
+    located.unwrap_or_else(|| vec![None; paths.len()])
+}
+
 /// Reads and checks `input`.
-fn verdict(input: &Input, format: Option<Format>) -> Vec<Problem> {
+fn verdict(input: &Input, format: Option<Format>, schema: Option<&Schema>) -> Vec<Problem> {
     match read(input, format) {
-        Ok(document) => check_one(input, &document),
+        Ok(document) => check_one(input, &document, schema),
         Err(Failure::Usage(message) | Failure::Invalid(message)) => {
             let message = message.trim_end().to_owned();
             vec![unreadable(input.name(), message)]
@@ -171,7 +273,12 @@ fn github_record(p: &Problem) -> String {
 /// How long work may run before a progress bar appears on a terminal.
 const PROGRESS_AFTER: Duration = Duration::from_secs(1);
 
-pub fn run(paths: &[PathBuf], format: Option<Format>, output: CheckOutput) -> Outcome {
+pub fn run(
+    paths: &[PathBuf],
+    format: Option<Format>,
+    output: CheckOutput,
+    schema: Option<&Schema>,
+) -> Outcome {
     let inputs = collect(paths, format);
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
@@ -192,7 +299,7 @@ pub fn run(paths: &[PathBuf], format: Option<Format>, output: CheckOutput) -> Ou
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(input) = inputs.get(i) else { break };
-                        let problems = verdict(input, format);
+                        let problems = verdict(input, format, schema);
                         done.fetch_add(1, Ordering::Relaxed);
                         if !problems.is_empty() {
                             checked.push((i, problems));

@@ -6,6 +6,7 @@
 mod check;
 mod json;
 mod plist;
+mod schema;
 mod select;
 mod toml;
 mod xml;
@@ -98,7 +99,8 @@ enum Command {
     #[command(
         after_help = "Examples:\n  quarry check .\n  quarry check config/ deploy.yaml --output github\n\n\
                   --output json prints one object per problem: {\"file\", \"line\", \"column\",\n\
-                  \"end_line\", \"end_column\", \"format\", \"message\", \"kind\"}."
+                  \"end_line\", \"end_column\", \"format\", \"message\", \"kind\"}.\n\
+                  quarry check --schema app.schema.json config/   # schema violations too"
     )]
     Check {
         /// Files and directories (`-`: standard input).
@@ -111,6 +113,10 @@ enum Command {
         /// problem, on standard output) or `github` (GitHub Actions annotations).
         #[arg(long, value_name = "FORMAT", default_value = "text")]
         output: CheckOutput,
+        /// Also check every document against this JSON Schema (written in any format),
+        /// reporting each violation at its node's line and column.
+        #[arg(long, value_name = "SCHEMA")]
+        schema: Option<PathBuf>,
     },
     /// Merge configuration layers (the files in order, later over earlier, then the
     /// environment) and print the result; maps merge key by key, everything else
@@ -239,7 +245,11 @@ fn main() -> ExitCode {
             paths,
             format,
             output,
-        } => check::run(&paths, format, output),
+            schema,
+        } => match schema.as_deref().map(schema::Schema::load).transpose() {
+            Ok(schema) => check::run(&paths, format, output, schema.as_ref()),
+            Err(failure) => Err(failure),
+        },
         Command::Config {
             files,
             env,

@@ -864,3 +864,93 @@ fn config_merges_layers_with_the_environment_and_shows_origins() {
     assert!(err.contains("missing.json: "), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn check_against_a_schema_reports_every_violation_with_its_line_and_column() {
+    let dir = std::env::temp_dir().join(format!("quarry-cli-schema-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // The schema itself may be written in any format quarry reads.
+    let schema =
+        std::env::temp_dir().join(format!("quarry-cli-schema-{}.yaml", std::process::id()));
+    std::fs::write(
+        &schema,
+        "type: object\nproperties:\n  port: {type: integer, maximum: 65535}\n  hosts: {type: array, items: {type: string}}\nrequired: [port]\nadditionalProperties: false\n",
+    )
+    .unwrap();
+    let files = [
+        ("a.yaml", "port: 70000\nhosts:\n  - a\n  - 3\nextra: 1\n"),
+        ("b.toml", "port = 80\nhosts = [\"x\", 5]\n"),
+        ("c.json", "{\"hosts\": []}\n"),
+        ("ok.json", "{\"port\": 1}\n"),
+    ];
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    let s = schema.to_str().unwrap();
+    let d = dir.to_str().unwrap();
+    let out = quarry(&[
+        "--color", "never", "check", "--schema", s, d, "--output", "json",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let mut found: Vec<(String, u64, u64, String, String)> = text(&out)
+        .lines()
+        .map(|line| {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let file = v["file"].as_str().unwrap();
+            (
+                file.rsplit('/').next().unwrap().to_owned(),
+                v["line"].as_u64().expect("every violation has a line"),
+                v["column"].as_u64().expect("and a column"),
+                v["kind"].as_str().unwrap().to_owned(),
+                v["message"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    found.sort();
+    let summary: Vec<(&str, u64, u64, &str)> = found
+        .iter()
+        .map(|(f, l, c, k, _)| (f.as_str(), *l, *c, k.as_str()))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            ("a.yaml", 1, 7, "Maximum"),
+            ("a.yaml", 4, 5, "Type"),
+            ("a.yaml", 5, 8, "AdditionalProperties"),
+            ("b.toml", 2, 15, "Type"),
+            ("c.json", 1, 1, "Required"),
+        ]
+    );
+    assert!(found
+        .iter()
+        .any(|f| f.4 == "port: 70000 is greater than the maximum of 65535"));
+
+    // Text output: FILE:LINE:COLUMN: message, and the line with a caret.
+    let out = quarry(&[
+        "--color",
+        "never",
+        "check",
+        "--schema",
+        s,
+        &format!("{d}/b.toml"),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("b.toml:2:15: hosts[1]: 5 is not of type \"string\""),
+        "{err}"
+    );
+    assert!(err.contains("2 | hosts = [\"x\", 5]"), "{err}");
+
+    // A schema that is not one is a usage error.
+    std::fs::write(dir.join("bad.schema.json"), "{\"type\": 5}").unwrap();
+    let bad = dir.join("bad.schema.json");
+    let out = quarry(&[
+        "check",
+        "--schema",
+        bad.to_str().unwrap(),
+        &format!("{d}/ok.json"),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_file(&schema);
+}
