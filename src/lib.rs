@@ -46,8 +46,9 @@
 //! );
 //! ```
 //!
-//! Formats are cargo features, all on by default: `json`, `yaml`, `toml`, `xml` and
-//! `plist` (which needs `xml`); `chrono` adds decoding into chrono's date and time types.
+//! Formats are cargo features, all on by default: `json` (which also reads JSON with
+//! comments, [`Format::Jsonc`]), `yaml`, `toml`, `xml` and `plist` (which needs `xml`);
+//! `chrono` adds decoding into chrono's date and time types.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -105,6 +106,9 @@ pub mod __private {
 pub enum Format {
     /// JSON (RFC 8259).
     Json,
+    /// JSON with comments (`//`, `/* */`) and trailing commas, as VS Code and TypeScript
+    /// read it: a dialect of the JSON parser ([`json::Dialect::Jsonc`]), written as JSON.
+    Jsonc,
     /// YAML 1.2.
     Yaml,
     /// TOML 1.0.
@@ -117,8 +121,9 @@ pub enum Format {
 
 impl Format {
     /// Every format, in a fixed order.
-    pub const ALL: [Format; 5] = [
+    pub const ALL: [Format; 6] = [
         Format::Json,
+        Format::Jsonc,
         Format::Yaml,
         Format::Toml,
         Format::Xml,
@@ -129,6 +134,7 @@ impl Format {
     pub fn name(self) -> &'static str {
         match self {
             Format::Json => "json",
+            Format::Jsonc => "jsonc",
             Format::Yaml => "yaml",
             Format::Toml => "toml",
             Format::Xml => "xml",
@@ -136,13 +142,14 @@ impl Format {
         }
     }
 
-    /// The format a file extension stands for, case-insensitively: `json`;
+    /// The format a file extension stands for, case-insensitively: `json`; `jsonc`;
     /// `yaml`/`yml`; `toml`; `xml` and the XML vocabularies `svg`, `atom`, `rss`,
     /// `xhtml`, `xsd`, `xsl`/`xslt`, `fodt`; `plist`, `pbxproj`, `entitlements`,
     /// `strings`, `tmLanguage`, `tmTheme`.
     pub fn from_extension(extension: &str) -> Option<Format> {
         match extension.to_ascii_lowercase().as_str() {
             "json" => Some(Format::Json),
+            "jsonc" => Some(Format::Jsonc),
             "yaml" | "yml" => Some(Format::Yaml),
             "toml" => Some(Format::Toml),
             "xml" | "svg" | "atom" | "rss" | "xhtml" | "xsd" | "xsl" | "xslt" | "fodt" => {
@@ -156,23 +163,39 @@ impl Format {
     }
 
     /// The format of a path: by its extension, or by well-known file names whose
-    /// extension says nothing (`Cargo.lock`, `uv.lock` and `poetry.lock` are TOML).
+    /// extension says nothing or too little: `Cargo.lock`, `uv.lock` and `poetry.lock`
+    /// are TOML; `tsconfig.json`, `jsconfig.json`, `devcontainer.json`,
+    /// `.devcontainer.json` and every `.json` file directly inside a `.vscode` folder
+    /// are JSONC.
     pub fn from_path(path: impl AsRef<Path>) -> Option<Format> {
         let path = path.as_ref();
         let name = path.file_name().and_then(|n| n.to_str());
-        if let Some("Cargo.lock" | "uv.lock" | "poetry.lock") = name {
-            return Some(Format::Toml);
+        match name {
+            Some("Cargo.lock" | "uv.lock" | "poetry.lock") => return Some(Format::Toml),
+            Some(
+                "tsconfig.json" | "jsconfig.json" | "devcontainer.json" | ".devcontainer.json",
+            ) => return Some(Format::Jsonc),
+            _ => {}
         }
-        path.extension()
+        let format = path
+            .extension()
             .and_then(|e| e.to_str())
-            .and_then(Format::from_extension)
+            .and_then(Format::from_extension)?;
+        let in_vscode = path
+            .parent()
+            .and_then(|dir| dir.file_name())
+            .is_some_and(|dir| dir == ".vscode");
+        match format {
+            Format::Json if in_vscode => Some(Format::Jsonc),
+            format => Some(format),
+        }
     }
 
     /// True when this build of quarry can read and write the format.
     pub fn is_supported(self) -> bool {
         // Each format joins this list as it lands.
         match self {
-            Format::Json => cfg!(feature = "json"),
+            Format::Json | Format::Jsonc => cfg!(feature = "json"),
             Format::Yaml => cfg!(feature = "yaml"),
             Format::Toml => cfg!(feature = "toml"),
             Format::Xml => cfg!(feature = "xml"),
@@ -191,7 +214,7 @@ impl std::str::FromStr for Format {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
         Format::from_extension(s).ok_or_else(|| {
-            format!("unknown format `{s}` (expected json, yaml, toml, xml or plist)")
+            format!("unknown format `{s}` (expected json, jsonc, yaml, toml, xml or plist)")
         })
     }
 }
@@ -384,6 +407,8 @@ pub fn parse_raw(bytes: &[u8], format: Format) -> Result<RawValue<'_>, Error> {
     match format {
         #[cfg(feature = "json")]
         Format::Json => Ok(json::parse(bytes)?),
+        #[cfg(feature = "json")]
+        Format::Jsonc => Ok(json::parse_jsonc(bytes)?),
         #[cfg(feature = "toml")]
         Format::Toml => Ok(toml::parse(bytes)?),
         #[cfg(feature = "yaml")]
@@ -403,6 +428,8 @@ pub fn check(bytes: &[u8], format: Format) -> Result<(), Error> {
     match format {
         #[cfg(feature = "json")]
         Format::Json => Ok(json::check(bytes)?),
+        #[cfg(feature = "json")]
+        Format::Jsonc => Ok(json::check_jsonc(bytes)?),
         #[cfg(feature = "toml")]
         Format::Toml => Ok(toml::check(bytes)?),
         #[cfg(feature = "yaml")]
@@ -420,7 +447,7 @@ pub fn check(bytes: &[u8], format: Format) -> Result<(), Error> {
 /// Decodes a `T` from `bytes` in `format`. On failure, every decode error carries its
 /// path and the line and column of the offending value.
 ///
-/// JSON, YAML, TOML and binary plists are read straight into `T` (no intermediate value) when `T`
+/// JSON (and JSONC), YAML, TOML and binary plists are read straight into `T` (no intermediate value) when `T`
 /// supports it, as derived types do; on any failure the document is decoded again through [`RawValue`],
 /// so the errors are exactly the ones that path reports.
 pub fn from_slice<'de, T: Decode<'de>>(bytes: &'de [u8], format: Format) -> Result<T, Error> {
@@ -453,6 +480,8 @@ fn decode_direct<'de, T: Decode<'de>>(bytes: &'de [u8], format: Format) -> Optio
     match format {
         #[cfg(feature = "json")]
         Format::Json => pull(json::DirectSource::new(bytes, Limits::default()).ok()?),
+        #[cfg(feature = "json")]
+        Format::Jsonc => pull(json::DirectSource::jsonc(bytes, Limits::default()).ok()?),
         #[cfg(feature = "toml")]
         Format::Toml => pull(toml::DirectSource::new(bytes, Limits::default()).ok()?),
         #[cfg(feature = "yaml")]
@@ -497,6 +526,8 @@ pub fn from_path<T: for<'de> Decode<'de>>(path: impl AsRef<Path>) -> Result<T, E
 
 /// Encodes `value` in `format` (pretty where the format has a choice).
 ///
+/// JSONC is written as JSON (which every JSONC reader reads): a value holds no comments.
+///
 /// XML: a value that encodes as a one-entry map is the document (its key names the root
 /// element, as [`xml::parse`] reads it); anything else is written under a root element
 /// named `root` (use [`xml::to_vec_with_root`] to name it). Plists are written as XML
@@ -506,7 +537,7 @@ pub fn from_path<T: for<'de> Decode<'de>>(path: impl AsRef<Path>) -> Result<T, E
 pub fn to_vec<T: Encode + ?Sized>(value: &T, format: Format) -> Result<Vec<u8>, Error> {
     match format {
         #[cfg(feature = "json")]
-        Format::Json => Ok(json::to_vec_pretty(value)?),
+        Format::Json | Format::Jsonc => Ok(json::to_vec_pretty(value)?),
         #[cfg(feature = "toml")]
         Format::Toml => Ok(toml::to_vec(value)?),
         #[cfg(feature = "yaml")]
@@ -573,6 +604,12 @@ pub(crate) fn locate_paths(
         #[cfg(feature = "json")]
         Format::Json => Some(locate_in(
             json::parse_tree(bytes).ok()?.root(),
+            bytes,
+            paths,
+        )),
+        #[cfg(feature = "json")]
+        Format::Jsonc => Some(locate_in(
+            json::parse_tree_jsonc(bytes).ok()?.root(),
             bytes,
             paths,
         )),

@@ -489,3 +489,20 @@ fn files_load_by_extension() {
         .unwrap();
     assert_eq!(app.name, "web");
 }
+
+#[test]
+fn jsonc_files_are_layers_with_comments_and_trailing_commas() {
+    let dir = scratch("jsonc");
+    std::fs::write(
+        dir.join("app.jsonc"),
+        "{\n  // the service\n  \"name\": \"web\", /* inline */\n  \"database\": {\"port\": 1, \"max_connections\": 2,},\n}\n",
+    )
+    .unwrap();
+    let (app, origins) = Config::new()
+        .file(dir.join("app.jsonc"))
+        .load_with_origins::<App>()
+        .unwrap();
+    assert_eq!((app.name.as_str(), app.database.port), ("web", 1));
+    let at = origins.get("database.port").unwrap().to_string();
+    assert!(at.ends_with("app.jsonc:4:24"), "{at}");
+}

@@ -1,11 +1,16 @@
-//! The JSON side of `tree` and `get`.
+//! The JSON side of `tree` and `get`, for JSON and JSONC.
 
 use std::path::Path;
 
-use quarry::json::{self, Node, NodeKind};
+use quarry::json::{self, Dialect, Document, Node, NodeKind};
 use quarry::{TreeNode, ValuePath};
 
 use crate::{count, encode_failure, invalid, key_label, short_string, show_each, Failure, TreeOut};
+
+/// The tree of `bytes` in `dialect`, with default limits.
+fn parse_tree(bytes: &[u8], dialect: Dialect) -> Result<Document<'_>, json::Error> {
+    json::parse_tree_with_dialect(bytes, quarry::Limits::default(), dialect)
+}
 
 /// A one-line rendering of a scalar: strings quoted and cut at 60 characters.
 fn scalar(node: Node<'_, '_>) -> String {
@@ -16,8 +21,8 @@ fn scalar(node: Node<'_, '_>) -> String {
 }
 
 /// The indented tree: line number, then `key: kind value` per node.
-pub fn tree(file: &Path, bytes: &[u8]) -> Result<String, Failure> {
-    let doc = json::parse_tree(bytes).map_err(invalid(file, bytes))?;
+pub fn tree(file: &Path, bytes: &[u8], dialect: Dialect) -> Result<String, Failure> {
+    let doc = parse_tree(bytes, dialect).map_err(invalid(file, bytes))?;
     let mut out = TreeOut::new(bytes);
     // Explicit stack of (node, depth, label); children pushed in reverse to print in order.
     let mut stack = vec![(doc.root(), 0usize, String::new())];
@@ -48,8 +53,13 @@ pub fn tree(file: &Path, bytes: &[u8]) -> Result<String, Failure> {
 }
 
 /// The value at each of `paths`: scalars as plain text, containers as indented JSON.
-pub fn get(file: &Path, bytes: &[u8], paths: &[ValuePath]) -> Result<String, Failure> {
-    let doc = json::parse_tree(bytes).map_err(invalid(file, bytes))?;
+pub fn get(
+    file: &Path,
+    bytes: &[u8],
+    paths: &[ValuePath],
+    dialect: Dialect,
+) -> Result<String, Failure> {
+    let doc = parse_tree(bytes, dialect).map_err(invalid(file, bytes))?;
     show_each(file, doc.root(), paths, |node| {
         let mut out = match node.kind() {
             NodeKind::String => node.as_str().unwrap_or_default().to_owned(),

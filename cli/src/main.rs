@@ -84,7 +84,8 @@ enum Command {
         /// The document (`-` or nothing: standard input). `.jsonl` and `.ndjson` files hold
         /// one JSON document per line.
         file: Option<PathBuf>,
-        /// The output format: json, yaml, toml, xml, plist (XML plist) or bplist (binary).
+        /// The output format: json, yaml, toml, xml, plist (XML plist) or bplist (binary);
+        /// jsonc writes JSON.
         #[arg(long)]
         to: Target,
         /// The input format (default: from the file name, or from the content).
@@ -616,7 +617,8 @@ fn tree(input: &Input, format: Option<Format>, doc: Option<usize>) -> Outcome {
     no_lines(&document, "tree")?;
     check_doc(format, doc)?;
     let text = match format {
-        Format::Json => json::tree(file, bytes)?,
+        Format::Json => json::tree(file, bytes, quarry::json::Dialect::Json)?,
+        Format::Jsonc => json::tree(file, bytes, quarry::json::Dialect::Jsonc)?,
         Format::Yaml => yaml::tree(file, bytes, doc)?,
         Format::Toml => toml::tree(file, bytes)?,
         Format::Xml => xml::tree(file, bytes)?,
@@ -699,7 +701,8 @@ fn get(
     }
     let paths: Vec<ValuePath> = matches.into_iter().map(|(p, _)| p).collect();
     let text = match format {
-        Format::Json => json::get(file, bytes, &paths)?,
+        Format::Json => json::get(file, bytes, &paths, quarry::json::Dialect::Json)?,
+        Format::Jsonc => json::get(file, bytes, &paths, quarry::json::Dialect::Jsonc)?,
         Format::Yaml => yaml::get(file, bytes, &paths, doc)?,
         Format::Toml => toml::get(file, bytes, &paths)?,
         Format::Xml => xml::get(file, bytes, &paths)?,
@@ -724,11 +727,11 @@ fn write_document(
 ) -> Result<(), quarry::EncodeError> {
     match to {
         // JSON: one document per line when there are several.
-        Target::Format(Format::Json) if compact || several => {
+        Target::Format(Format::Json | Format::Jsonc) if compact || several => {
             quarry::json::to_writer(&mut *out, value)?;
             out.write_all(b"\n").map_err(quarry::EncodeError::from)
         }
-        Target::Format(Format::Json) => {
+        Target::Format(Format::Json | Format::Jsonc) => {
             quarry::json::to_writer_pretty(&mut *out, value)?;
             out.write_all(b"\n").map_err(quarry::EncodeError::from)
         }
@@ -766,7 +769,10 @@ fn write_document(
 
 /// The targets that hold one document (everything but JSON and YAML streams).
 fn holds_one(to: Target) -> bool {
-    !matches!(to, Target::Format(Format::Json | Format::Yaml))
+    !matches!(
+        to,
+        Target::Format(Format::Json | Format::Jsonc | Format::Yaml)
+    )
 }
 
 fn convert(input: &Input, to: Target, format: Option<Format>, compact: bool) -> Outcome {

@@ -108,7 +108,8 @@ pub struct EntryKey<'d> {
 /// A comment kept by a tree.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Comment<'a> {
-    /// The text inside the comment: after `#`, or between `<!--` and `-->`.
+    /// The text inside the comment: after `#` or `//` (up to the line break), or between
+    /// `<!--` and `-->` or `/*` and `*/`.
     pub text: &'a str,
     /// The whole comment, its markers included.
     pub span: Span,

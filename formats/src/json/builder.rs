@@ -42,6 +42,18 @@ pub trait JsonBuilder<'a> {
     fn object_member(&mut self, object: &mut Self::Object, key: Self::Key, value: Self::Value);
     /// `}`; `span` covers the whole object.
     fn end_object(&mut self, object: Self::Object, span: Span) -> Self::Value;
+
+    /// Whether the parser should report JSONC comments (it does not even record them
+    /// otherwise). Strict JSON has none.
+    const WANTS_COMMENTS: bool = false;
+
+    /// A JSONC comment: `text` is what follows `//` (up to the line break) or what lies
+    /// between `/*` and `*/`; `span` covers the whole comment. Only called when
+    /// [`JsonBuilder::WANTS_COMMENTS`] is true, for every comment in source order, after
+    /// the document's value has been built.
+    fn comment(&mut self, text: &'a str, span: Span) {
+        let _ = (text, span);
+    }
 }
 
 /// The validate-only builder: builds nothing, allocates nothing.

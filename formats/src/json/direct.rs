@@ -14,13 +14,18 @@ use super::Error;
 /// punctuation, its loop (with the `()` builder) to skip a value, and the same loop with
 /// the RawValue builder for [`PullSource::read_raw`]. Every failure is a [`Fallback`];
 /// the caller decodes through `RawValue` again to learn the error.
+///
+/// `JSONC` is the dialect, as [`Dialect`](super::Dialect) names it: `false` (the default,
+/// made by [`DirectSource::new`]) reads strict JSON, `true` (made by
+/// [`DirectSource::jsonc`]) reads JSON with comments and trailing commas.
 #[derive(Debug)]
-pub struct DirectSource<'a> {
-    parser: Parser<'a>,
+pub struct DirectSource<'a, const JSONC: bool = false> {
+    parser: Parser<'a, JSONC>,
 }
 
 impl<'a> DirectSource<'a> {
-    /// A source over `input`: checks the size limit and UTF-8, skips a byte order mark.
+    /// A source over strict JSON `input`: checks the size limit and UTF-8, skips a byte
+    /// order mark.
     pub fn new(input: &'a [u8], limits: Limits) -> Result<Self, Error> {
         Ok(DirectSource {
             parser: Parser::new(input, limits)?,
@@ -28,7 +33,17 @@ impl<'a> DirectSource<'a> {
     }
 }
 
-impl<'a> DirectSource<'a> {
+impl<'a> DirectSource<'a, true> {
+    /// A source over JSONC `input` (comments and trailing commas allowed), checked as
+    /// [`DirectSource::new`] checks JSON.
+    pub fn jsonc(input: &'a [u8], limits: Limits) -> Result<Self, Error> {
+        Ok(DirectSource {
+            parser: Parser::new(input, limits)?,
+        })
+    }
+}
+
+impl<'a, const JSONC: bool> DirectSource<'a, JSONC> {
     /// [`PullSource::next_key`] for a key with an escape (or a malformed one).
     #[inline(never)]
     fn escaped_key(&mut self) -> Result<Option<Text<'a, '_>>, Fallback> {
@@ -45,7 +60,7 @@ impl<'a> DirectSource<'a> {
     }
 }
 
-impl<'a> PullSource<'a> for DirectSource<'a> {
+impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
     #[inline]
     fn peek_token(&mut self) -> Result<ValueKind, Fallback> {
         match self.parser.lexer.peek() {
@@ -153,6 +168,12 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
             }
             Some(b',') if !first => {
                 self.parser.lexer.bump();
+                // JSONC: a trailing comma ends the array.
+                if JSONC && self.parser.lexer.peek() == Some(b']') {
+                    self.parser.lexer.bump();
+                    self.parser.leave();
+                    return Ok(false);
+                }
                 Ok(true)
             }
             Some(_) if first => Ok(true),
@@ -179,8 +200,15 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
             }
             Some(b',') if !first => {
                 self.parser.lexer.bump();
-                if self.parser.lexer.peek() != Some(b'"') {
-                    return Err(Fallback);
+                match self.parser.lexer.peek() {
+                    Some(b'"') => {}
+                    // JSONC: a trailing comma ends the object.
+                    Some(b'}') if JSONC => {
+                        self.parser.lexer.bump();
+                        self.parser.leave();
+                        return Ok(None);
+                    }
+                    _ => return Err(Fallback),
                 }
             }
             Some(b'"') if first => {}
@@ -212,5 +240,90 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
     fn finish(self) -> Result<(), Fallback> {
         let mut parser = self.parser;
         parser.finish().map_err(|_| Fallback)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use quarry_raw_value::{PullSource, RawValue, Text};
+
+    use super::DirectSource;
+    use crate::common::Limits;
+
+    /// Reads `{"a": [ints], "b": "text"}` through the pull steps, as derived code does.
+    fn pull<'a, S: PullSource<'a>>(mut source: S) -> Option<(Vec<i64>, String)> {
+        let mut ints = Vec::new();
+        let mut text = String::new();
+        source.begin_object().ok()?;
+        let mut first = true;
+        while let Some(key) = source.next_key(first).ok()? {
+            first = false;
+            let key = key.to_string();
+            match key.as_str() {
+                "a" => {
+                    source.begin_array().ok()?;
+                    let mut first = true;
+                    while source.next_item(first).ok()? {
+                        first = false;
+                        ints.push(source.read_i64().ok()?);
+                    }
+                }
+                "b" => match source.read_str().ok()? {
+                    Text::Borrowed(s) => text = s.to_owned(),
+                    Text::Decoded(s) => text = s.to_owned(),
+                },
+                _ => source.skip_value().ok()?,
+            }
+        }
+        source.finish().ok()?;
+        Some((ints, text))
+    }
+
+    #[test]
+    fn the_jsonc_source_reads_comments_and_trailing_commas() {
+        let src = b"// config\n{\"a\": [1, /* two */ 2,], \"skip\": [{\"x\": 1,},], \"b\": \"t\",} // end";
+        let expected = Some((vec![1, 2], "t".to_owned()));
+        assert_eq!(
+            pull(DirectSource::jsonc(src, Limits::default()).unwrap()),
+            expected
+        );
+        // The strict source gives up on the same bytes (the caller falls back and the
+        // RawValue path reports the error).
+        assert_eq!(
+            pull(DirectSource::new(src, Limits::default()).unwrap()),
+            None
+        );
+        let strict = br#"{"a": [1, 2], "b": "t"}"#;
+        assert_eq!(
+            pull(DirectSource::new(strict, Limits::default()).unwrap()),
+            expected
+        );
+        assert_eq!(
+            pull(DirectSource::jsonc(strict, Limits::default()).unwrap()),
+            expected
+        );
+        // What JSONC refuses, the source refuses.
+        for bad in [
+            &b"{\"a\": [1,,2], \"b\": \"t\"}"[..],
+            b"{\"a\": [,], \"b\": \"t\"}",
+            b"{,\"a\": [], \"b\": \"t\"}",
+            b"{\"a\": [], \"b\": \"t\",,}",
+            b"{\"a\": [], \"b\": \"t\"} /* open",
+        ] {
+            assert_eq!(
+                pull(DirectSource::jsonc(bad, Limits::default()).unwrap()),
+                None
+            );
+        }
+        let mut source = DirectSource::jsonc(b"[1, {\"a\": 2,},] /**/", Limits::default()).unwrap();
+        let raw = source.read_raw().unwrap();
+        assert_eq!(
+            raw,
+            RawValue::Seq(vec![
+                RawValue::Int(1),
+                RawValue::Map(vec![("a".into(), RawValue::Int(2))])
+            ])
+        );
+        assert!(source.finish().is_ok());
     }
 }

@@ -28,6 +28,8 @@ pub enum ErrorKind {
     ControlCharacterInString,
     /// The input is not valid UTF-8.
     InvalidUtf8,
+    /// JSONC: a `/*` comment that is never closed (the position is its start).
+    UnterminatedComment,
     /// Containers nest deeper than [`Limits::max_depth`](crate::Limits::max_depth).
     DepthLimitReached(usize),
     /// The input is larger than [`Limits::max_document_size`](crate::Limits::max_document_size).
@@ -54,6 +56,7 @@ impl fmt::Display for ErrorKind {
                 f.write_str("control character in string (escape it)")
             }
             ErrorKind::InvalidUtf8 => f.write_str("invalid UTF-8"),
+            ErrorKind::UnterminatedComment => f.write_str("unterminated block comment"),
             ErrorKind::DepthLimitReached(limit) => {
                 write!(f, "nesting deeper than the limit of {limit}")
             }

@@ -1,9 +1,15 @@
 //! The JSON lexer: the primitives the parser (and the derive's direct decoder) are made of.
 //! It reads from validated UTF-8 and never allocates except into the caller's scratch
-//! buffer, and only for strings holding escapes.
+//! buffer, and only for strings holding escapes (and, in JSONC, for the comment spans a
+//! tree keeps).
+//!
+//! `JSONC` is the dialect: with it, [`Lexer::peek`] skips `//` and `/* */` comments as
+//! whitespace. No JSON token starts with `/`, so the strict lexer (`JSONC = false`) is
+//! compiled without a trace of comments, and in JSONC they are only looked for where a
+//! strict lexer would stop at a `/` and fail.
 
 use super::{Error, ErrorKind};
-use crate::common::{fold_digits, skip_spaces};
+use crate::common::{fold_digits, skip_spaces, Span};
 
 /// A string read from the input: borrowed when it held no escape, otherwise decoded into
 /// the caller's scratch buffer. The caller is told which, so it can keep the borrow.
@@ -23,11 +29,13 @@ pub enum Number<'a> {
     Big(&'a str),
 }
 
-/// A cursor over validated UTF-8 JSON text.
+/// A cursor over validated UTF-8 JSON text; `JSONC` also skips comments.
 #[derive(Debug, Clone)]
-pub struct Lexer<'a> {
+pub struct Lexer<'a, const JSONC: bool> {
     src: &'a str,
     pos: usize,
+    /// The spans of the comments skipped so far, when asked to keep them (JSONC only).
+    comments: Option<Vec<Span>>,
 }
 
 /// Exact powers of ten for the fast float path (10^22 is the largest exact f64 power).
@@ -43,10 +51,25 @@ pub(crate) fn find_string_special(bytes: &[u8], i: usize) -> usize {
     crate::common::find_string_special::<b'"', false>(bytes, i)
 }
 
-impl<'a> Lexer<'a> {
+impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
     /// A lexer at the start of `src`.
     pub fn new(src: &'a str) -> Self {
-        Lexer { src, pos: 0 }
+        Lexer {
+            src,
+            pos: 0,
+            comments: None,
+        }
+    }
+
+    /// From now on, records the span of every comment skipped (see
+    /// [`Lexer::take_comments`]). Meaningful in JSONC only.
+    pub fn keep_comments(&mut self) {
+        self.comments.get_or_insert_with(Vec::new);
+    }
+
+    /// The spans of the comments recorded since [`Lexer::keep_comments`], in source order.
+    pub fn take_comments(&mut self) -> Vec<Span> {
+        self.comments.take().unwrap_or_default()
     }
 
     /// The whole input.
@@ -67,7 +90,10 @@ impl<'a> Lexer<'a> {
         self.pos += 1;
     }
 
-    /// Skips whitespace and returns the next byte without consuming it.
+    /// Skips whitespace (in JSONC, comments too) and returns the next byte without
+    /// consuming it. In JSONC, a `/` that does not open a well-formed comment (a lone
+    /// `/`, or `/*` never closed) is returned as is: it is an error wherever it stands,
+    /// and [`Lexer::unexpected`] names it.
     #[inline]
     pub fn peek(&mut self) -> Option<u8> {
         let bytes = self.src.as_bytes();
@@ -75,12 +101,17 @@ impl<'a> Lexer<'a> {
             // One space (`"key": value`) without the call.
             Some(b' ') => match bytes.get(self.pos + 1) {
                 Some(b' ' | b'\n' | b'\r' | b'\t') => self.skip_whitespace(),
+                Some(b'/') if JSONC => {
+                    self.pos += 1;
+                    self.skip_comments()
+                }
                 next => {
                     self.pos += 1;
                     next.copied()
                 }
             },
             Some(b'\n' | b'\r' | b'\t') => self.skip_whitespace(),
+            Some(b'/') if JSONC => self.skip_comments(),
             other => other.copied(),
         }
     }
@@ -99,12 +130,50 @@ impl<'a> Lexer<'a> {
             }
             match bytes.get(pos) {
                 Some(b' ' | b'\n' | b'\r' | b'\t') => {}
+                Some(b'/') if JSONC => {
+                    self.pos = pos;
+                    return self.skip_comments();
+                }
                 other => {
                     self.pos = pos;
                     return other.copied();
                 }
             }
         }
+    }
+
+    /// JSONC: comments and the whitespace between and after them, from the `/` at
+    /// `pos`. Stops at the first byte that is neither, or at a `/` that opens no
+    /// well-formed comment (left for the caller's error).
+    #[cold]
+    #[inline(never)]
+    fn skip_comments(&mut self) -> Option<u8> {
+        let bytes = self.src.as_bytes();
+        let mut pos = self.pos;
+        loop {
+            // `bytes[pos]` is `/`.
+            let end = match bytes.get(pos + 1) {
+                Some(b'/') => memchr::memchr2(b'\n', b'\r', &bytes[pos + 2..])
+                    .map_or(bytes.len(), |at| pos + 2 + at),
+                Some(b'*') => match memchr::memmem::find(&bytes[pos + 2..], b"*/") {
+                    Some(at) => pos + 2 + at + 2,
+                    None => break,
+                },
+                _ => break,
+            };
+            if let Some(comments) = &mut self.comments {
+                comments.push(Span::new(pos, end));
+            }
+            pos = end;
+            while let Some(b' ' | b'\n' | b'\r' | b'\t') = bytes.get(pos) {
+                pos += 1;
+            }
+            if bytes.get(pos) != Some(&b'/') {
+                break;
+            }
+        }
+        self.pos = pos;
+        bytes.get(pos).copied()
     }
 
     /// An error of `kind` at the current position.
@@ -120,8 +189,50 @@ impl<'a> Lexer<'a> {
     }
 
     /// "expected X, found Y" at the current position (or "unexpected end of input").
+    /// In JSONC, a `/` there is a malformed comment, and the error says so.
     #[cold]
     pub fn unexpected(&self, expected: &'static str) -> Error {
+        if let Some(error) = self.comment_error() {
+            return error;
+        }
+        self.unexpected_token(expected)
+    }
+
+    /// Something other than whitespace (or, in JSONC, comments) after the value.
+    #[cold]
+    pub fn trailing(&self) -> Error {
+        self.comment_error()
+            .unwrap_or_else(|| self.error(ErrorKind::TrailingCharacters))
+    }
+
+    /// JSONC, at a `/` where [`Lexer::peek`] stopped: the comment it fails to open.
+    /// `None` when the dialect is strict or no `/` is here.
+    #[cold]
+    fn comment_error(&self) -> Option<Error> {
+        let bytes = self.src.as_bytes();
+        if !JSONC || bytes.get(self.pos) != Some(&b'/') {
+            return None;
+        }
+        Some(match bytes.get(self.pos + 1) {
+            Some(b'*') if memchr::memmem::find(&bytes[self.pos + 2..], b"*/").is_none() => {
+                self.error(ErrorKind::UnterminatedComment)
+            }
+            Some(b'*') => return None,
+            Some(_) => Error::new(
+                ErrorKind::UnexpectedCharacter {
+                    expected: "`/` or `*` (a comment)",
+                    found: self.src[self.pos + 1..].chars().next().unwrap_or('/'),
+                },
+                bytes,
+                self.pos + 1,
+            ),
+            None => self.error_at(ErrorKind::UnexpectedEnd, self.pos + 1),
+        })
+    }
+
+    /// "expected X, found Y" at the current position, whatever is there.
+    #[cold]
+    fn unexpected_token(&self, expected: &'static str) -> Error {
         match self
             .src
             .get(self.pos..)
@@ -152,7 +263,7 @@ impl<'a> Lexer<'a> {
             .take_while(|(a, b)| a == *b)
             .count();
         self.pos += matched;
-        Err(self.unexpected(match literal {
+        Err(self.unexpected_token(match literal {
             "true" => "`true`",
             "false" => "`false`",
             _ => "`null`",
@@ -477,7 +588,7 @@ mod tests {
     use super::*;
 
     fn number(text: &str) -> Result<Number<'_>, ErrorKind> {
-        let mut lexer = Lexer::new(text);
+        let mut lexer = Lexer::<false>::new(text);
         let n = lexer.read_number().map_err(|e| e.kind().clone())?;
         assert_eq!(lexer.pos(), text.len(), "{text}");
         Ok(n)
@@ -539,12 +650,12 @@ mod tests {
     #[test]
     fn strings_borrow_unless_escaped() {
         let mut scratch = String::new();
-        let mut lexer = Lexer::new(r#""plain""#);
+        let mut lexer = Lexer::<false>::new(r#""plain""#);
         assert!(matches!(
             lexer.read_string(&mut scratch),
             Ok(Text::Borrowed("plain"))
         ));
-        let mut lexer = Lexer::new(r#""a\n\u00e9\ud83d\ude00\/""#);
+        let mut lexer = Lexer::<false>::new(r#""a\n\u00e9\ud83d\ude00\/""#);
         assert_eq!(&*lexer.read_string(&mut scratch).unwrap(), "a\né😀/");
         for (bad, kind) in [
             (r#""\ud800""#, ErrorKind::LoneSurrogate),
@@ -556,7 +667,7 @@ mod tests {
             ("\"abc", ErrorKind::UnexpectedEnd),
             ("\"ab\\", ErrorKind::UnexpectedEnd),
         ] {
-            let mut lexer = Lexer::new(bad);
+            let mut lexer = Lexer::<false>::new(bad);
             assert_eq!(
                 lexer.read_string(&mut scratch).unwrap_err().kind(),
                 &kind,

@@ -1,4 +1,5 @@
-//! JSON (RFC 8259), strict: exactly what JSONTestSuite demands.
+//! JSON (RFC 8259), strict: exactly what JSONTestSuite demands; and JSONC, JSON with
+//! comments, as a dialect of the same parser.
 //!
 //! One parser (`parser.rs`, driven through [`parse_with`]) generic over [`JsonBuilder`] serves both doors:
 //! [`parse`] builds a [`RawValue`] for decoding into structs, [`parse_tree`] builds a
@@ -16,12 +17,34 @@
 //! assert_eq!(err.to_string(), "expected a JSON value, found `]` at line 2, column 4");
 //! ```
 //!
+//! [`Dialect::Jsonc`] is what VS Code, TypeScript (`tsconfig.json`) and dev containers
+//! read: `//` line comments and `/* */` block comments wherever whitespace may stand,
+//! and one trailing comma after the last item of an array or member of an object. Every
+//! door reads it: [`parse_jsonc`], [`parse_tree_jsonc`] (whose [`Document::comments`]
+//! keeps the comments), [`check_jsonc`], [`DirectSource::jsonc`] and
+//! [`parse_with_dialect`] for any builder. Strict JSON pays nothing for it: the dialect
+//! is a compile-time parameter of the parser, and its rules sit only where strict JSON
+//! fails (a `/` where whitespace may be, a `]` or `}` after a comma).
+//!
+//! ```
+//! use quarry_formats::json;
+//!
+//! let src = b"{\n  // the port\n  \"port\": 80, /* http */\n}";
+//! let value = json::parse_jsonc(src).unwrap();
+//! assert_eq!(value.get("port"), Some(&quarry_formats::RawValue::Int(80)));
+//! assert!(json::parse(src).is_err());
+//!
+//! let err = json::parse_jsonc(b"[1,\n /* not closed ]").unwrap_err();
+//! assert_eq!(err.to_string(), "unterminated block comment at line 2, column 2");
+//! ```
+//!
 //! What is preserved and what is not: object member order and duplicate keys are kept
 //! (the decoder decides); integers are `i64`/`u64` when they fit and kept as text
 //! beyond; floats are correctly rounded, and a float beyond `f64`'s range keeps its
 //! text; `-0` reads as the float `-0.0`. A leading UTF-8 byte order mark is skipped.
-//! Whitespace and the exact spelling of numbers and escapes are not kept (the tree
-//! keeps spans, so the source text of any node is at hand).
+//! Whitespace, the exact spelling of numbers and escapes, and (outside the tree) JSONC
+//! comments are not kept (the tree keeps spans, so the source text of any node is at
+//! hand).
 
 mod builder;
 mod direct;
@@ -38,13 +61,25 @@ pub use builder::JsonBuilder;
 pub use direct::DirectSource;
 pub use error::{Error, ErrorKind};
 pub use lexer::{Number, NumberToken};
-pub use parser::parse_with;
-use parser::Parser;
+pub use parser::{parse_with, parse_with_dialect};
 pub use raw::RawValueBuilder;
 pub use tree::{Document, Node, NodeKind, TreeBuilder};
 pub use writer::{write_escaped_str, JsonWriter};
 
 use crate::common::Limits;
+
+/// Which JSON a parser reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum Dialect {
+    /// Strict JSON (RFC 8259), the default.
+    #[default]
+    Json,
+    /// JSON with comments: `//` and `/* */` comments wherever whitespace may be, and a
+    /// trailing comma in arrays and objects (`[1, 2,]`, `{"a": 1,}`; not `[,]` or
+    /// `[1,,2]`).
+    Jsonc,
+}
 
 /// Parses a JSON document into a [`RawValue`] (the struct door), with default limits.
 pub fn parse(input: &[u8]) -> Result<RawValue<'_>, Error> {
@@ -63,16 +98,46 @@ pub fn parse_tree(input: &[u8]) -> Result<Document<'_>, Error> {
 
 /// Parses a JSON document into a [`Document`] tree under `limits`.
 pub fn parse_tree_with_limits(input: &[u8], limits: Limits) -> Result<Document<'_>, Error> {
-    let mut parser = Parser::new(input, limits)?;
+    parse_tree_with_dialect(input, limits, Dialect::Json)
+}
+
+/// Parses a document of `dialect` into a [`Document`] tree under `limits`.
+pub fn parse_tree_with_dialect(
+    input: &[u8],
+    limits: Limits,
+    dialect: Dialect,
+) -> Result<Document<'_>, Error> {
     let mut builder = TreeBuilder::with_capacity(input.len() / 16 + 1);
-    parser.parse_value(&mut builder)?;
-    parser.finish()?;
-    Ok(builder.finish(parser.lexer.src()))
+    let (_root, src) = parser::parse_source(input, &mut builder, limits, dialect)?;
+    Ok(builder.finish(src))
 }
 
 /// Checks that `input` is one well-formed JSON document, building nothing.
 pub fn check(input: &[u8]) -> Result<(), Error> {
     parse_with(input, &mut (), Limits::default())
+}
+
+/// Parses a JSONC document (JSON with comments and trailing commas) into a [`RawValue`],
+/// with default limits: the value [`parse`] gives for the same document with its
+/// comments and trailing commas taken out.
+pub fn parse_jsonc(input: &[u8]) -> Result<RawValue<'_>, Error> {
+    parse_with_dialect(
+        input,
+        &mut RawValueBuilder::default(),
+        Limits::default(),
+        Dialect::Jsonc,
+    )
+}
+
+/// Parses a JSONC document into a [`Document`] tree, with default limits; the tree keeps
+/// the comments ([`Document::comments`]).
+pub fn parse_tree_jsonc(input: &[u8]) -> Result<Document<'_>, Error> {
+    parse_tree_with_dialect(input, Limits::default(), Dialect::Jsonc)
+}
+
+/// Checks that `input` is one well-formed JSONC document, building nothing.
+pub fn check_jsonc(input: &[u8]) -> Result<(), Error> {
+    parse_with_dialect(input, &mut (), Limits::default(), Dialect::Jsonc)
 }
 
 /// Encodes `value` as compact JSON.

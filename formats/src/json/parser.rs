@@ -1,4 +1,7 @@
-//! The one JSON parser (RFC 8259, strict), generic over a [`JsonBuilder`].
+//! The one JSON parser (RFC 8259, strict), generic over a [`JsonBuilder`] and over the
+//! dialect: with `JSONC`, it also reads JSON with comments (which its lexer skips as
+//! whitespace) and a trailing comma in arrays and objects. Each JSONC rule is reached only
+//! where strict JSON would fail, and compiled out of the strict parser.
 //!
 //! It is iterative: open containers live on a heap stack, so no input can overflow the
 //! thread's stack whatever the depth limit; the limit itself is checked here, in the core.
@@ -7,14 +10,14 @@ use crate::common::{validate_utf8, Limits, Span};
 
 use super::builder::JsonBuilder;
 use super::lexer::Lexer;
-use super::{Error, ErrorKind};
+use super::{Dialect, Error, ErrorKind};
 
-/// A JSON parser over one input. Besides [`Parser::parse_value`], it exposes to
-/// [`super::DirectSource`] the steps the direct path reuses (its lexer, scratch buffer,
-/// depth accounting and value skipping).
+/// A JSON parser over one input, strict or (`JSONC`) JSON with comments. Besides
+/// [`Parser::parse_value`], it exposes to [`super::DirectSource`] the steps the direct
+/// path reuses (its lexer, scratch buffer, depth accounting and value skipping).
 #[derive(Debug)]
-pub(super) struct Parser<'a> {
-    pub(super) lexer: Lexer<'a>,
+pub(super) struct Parser<'a, const JSONC: bool> {
+    pub(super) lexer: Lexer<'a, JSONC>,
     limits: Limits,
     pub(super) scratch: String,
     depth: usize,
@@ -30,7 +33,7 @@ enum Frame<A, O, K> {
     Object(O, Option<K>, usize),
 }
 
-impl<'a> Parser<'a> {
+impl<'a, const JSONC: bool> Parser<'a, JSONC> {
     /// Checks the size limit and UTF-8 validity of `input` and skips a leading BOM.
     pub fn new(input: &'a [u8], limits: Limits) -> Result<Self, Error> {
         if input.len() > limits.max_document_size {
@@ -77,11 +80,11 @@ impl<'a> Parser<'a> {
         self.depth -= 1;
     }
 
-    /// Checks that only whitespace is left.
+    /// Checks that only whitespace (in JSONC, and comments) is left.
     pub fn finish(&mut self) -> Result<(), Error> {
         match self.lexer.peek() {
             None => Ok(()),
-            Some(_) => Err(self.lexer.error(ErrorKind::TrailingCharacters)),
+            Some(_) => Err(self.lexer.trailing()),
         }
     }
 
@@ -182,6 +185,17 @@ impl<'a> Parser<'a> {
                     self.lexer.read_literal("null")?;
                     builder.null(Span::new(start, self.lexer.pos()))
                 }
+                // JSONC: a trailing comma, `[1,]`. (After `[` itself, `]` was taken above,
+                // so an array open here has just read a `,`.)
+                Some(b']') if JSONC && matches!(stack.last(), Some(Frame::Array(..))) => {
+                    self.lexer.bump();
+                    match stack.pop() {
+                        Some(Frame::Array(array, start)) => {
+                            builder.end_array(array, Span::new(start, self.lexer.pos()))
+                        }
+                        _ => unreachable!("an array is open"),
+                    }
+                }
                 _ => return Err(self.lexer.unexpected("a JSON value")),
             };
             // Hand the value to its container; close every container that ends here.
@@ -209,11 +223,18 @@ impl<'a> Parser<'a> {
                         match self.lexer.peek() {
                             Some(b',') => {
                                 self.lexer.bump();
-                                if self.lexer.peek() != Some(b'"') {
-                                    return Err(self.lexer.unexpected("a string key"));
+                                match self.lexer.peek() {
+                                    Some(b'"') => {
+                                        *pending_key = Some(self.read_key(builder)?);
+                                        continue 'value;
+                                    }
+                                    // JSONC: a trailing comma, `{"a": 1,}`.
+                                    Some(b'}') if JSONC => self.lexer.bump(),
+                                    _ if JSONC => {
+                                        return Err(self.lexer.unexpected("a string key or `}`"))
+                                    }
+                                    _ => return Err(self.lexer.unexpected("a string key")),
                                 }
-                                *pending_key = Some(self.read_key(builder)?);
-                                continue 'value;
                             }
                             Some(b'}') => self.lexer.bump(),
                             _ => return Err(self.lexer.unexpected("`,` or `}`")),
@@ -235,14 +256,284 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// Parses a whole document: one value, surrounded only by whitespace.
+/// Parses a whole strict JSON document into `builder`: one value, surrounded only by
+/// whitespace.
 pub fn parse_with<'a, B: JsonBuilder<'a>>(
     input: &'a [u8],
     builder: &mut B,
     limits: Limits,
 ) -> Result<B::Value, Error> {
-    let mut parser = Parser::new(input, limits)?;
+    parse_document::<B, false>(input, builder, limits).map(|(value, _)| value)
+}
+
+/// Parses a whole document of `dialect` into `builder`. In [`Dialect::Jsonc`], a builder
+/// that [wants comments](JsonBuilder::WANTS_COMMENTS) is handed every comment, in source
+/// order, once the document has ended.
+pub fn parse_with_dialect<'a, B: JsonBuilder<'a>>(
+    input: &'a [u8],
+    builder: &mut B,
+    limits: Limits,
+    dialect: Dialect,
+) -> Result<B::Value, Error> {
+    parse_source(input, builder, limits, dialect).map(|(value, _)| value)
+}
+
+/// [`parse_with_dialect`], also giving the input as the text it was validated to be.
+pub(super) fn parse_source<'a, B: JsonBuilder<'a>>(
+    input: &'a [u8],
+    builder: &mut B,
+    limits: Limits,
+    dialect: Dialect,
+) -> Result<(B::Value, &'a str), Error> {
+    match dialect {
+        Dialect::Json => parse_document::<B, false>(input, builder, limits),
+        Dialect::Jsonc => parse_document::<B, true>(input, builder, limits),
+    }
+}
+
+/// [`parse_source`], the dialect settled at compile time.
+#[inline]
+fn parse_document<'a, B: JsonBuilder<'a>, const JSONC: bool>(
+    input: &'a [u8],
+    builder: &mut B,
+    limits: Limits,
+) -> Result<(B::Value, &'a str), Error> {
+    let mut parser = Parser::<JSONC>::new(input, limits)?;
+    let comments = JSONC && B::WANTS_COMMENTS;
+    if comments {
+        parser.lexer.keep_comments();
+    }
     let value = parser.parse_value(builder)?;
     parser.finish()?;
-    Ok(value)
+    let src = parser.lexer.src();
+    if comments {
+        for span in parser.lexer.take_comments() {
+            builder.comment(comment_text(src, span), span);
+        }
+    }
+    Ok((value, src))
+}
+
+/// The text of the comment at `span`: after `//`, or between `/*` and `*/`.
+pub(super) fn comment_text(src: &str, span: Span) -> &str {
+    let text = &src[span.start + 2..span.end];
+    match src.as_bytes()[span.start + 1] {
+        b'*' => &text[..text.len() - 2],
+        _ => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::json::{self, ErrorKind};
+
+    /// The tokens of a document that uses every construct: between any two of them (and
+    /// before the first and after the last) whitespace may stand, so a comment may too.
+    const TOKENS: &[&str] = &[
+        "{", "\"a\"", ":", "[", "1", ",", "-2.5e3", ",", "true", ",", "null", "]", ",", "\"b\"",
+        ":", "{", "\"c\"", ":", "\"d\\n\"", "}", ",", "\"e\"", ":", "[", "]", ",", "\"f\"", ":",
+        "{", "}", "}",
+    ];
+
+    fn document_with(gap: usize, filler: &str) -> String {
+        let mut doc = String::new();
+        for (i, token) in TOKENS.iter().enumerate() {
+            if i == gap {
+                doc.push_str(filler);
+            }
+            doc.push_str(token);
+        }
+        if gap == TOKENS.len() {
+            doc.push_str(filler);
+        }
+        doc
+    }
+
+    fn kind_and_place(result: Result<impl Sized, json::Error>) -> (ErrorKind, usize, usize) {
+        let e = result.err().expect("an error");
+        (e.kind().clone(), e.position().line, e.position().column)
+    }
+
+    #[test]
+    fn comments_stand_wherever_whitespace_may() {
+        let plain = TOKENS.concat();
+        let expected = json::parse(plain.as_bytes()).unwrap();
+        let fillers = [
+            "/* block */",
+            "/**/",
+            "/* multi\n line * / */",
+            "// line\n",
+            "//\r\n",
+            " \n\t// a\n  /* b */ // c\r /*d*/ ",
+            "/*a*//*b*/",
+            "/*\u{e9}*/",
+        ];
+        for gap in 0..=TOKENS.len() {
+            for filler in fillers {
+                let doc = document_with(gap, filler);
+                let ours = json::parse_jsonc(doc.as_bytes());
+                assert_eq!(ours.as_ref().ok(), Some(&expected), "{doc:?}: {ours:?}");
+                let tree = json::parse_tree_jsonc(doc.as_bytes()).unwrap();
+                assert_eq!(tree.to_raw_value(), expected, "{doc:?}");
+                assert!(json::check_jsonc(doc.as_bytes()).is_ok(), "{doc:?}");
+                // Strict JSON still refuses every one of them.
+                let strict = json::parse(doc.as_bytes());
+                assert!(strict.is_err(), "{doc:?}");
+                assert!(json::check(doc.as_bytes()).is_err(), "{doc:?}");
+                assert!(json::parse_tree(doc.as_bytes()).is_err(), "{doc:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_line_comment_may_end_the_document() {
+        assert_eq!(
+            json::parse_jsonc(b"1 // done").unwrap(),
+            json::parse(b"1").unwrap()
+        );
+        assert_eq!(
+            json::parse_jsonc(b"\xEF\xBB\xBF// after a BOM\n[]").unwrap(),
+            json::parse(b"[]").unwrap()
+        );
+        // A comment inside a string is text.
+        let value = json::parse_jsonc(br#"["// no", "/* no */"]"#).unwrap();
+        assert_eq!(value, json::parse(br#"["// no", "/* no */"]"#).unwrap());
+        // A comment ends a number or a literal.
+        assert_eq!(
+            json::parse_jsonc(b"[1/*x*/,true//y\n]").unwrap(),
+            json::parse(b"[1,true]").unwrap()
+        );
+    }
+
+    #[test]
+    fn one_trailing_comma_closes_arrays_and_objects() {
+        for (jsonc, json) in [
+            ("[1,]", "[1]"),
+            ("[1, 2 ,\n]", "[1,2]"),
+            ("[[],]", "[[]]"),
+            ("[[1,],[2,],]", "[[1],[2]]"),
+            (r#"{"a":1,}"#, r#"{"a":1}"#),
+            (r#"{"a":{"b":[1,],},}"#, r#"{"a":{"b":[1]}}"#),
+            ("[1, /* last */ ]", "[1]"),
+            ("{\"a\": 1, // last\n}", r#"{"a":1}"#),
+            (r#"[{"a":1,},]"#, r#"[{"a":1}]"#),
+        ] {
+            let expected = json::parse(json.as_bytes()).unwrap();
+            assert_eq!(
+                json::parse_jsonc(jsonc.as_bytes()).unwrap(),
+                expected,
+                "{jsonc}"
+            );
+            let tree = json::parse_tree_jsonc(jsonc.as_bytes()).unwrap();
+            assert_eq!(tree.to_raw_value(), expected, "{jsonc}");
+            assert!(json::check_jsonc(jsonc.as_bytes()).is_ok(), "{jsonc}");
+            assert!(json::parse(jsonc.as_bytes()).is_err(), "{jsonc}");
+        }
+    }
+
+    #[test]
+    fn strict_json_rejects_trailing_commas_as_before() {
+        assert_eq!(
+            kind_and_place(json::parse(b"[1,]")),
+            (
+                ErrorKind::UnexpectedCharacter {
+                    expected: "a JSON value",
+                    found: ']'
+                },
+                1,
+                4
+            )
+        );
+        assert_eq!(
+            kind_and_place(json::parse(b"{\"a\":1,}")),
+            (
+                ErrorKind::UnexpectedCharacter {
+                    expected: "a string key",
+                    found: '}'
+                },
+                1,
+                8
+            )
+        );
+        assert_eq!(
+            kind_and_place(json::parse(b"[1 // no\n]")),
+            (
+                ErrorKind::UnexpectedCharacter {
+                    expected: "`,` or `]`",
+                    found: '/'
+                },
+                1,
+                4
+            )
+        );
+        assert_eq!(
+            kind_and_place(json::parse(b"1 /* no */")),
+            (ErrorKind::TrailingCharacters, 1, 3)
+        );
+    }
+
+    #[test]
+    fn what_jsonc_still_refuses_is_placed() {
+        let unexpected = |expected, found| ErrorKind::UnexpectedCharacter { expected, found };
+        for (doc, kind, line, column) in [
+            ("[,]", unexpected("a JSON value", ','), 1, 2),
+            ("[1,,2]", unexpected("a JSON value", ','), 1, 4),
+            ("[\n  1,\n  ,\n]", unexpected("a JSON value", ','), 3, 3),
+            ("{,}", unexpected("a string key or `}`", ','), 1, 2),
+            ("{\"a\":1,,}", unexpected("a string key or `}`", ','), 1, 8),
+            ("{\"a\":,}", unexpected("a JSON value", ','), 1, 6),
+            ("{\"a\":1 ,]", unexpected("a string key or `}`", ']'), 1, 9),
+            ("[1,}", unexpected("a JSON value", '}'), 1, 4),
+            (",", unexpected("a JSON value", ','), 1, 1),
+            ("]", unexpected("a JSON value", ']'), 1, 1),
+            ("1,", ErrorKind::TrailingCharacters, 1, 2),
+            ("[1]]", ErrorKind::TrailingCharacters, 1, 4),
+            // Comments that do not close, or are not comments.
+            ("[1,\n  /* open", ErrorKind::UnterminatedComment, 2, 3),
+            ("/* open", ErrorKind::UnterminatedComment, 1, 1),
+            ("1 /* open", ErrorKind::UnterminatedComment, 1, 3),
+            ("{\"a\"/*", ErrorKind::UnterminatedComment, 1, 5),
+            ("/* a */ /* b", ErrorKind::UnterminatedComment, 1, 9),
+            ("[1 /x]", unexpected("`/` or `*` (a comment)", 'x'), 1, 5),
+            ("[1 /", ErrorKind::UnexpectedEnd, 1, 5),
+            ("1 /", ErrorKind::UnexpectedEnd, 1, 4),
+            ("/", ErrorKind::UnexpectedEnd, 1, 2),
+            ("", ErrorKind::UnexpectedEnd, 1, 1),
+            ("// only a comment", ErrorKind::UnexpectedEnd, 1, 18),
+            ("/* only */", ErrorKind::UnexpectedEnd, 1, 11),
+            ("[1 */]", unexpected("`,` or `]`", '*'), 1, 4),
+            ("[1 /*/]", ErrorKind::UnterminatedComment, 1, 4),
+            // Not a comment but a broken literal (the comment after it is fine).
+            ("tru/**/e", unexpected("`true`", '/'), 1, 4),
+        ] {
+            let place = kind_and_place(json::parse_jsonc(doc.as_bytes()));
+            assert_eq!(place, (kind.clone(), line, column), "{doc:?}");
+            // Every door agrees.
+            assert_eq!(
+                kind_and_place(json::parse_tree_jsonc(doc.as_bytes())),
+                place,
+                "{doc:?}"
+            );
+            assert_eq!(kind_and_place(json::check_jsonc(doc.as_bytes())), place);
+        }
+        let e = json::parse_jsonc(b"{\n  \"a\": 1, /* open\n}").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unterminated block comment at line 2, column 11"
+        );
+    }
+
+    #[test]
+    fn limits_hold_in_jsonc() {
+        let deep = "[".repeat(200) + &"]".repeat(200);
+        assert!(matches!(
+            json::parse_jsonc(deep.as_bytes()).unwrap_err().kind(),
+            ErrorKind::DepthLimitReached(128)
+        ));
+        let deep = "[/**/".repeat(200) + &",]".repeat(200);
+        assert!(matches!(
+            json::check_jsonc(deep.as_bytes()).unwrap_err().kind(),
+            ErrorKind::DepthLimitReached(128)
+        ));
+    }
 }

@@ -48,7 +48,10 @@ impl<'a> JsonBuilder<'a> for RawValueBuilder<'a> {
     fn bool(&mut self, value: bool, _: Span) -> RawValue<'a> {
         RawValue::Bool(value)
     }
-    #[inline]
+    // Always inlined: with the JSONC instantiations of the parser beside the strict ones,
+    // LLVM stopped inlining it into the strict loop, and a list of integers parsed 10%
+    // slower for the call per number.
+    #[inline(always)]
     fn number(&mut self, value: NumberToken<'a>, _: Span) -> RawValue<'a> {
         raw_number(value.value())
     }

@@ -2,7 +2,8 @@
 //!
 //! Nodes live in one flat vector in document order (a parent before its children, each
 //! subtree contiguous), so building a tree costs no allocation per node and walking it
-//! is a scan. Strings are borrowed from the input unless they held escapes.
+//! is a scan. Strings are borrowed from the input unless they held escapes. A JSONC
+//! document also keeps its comments' spans.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -30,6 +31,8 @@ use super::lexer::{Number, NumberToken, Text};
 pub struct Document<'a> {
     src: &'a str,
     nodes: Vec<NodeData<'a>>,
+    /// The comments' spans, in source order (JSONC only).
+    comments: Vec<Span>,
 }
 
 #[derive(Debug, Clone)]
@@ -79,6 +82,28 @@ impl<'a> Document<'a> {
     /// Every node in document order (a parent before its children).
     pub fn descendants(&self) -> impl Iterator<Item = Node<'_, 'a>> + '_ {
         (0..self.nodes.len()).map(move |id| Node { doc: self, id })
+    }
+
+    /// Every comment of a JSONC document, in source order: its text (after `//`, or
+    /// between `/*` and `*/`) and its span. Strict JSON has none.
+    ///
+    /// ```
+    /// let doc = quarry_formats::json::parse_tree_jsonc(b"// port\n{\"port\": 80 /* http */}").unwrap();
+    /// let texts: Vec<&str> = doc.comments().map(|c| c.text).collect();
+    /// assert_eq!(texts, [" port", " http "]);
+    /// ```
+    pub fn comments(&self) -> impl Iterator<Item = Comment<'a>> + '_ {
+        let src = self.src;
+        self.comments.iter().map(move |&span| Comment {
+            text: super::parser::comment_text(src, span),
+            span,
+        })
+    }
+
+    /// The comment that ends at byte `end`, if one does.
+    fn comment_ending_at(&self, end: usize) -> Option<Span> {
+        let i = self.comments.binary_search_by_key(&end, |c| c.end).ok()?;
+        Some(self.comments[i])
     }
 }
 
@@ -210,15 +235,19 @@ impl<'d, 'a> Node<'d, 'a> {
     }
 
     /// Where the key of this object member was written: found by stepping back from
-    /// the value over the `:` and the key string (the tree keeps no key spans).
+    /// the value over the `:` and the key string, and any whitespace and comments
+    /// between (the tree keeps no key spans).
     fn key_span(&self) -> Span {
         let src = self.doc.src.as_bytes();
         let mut i = self.span().start;
-        let back_over_space = |mut i: usize| {
+        let back_over_space = |mut i: usize| loop {
             while i > 0 && matches!(src[i - 1], b' ' | b'\t' | b'\n' | b'\r') {
                 i -= 1;
             }
-            i
+            match self.doc.comment_ending_at(i) {
+                Some(comment) => i = comment.start,
+                None => return i,
+            }
         };
         i = back_over_space(i);
         if i == 0 || src[i - 1] != b':' {
@@ -334,9 +363,9 @@ impl<'d, 'a: 'd> Tree<'d> for Document<'a> {
         Document::root(self)
     }
 
-    /// JSON has no comments.
+    /// Every comment of a JSONC document, in source order; strict JSON has none.
     fn comments(&'d self) -> impl Iterator<Item = Comment<'d>> {
-        std::iter::empty()
+        Document::comments(self)
     }
 }
 
@@ -344,6 +373,7 @@ impl<'d, 'a: 'd> Tree<'d> for Document<'a> {
 #[derive(Debug, Default)]
 pub struct TreeBuilder<'a> {
     nodes: Vec<NodeData<'a>>,
+    comments: Vec<Span>,
 }
 
 impl<'a> TreeBuilder<'a> {
@@ -351,6 +381,7 @@ impl<'a> TreeBuilder<'a> {
     pub fn with_capacity(capacity: usize) -> Self {
         TreeBuilder {
             nodes: Vec::with_capacity(capacity),
+            comments: Vec::new(),
         }
     }
 
@@ -359,6 +390,7 @@ impl<'a> TreeBuilder<'a> {
         Document {
             src,
             nodes: self.nodes,
+            comments: self.comments,
         }
     }
 
@@ -435,5 +467,57 @@ impl<'a> JsonBuilder<'a> for TreeBuilder<'a> {
     #[inline]
     fn end_object(&mut self, (id, len): (usize, usize), span: Span) -> usize {
         self.close(id, Data::Object(len), span)
+    }
+
+    const WANTS_COMMENTS: bool = true;
+
+    fn comment(&mut self, _: &'a str, span: Span) {
+        self.comments.push(span);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::common::{Comment, Span, Tree, TreeNode};
+    use crate::json;
+
+    #[test]
+    fn a_jsonc_tree_keeps_its_comments_with_their_spans() {
+        let src = "// head\n{ /* a */ \"a\" /* b */ : // c\n 1, \"d\": [2, /**/],\r\n} // tail";
+        let doc = json::parse_tree_jsonc(src.as_bytes()).unwrap();
+        let comments: Vec<Comment<'_>> = doc.comments().collect();
+        let texts: Vec<&str> = comments.iter().map(|c| c.text).collect();
+        assert_eq!(texts, [" head", " a ", " b ", " c", "", " tail"]);
+        for comment in &comments {
+            let written = comment.span.slice(src);
+            assert!(
+                written.starts_with("//") || written.starts_with("/*"),
+                "{written:?}"
+            );
+            assert!(written.contains(comment.text));
+        }
+        assert_eq!(comments[0].span, Span::new(0, 7));
+        assert_eq!(comments[3].span.slice(src), "// c");
+        assert_eq!(comments[4].span.slice(src), "/**/");
+        // The trait gives the same comments.
+        assert_eq!(Tree::comments(&doc).collect::<Vec<_>>(), comments);
+        // Keys are placed across the comments between them and their values.
+        let (key, value) = doc.root().entries().next().unwrap();
+        assert_eq!(key.name, "a");
+        assert_eq!(key.span.slice(src), "\"a\"");
+        assert_eq!(value.source_text(), "1");
+        let d = doc.root().get("d").unwrap();
+        assert_eq!(d.source_text(), "[2, /**/]");
+        assert_eq!(d.len(), 1);
+        let (key, _) = doc.root().entries().nth(1).unwrap();
+        assert_eq!(key.span.slice(src), "\"d\"");
+    }
+
+    #[test]
+    fn strict_trees_and_the_struct_door_keep_no_comments() {
+        let doc = json::parse_tree(br#"{"a": "// not a comment"}"#).unwrap();
+        assert_eq!(doc.comments().count(), 0);
+        let doc = json::parse_tree_jsonc(br#"{"a": "/* not a comment */"}"#).unwrap();
+        assert_eq!(doc.comments().count(), 0);
     }
 }

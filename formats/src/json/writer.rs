@@ -195,7 +195,7 @@ fn word_needs_escape(w: u64) -> bool {
 
 /// True when `text` is a number by JSON's grammar (what [`Encoder::big_number`] may emit).
 fn is_json_number(text: &str) -> bool {
-    let mut lexer = super::lexer::Lexer::new(text);
+    let mut lexer = super::lexer::Lexer::<false>::new(text);
     lexer.read_number().is_ok() && lexer.pos() == text.len()
 }
 
