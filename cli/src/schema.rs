@@ -115,9 +115,17 @@ mod tests {
         let value: Value = serde_json::from_str(r#"{"a/b": [{"0": 1}], "m": {"1": 2}}"#).unwrap();
         assert_eq!(
             value_path(&value, "/a~1b/0/0").to_string(),
-            r#"["a/b"][0]["0"]"#
+            r#"["a/b"][0].0"#
         );
-        assert_eq!(value_path(&value, "/m/1").to_string(), r#"m["1"]"#);
+        assert_eq!(value_path(&value, "/m/1").to_string(), "m.1");
+        assert_eq!(
+            value_path(&value, "/a~1b/0/0").segments[1],
+            Segment::Index(0)
+        );
+        assert_eq!(
+            value_path(&value, "/a~1b/0/0").segments[2],
+            Segment::Key("0".into())
+        );
         assert_eq!(value_path(&value, "").to_string(), "");
     }
 }
