@@ -60,6 +60,8 @@ pub use quarry_codegen::{Decode, Encode};
 pub mod config;
 #[cfg(feature = "miette")]
 pub mod diagnostic;
+#[cfg(all(feature = "json", feature = "toml", feature = "yaml"))]
+pub mod edit;
 pub mod json_schema;
 pub use json_schema::schema;
 pub use quarry_formats::common::{

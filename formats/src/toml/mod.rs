@@ -42,7 +42,7 @@ pub use parser::parse_with;
 use parser::Parser;
 pub use raw::RawValueBuilder;
 pub use tree::{Document, Node, NodeKind, TreeBuilder};
-pub use writer::{write_document, NullEntries};
+pub use writer::{inline_value, key_text, write_document, NullEntries};
 
 use crate::common::Limits;
 

@@ -149,12 +149,6 @@ fn is_bare_key(key: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
-fn key_text(key: &str) -> String {
-    let mut out = Vec::with_capacity(key.len() + 2);
-    write_key(&mut out, key);
-    String::from_utf8(out).unwrap_or_default()
-}
-
 fn write_key(out: &mut Vec<u8>, key: &str) {
     if is_bare_key(key) {
         out.extend_from_slice(key.as_bytes());
@@ -205,6 +199,21 @@ fn write_float(out: &mut Vec<u8>, f: f64) {
             out.extend_from_slice(b".0");
         }
     }
+}
+
+/// `value` as TOML writes it on the right of `=`: arrays and tables inline (for editors
+/// that place one value in an existing document).
+pub fn inline_value(value: &RawValue<'_>) -> Result<String, EncodeError> {
+    let mut out = Vec::new();
+    write_inline(&mut out, value, false)?;
+    Ok(crate::common::utf8_output(out))
+}
+
+/// `key` as TOML writes it: bare when it can be, else a basic string.
+pub fn key_text(key: &str) -> String {
+    let mut out = Vec::with_capacity(key.len() + 2);
+    write_key(&mut out, key);
+    crate::common::utf8_output(out)
 }
 
 /// A value on the right of `=` or inside an array: arrays and tables inline.
