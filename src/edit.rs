@@ -148,7 +148,16 @@ impl Document {
             index,
             edit_anchors: false,
         };
-        View::build(&doc.text, format, index)?;
+        match format {
+            // JSON and TOML: checking is enough (and quick).
+            Format::Toml | Format::Json | Format::Jsonc => {
+                crate::check(doc.text.as_bytes(), format)
+                    .map_err(|e| EditError::Parse(e.to_string()))?
+            }
+            _ => {
+                View::build(&doc.text, format, index)?;
+            }
+        }
         Ok(doc)
     }
 
@@ -182,15 +191,35 @@ impl Document {
     }
 
     /// Sets the value at `path`, replacing what is there (only its bytes, in its style)
-    /// or inserting it when absent.
+    /// or inserting it when absent (with the maps on the way that are missing too).
     pub fn set<T: Encode>(&mut self, path: &str, value: T) -> Result<(), EditError> {
         let value = encode(&value)?;
         let parsed = parse_path(path)?;
-        let view = View::build(&self.text, self.format, self.index)?;
-        if value_at(&view.value, &parsed.segments).is_none() {
-            return self.apply(&parsed, Op::Insert(value));
+        if let Some(done) = self.set_scalar_in_place(&parsed, &value) {
+            return done;
         }
-        self.apply(&parsed, Op::Set(value))
+        let view = View::build(&self.text, self.format, self.index)?;
+        if value_at(&view.value, &parsed.segments).is_some() {
+            return self.apply(&parsed, Op::Set(value));
+        }
+        // Absent: inserted under its deepest existing ancestor, the missing maps on the
+        // way made part of the value.
+        let mut depth = parsed.segments.len().saturating_sub(1);
+        while depth > 0 && value_at(&view.value, &parsed.segments[..depth]).is_none() {
+            depth -= 1;
+        }
+        let mut value = value;
+        for segment in parsed.segments[depth + 1..].iter().rev() {
+            match segment {
+                Segment::Key(k) => value = RawValue::Map(vec![(Cow::Owned(k.clone()), value)]),
+                Segment::Index(_) => return Err(EditError::NotFound(path.to_owned())),
+            }
+        }
+        let at = ValuePath {
+            segments: parsed.segments[..=depth.min(parsed.segments.len().saturating_sub(1))]
+                .to_vec(),
+        };
+        self.apply(&at, Op::Insert(value))
     }
 
     /// Inserts a new entry at `path` into its map, after the map's last entry; an error
@@ -210,6 +239,73 @@ impl Document {
     pub fn push<T: Encode>(&mut self, path: &str, value: T) -> Result<(), EditError> {
         let value = encode(&value)?;
         self.apply(&parse_path(path)?, Op::Push(value))
+    }
+
+    /// The common edit, quickly: in JSON and TOML, a scalar replacing a scalar touches
+    /// that scalar's bytes only, and is checked by reading the new text on its own.
+    /// `None` when the edit is not of that kind (the general path then plans it).
+    fn set_scalar_in_place(
+        &mut self,
+        path: &ValuePath,
+        value: &RawValue<'static>,
+    ) -> Option<Result<(), EditError>> {
+        if matches!(value, RawValue::Map(_) | RawValue::Seq(_)) {
+            return None;
+        }
+        let writer = Writer {
+            text: &self.text,
+            format: self.format,
+        };
+        let (span, written) = match self.format {
+            Format::Toml => {
+                use crate::toml::{NodeKind, StringKind};
+                let doc = crate::toml::parse_tree(self.text.as_bytes()).ok()?;
+                let node = doc.root().lookup(path)?;
+                let style = match node.kind() {
+                    NodeKind::String(StringKind::Literal) => Style::SingleQuoted,
+                    NodeKind::String(StringKind::Basic) => Style::DoubleQuoted,
+                    NodeKind::String(_) => Style::Block,
+                    NodeKind::Integer | NodeKind::Float | NodeKind::Bool | NodeKind::Datetime => {
+                        Style::Plain
+                    }
+                    _ => return None,
+                };
+                let text = match writer.inline(value, Some(style)) {
+                    Ok(text) => text,
+                    Err(e) => return Some(Err(e)),
+                };
+                // The new text, read on its own, must be the value.
+                let check = format!("v = {text}");
+                let read = crate::toml::parse(check.as_bytes()).ok()?;
+                if !same_value(read.get("v")?, value) {
+                    return None;
+                }
+                (node.span(), text)
+            }
+            Format::Json | Format::Jsonc => {
+                use crate::json::NodeKind;
+                let doc = match self.format {
+                    Format::Json => crate::json::parse_tree(self.text.as_bytes()),
+                    _ => crate::json::parse_tree_jsonc(self.text.as_bytes()),
+                }
+                .ok()?;
+                let node = doc.root().lookup(path)?;
+                if matches!(node.kind(), NodeKind::Object | NodeKind::Array) {
+                    return None;
+                }
+                let text = match writer.inline(value, None) {
+                    Ok(text) => text,
+                    Err(e) => return Some(Err(e)),
+                };
+                if !same_value(&crate::json::parse(text.as_bytes()).ok()?, value) {
+                    return None;
+                }
+                (node.span(), text)
+            }
+            _ => return None,
+        };
+        self.text.replace_range(span.start..span.end, &written);
+        Some(Ok(()))
     }
 
     /// Plans the edit, writes it, and keeps it only if the text parses to the expected

@@ -463,3 +463,16 @@ proptest! {
         prop_assert_eq!(Some(reread), doc.get("").unwrap());
     }
 }
+
+#[test]
+fn set_makes_the_missing_maps_on_the_way() {
+    let out = edited("[package]\nname = \"a\"\n", Format::Toml, |d| {
+        d.set("package.metadata.docs", "yes").unwrap();
+    });
+    assert_eq!(
+        out,
+        "[package]\nname = \"a\"\nmetadata = { docs = \"yes\" }\n"
+    );
+    let out = edited("a:\n  b: 1\n", Format::Yaml, |d| d.set("a.c.d", 2).unwrap());
+    assert_eq!(out, "a:\n  b: 1\n  c:\n    d: 2\n");
+}

@@ -208,6 +208,7 @@ pub fn groups() -> Vec<(&'static str, BuildGroup)> {
         ("plist", plist_contests),
         ("bplist", bplist_contests),
         ("config", config_contests),
+        ("edit", edit_contests),
     ]
 }
 
@@ -712,4 +713,81 @@ fn config_contests() -> Vec<Contest> {
             }),
         ],
     }]
+}
+
+/// A path to one scalar of a TOML document to set: the first root scalar, or the first
+/// scalar of the first table.
+fn toml_edit_path(bytes: &[u8]) -> Option<Vec<String>> {
+    use quarry::TreeNode;
+    let doc = quarry::toml::parse_tree(bytes).ok()?;
+    for (key, value) in doc.root().entries() {
+        if value.len() == 0 && !value.is_table() {
+            return Some(vec![key.name.to_owned()]);
+        }
+        if value.is_table() {
+            for (inner, v) in value.entries() {
+                if v.len() == 0 && !v.is_table() {
+                    return Some(vec![key.name.to_owned(), inner.name.to_owned()]);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Edit in place: parse a TOML file, set one value, write the document back, by
+/// `quarry::edit` and by toml_edit's `DocumentMut`, on every TOML file of the corpus.
+fn edit_contests() -> Vec<Contest> {
+    let mut contests = Vec::new();
+    for (name, bytes) in crate::corpus_files("toml") {
+        let Some(path) = toml_edit_path(&bytes) else {
+            continue;
+        };
+        let dotted = path
+            .iter()
+            .map(|k| quarry::toml::key_text(k))
+            .collect::<Vec<_>>()
+            .join(".");
+        let quarry_bytes = bytes.clone();
+        let edit_bytes = bytes.clone();
+        contests.push(Contest {
+            format: "toml",
+            input: name,
+            arm: "parse + set + write",
+            bytes: bytes.len(),
+            arms: vec![
+                arm("quarry", move || {
+                    let Ok(mut doc) = quarry::edit::Document::parse(&quarry_bytes, Format::Toml)
+                    else {
+                        return 0;
+                    };
+                    if doc.set(&dotted, "edited").is_err() {
+                        return 0;
+                    }
+                    let out = doc.to_vec();
+                    usize::from(memchr_edited(&out)) * out.len()
+                }),
+                arm("toml_edit", move || {
+                    let Ok(mut doc) = text(&edit_bytes).parse::<toml_edit::DocumentMut>() else {
+                        return 0;
+                    };
+                    let mut item = doc.as_item_mut();
+                    for key in &path {
+                        item = &mut item[key.as_str()];
+                    }
+                    *item = toml_edit::value("edited");
+                    let out = doc.to_string();
+                    usize::from(memchr_edited(out.as_bytes())) * out.len()
+                }),
+            ],
+        });
+    }
+    contests
+}
+
+/// True when the edited value is in the output (in either kind of quotes: quarry keeps a
+/// literal string literal).
+fn memchr_edited(out: &[u8]) -> bool {
+    out.windows(8)
+        .any(|w| w == b"\"edited\"" || w == b"'edited'")
 }

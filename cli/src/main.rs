@@ -4,6 +4,7 @@
 //! or an unreadable file.
 
 mod check;
+mod edit;
 mod json;
 mod plist;
 mod schema;
@@ -150,6 +151,49 @@ enum Command {
         #[arg(long)]
         compact: bool,
     },
+    /// Set the value at a path, changing only its bytes (comments, order, quoting and
+    /// blank lines kept); a missing key is inserted after its siblings.
+    #[command(
+        after_help = "Examples:\n  quarry set Cargo.toml package.version '\"0.2.0\"' --in-place\n  \
+                      quarry set config.yaml server.port 8080\n  \
+                      quarry set deno.jsonc 'imports[\"$std/\"]' '\"https://deno.land/std/\"'"
+    )]
+    Set {
+        /// A TOML, YAML, JSON or JSONC document (`-`: standard input).
+        file: PathBuf,
+        /// The path: `servers[0].host`, `["key.with.dots"]`.
+        path: String,
+        /// The value, as a YAML flow value: `8080`, `'"8080"'`, `[a, b]`, `{k: v}`.
+        value: String,
+        /// The input format (default: from the file name, or from the content).
+        #[arg(long)]
+        format: Option<Format>,
+        /// For a YAML stream: edit document N (from 0).
+        #[arg(long)]
+        doc: Option<usize>,
+        /// Write the result back into FILE (atomically) instead of to standard output.
+        #[arg(long, short = 'i')]
+        in_place: bool,
+    },
+    /// Delete the entry or item at a path, with the comment lines directly above it.
+    #[command(
+        after_help = "Examples:\n  quarry delete Cargo.toml dependencies.serde --in-place\n  quarry delete config.yaml 'servers[1]'"
+    )]
+    Delete {
+        /// A TOML, YAML, JSON or JSONC document (`-`: standard input).
+        file: PathBuf,
+        /// The path.
+        path: String,
+        /// The input format (default: from the file name, or from the content).
+        #[arg(long)]
+        format: Option<Format>,
+        /// For a YAML stream: edit document N (from 0).
+        #[arg(long)]
+        doc: Option<usize>,
+        /// Write the result back into FILE (atomically) instead of to standard output.
+        #[arg(long, short = 'i')]
+        in_place: bool,
+    },
     /// Print a shell completion script: bash, zsh, fish, powershell or elvish.
     #[command(after_help = "Example:\n  quarry completions bash > /etc/bash_completion.d/quarry")]
     Completions {
@@ -259,6 +303,21 @@ fn main() -> ExitCode {
             show_origin,
             compact,
         } => config(&files, env, profile, to, show_origin, compact),
+        Command::Set {
+            file,
+            path,
+            value,
+            format,
+            doc,
+            in_place,
+        } => edit::run(&file, &path, edit::Edit::Set(value), format, doc, in_place),
+        Command::Delete {
+            file,
+            path,
+            format,
+            doc,
+            in_place,
+        } => edit::run(&file, &path, edit::Edit::Delete, format, doc, in_place),
         Command::Completions { shell } => {
             let mut out = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "quarry", &mut out);

@@ -727,7 +727,16 @@ fn completions_and_help_examples() {
         assert_eq!(out.status.code(), Some(0), "{shell}");
         assert!(text(&out).contains("quarry"), "{shell}");
     }
-    for command in ["tree", "get", "convert", "check", "config", "completions"] {
+    for command in [
+        "tree",
+        "get",
+        "convert",
+        "check",
+        "config",
+        "set",
+        "delete",
+        "completions",
+    ] {
         let out = quarry(&[command, "--help"]);
         assert!(text(&out).contains("Example"), "{command}");
     }
@@ -953,4 +962,76 @@ fn check_against_a_schema_reports_every_violation_with_its_line_and_column() {
     assert_eq!(out.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_file(&schema);
+}
+
+#[test]
+fn set_and_delete_edit_in_place_and_keep_every_other_byte() {
+    let dir = std::env::temp_dir().join(format!("quarry-cli-edit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let manifest = dir.join("Cargo.toml");
+    let text = "# the manifest\n[package]\nname = 'app'  # literal\nversion = \"0.1.0\"\n\n[dependencies]\nserde = \"1\"\nrand = \"0.8\"\n";
+    std::fs::write(&manifest, text).unwrap();
+    let m = manifest.to_str().unwrap();
+
+    // To standard output; the file is untouched.
+    let out = run_ok(&["set", m, "package.version", "\"0.2.0\""]);
+    assert_eq!(out, text.replace("0.1.0", "0.2.0"));
+    assert_eq!(std::fs::read_to_string(&manifest).unwrap(), text);
+
+    // In place.
+    run_ok(&[
+        "set",
+        m,
+        "dependencies.toml",
+        "{version: \"0.8\", features: [parse]}",
+        "--in-place",
+    ]);
+    run_ok(&["delete", m, "dependencies.rand", "-i"]);
+    assert_eq!(
+        std::fs::read_to_string(&manifest).unwrap(),
+        "# the manifest\n[package]\nname = 'app'  # literal\nversion = \"0.1.0\"\n\n[dependencies]\nserde = \"1\"\ntoml = { version = \"0.8\", features = [\"parse\"] }\n"
+    );
+    let before = std::fs::read(&manifest).unwrap();
+
+    // Failures leave the file alone and exit 1 (bad edit) or 2 (bad value).
+    let out = quarry(&["delete", m, "dependencies.nope", "--in-place"]);
+    assert_eq!(out.status.code(), Some(1));
+    let out = quarry(&["set", m, "package.version", "[unclosed", "--in-place"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(std::fs::read(&manifest).unwrap(), before);
+    let broken = dir.join("broken.toml");
+    std::fs::write(&broken, "a = \n").unwrap();
+    let out = quarry(&["set", broken.to_str().unwrap(), "a", "1", "-i"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(std::fs::read_to_string(&broken).unwrap(), "a = \n");
+    // No temporary file is left beside it.
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.contains("quarry-"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+
+    // YAML streams, one document at a time; standard input.
+    let out = piped(
+        &["set", "-", "a", "20", "--format", "yaml", "--doc", "1"],
+        b"a: 1\n---\na: 2\n",
+    );
+    assert_eq!(text_of(&out), "a: 1\n---\na: 20\n");
+    let out = piped(
+        &["set", "-", "b", "[x, y]", "--format", "json"],
+        b"{\"a\": 1}",
+    );
+    assert_eq!(text_of(&out), "{\"a\": 1, \"b\": [\"x\",\"y\"]}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn text_of(out: &Output) -> String {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout.clone()).unwrap()
 }

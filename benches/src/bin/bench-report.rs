@@ -142,8 +142,14 @@ fn measure_group(group: &str, filter: Option<&str>, rounds: usize, target: Durat
     for note in dropped {
         println!("dropped\t{note}");
     }
+    // A filter that starts with the group's name selects within the group by the rest.
+    let filter = filter.map(|f| {
+        f.strip_prefix(group)
+            .filter(|rest| rest.is_empty() || rest.starts_with(' '))
+            .map_or(f, str::trim)
+    });
     for contest in contests {
-        if let Some(filter) = filter {
+        if let Some(filter) = filter.filter(|f| !f.is_empty()) {
             let name = format!("{} {} {}", contest.format, contest.input, contest.arm);
             if !name.contains(filter) {
                 continue;
