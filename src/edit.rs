@@ -691,91 +691,100 @@ impl View {
         self.nodes.len() - 1
     }
 
-    fn add_json(&mut self, node: crate::json::Node<'_, '_>) -> usize {
-        use crate::json::NodeKind;
-        let kind = match node.kind() {
-            NodeKind::Object => Kind::Flow { map: true },
-            NodeKind::Array => Kind::Flow { map: false },
-            _ => Kind::Scalar(Style::DoubleQuoted),
-        };
+    /// Adds `node` and its subtree: `describe` says how a node is written (and its YAML
+    /// anchor and alias), `key` what a map entry's key is called and where it stands.
+    fn add<'d, N: TreeNode<'d>>(
+        &mut self,
+        node: N,
+        describe: &impl Fn(N) -> (Kind, Option<String>, Option<String>),
+        key: &impl Fn(&N::Key) -> Option<(String, Span)>,
+    ) -> usize {
+        let (kind, anchor, alias) = describe(node);
         let id = self.push(kind, node.span());
-        for (key, child) in node.entries() {
-            let c = self.add_json(child);
-            self.nodes[id]
-                .entries
-                .push((key.name.to_owned(), key.span, c));
+        self.nodes[id].anchor = anchor;
+        self.nodes[id].alias = alias;
+        for (k, child) in node.entries() {
+            let name = key(&k);
+            let c = self.add(child, describe, key);
+            if let Some((name, span)) = name {
+                self.nodes[id].entries.push((name, span, c));
+            }
         }
         for child in node.items() {
-            let c = self.add_json(child);
+            let c = self.add(child, describe, key);
             self.nodes[id].items.push(c);
         }
         id
+    }
+
+    fn add_json(&mut self, node: crate::json::Node<'_, '_>) -> usize {
+        use crate::json::NodeKind;
+        let describe = |n: crate::json::Node<'_, '_>| {
+            let kind = match n.kind() {
+                NodeKind::Object => Kind::Flow { map: true },
+                NodeKind::Array => Kind::Flow { map: false },
+                _ => Kind::Scalar(Style::DoubleQuoted),
+            };
+            (kind, None, None)
+        };
+        self.add(node, &describe, &|k: &crate::EntryKey<'_>| {
+            Some((k.name.to_owned(), k.span))
+        })
     }
 
     fn add_toml(&mut self, node: crate::toml::Node<'_, '_>) -> usize {
         use crate::toml::{NodeKind, StringKind, TableKind};
-        let kind = match node.kind() {
-            NodeKind::Table(TableKind::Root | TableKind::Header | TableKind::ArrayElement) => {
-                Kind::Section
-            }
-            NodeKind::Table(TableKind::Implicit) => Kind::Implicit,
-            NodeKind::Table(TableKind::Dotted) => Kind::Dotted,
-            NodeKind::Table(TableKind::Inline) => Kind::Flow { map: true },
-            NodeKind::Array => Kind::Flow { map: false },
-            NodeKind::ArrayOfTables => Kind::TableArray,
-            NodeKind::String(StringKind::Literal) => Kind::Scalar(Style::SingleQuoted),
-            NodeKind::String(StringKind::Basic) => Kind::Scalar(Style::DoubleQuoted),
-            NodeKind::String(_) => Kind::Scalar(Style::Block),
-            _ => Kind::Scalar(Style::Plain),
+        let describe = |n: crate::toml::Node<'_, '_>| {
+            let kind = match n.kind() {
+                NodeKind::Table(TableKind::Root | TableKind::Header | TableKind::ArrayElement) => {
+                    Kind::Section
+                }
+                NodeKind::Table(TableKind::Implicit) => Kind::Implicit,
+                NodeKind::Table(TableKind::Dotted) => Kind::Dotted,
+                NodeKind::Table(TableKind::Inline) => Kind::Flow { map: true },
+                NodeKind::Array => Kind::Flow { map: false },
+                NodeKind::ArrayOfTables => Kind::TableArray,
+                NodeKind::String(StringKind::Literal) => Kind::Scalar(Style::SingleQuoted),
+                NodeKind::String(StringKind::Basic) => Kind::Scalar(Style::DoubleQuoted),
+                NodeKind::String(_) => Kind::Scalar(Style::Block),
+                _ => Kind::Scalar(Style::Plain),
+            };
+            (kind, None, None)
         };
-        let id = self.push(kind, node.span());
-        for (key, child) in node.entries() {
-            let c = self.add_toml(child);
-            self.nodes[id]
-                .entries
-                .push((key.name.to_owned(), key.span, c));
-        }
-        for child in node.items() {
-            let c = self.add_toml(child);
-            self.nodes[id].items.push(c);
-        }
-        id
+        self.add(node, &describe, &|k: &crate::EntryKey<'_>| {
+            Some((k.name.to_owned(), k.span))
+        })
     }
 
     fn add_yaml(&mut self, node: crate::yaml::Node<'_, '_>) -> usize {
         use crate::yaml::{CollectionStyle, NodeKind, ScalarStyle};
-        let kind = match node.kind() {
-            NodeKind::Alias => Kind::Alias,
-            NodeKind::Scalar => Kind::Scalar(match node.scalar_style() {
-                Some(ScalarStyle::SingleQuoted) => Style::SingleQuoted,
-                Some(ScalarStyle::DoubleQuoted) => Style::DoubleQuoted,
-                Some(ScalarStyle::Plain) | None => Style::Plain,
-                Some(_) => Style::Block,
-            }),
-            kind => {
-                let map = kind == NodeKind::Mapping;
-                match node.collection_style() {
-                    Some(CollectionStyle::Flow) => Kind::Flow { map },
-                    _ => Kind::Block { map },
+        let describe = |n: crate::yaml::Node<'_, '_>| {
+            let kind = match n.kind() {
+                NodeKind::Alias => Kind::Alias,
+                NodeKind::Scalar => Kind::Scalar(match n.scalar_style() {
+                    Some(ScalarStyle::SingleQuoted) => Style::SingleQuoted,
+                    Some(ScalarStyle::DoubleQuoted) => Style::DoubleQuoted,
+                    Some(ScalarStyle::Plain) | None => Style::Plain,
+                    Some(_) => Style::Block,
+                }),
+                kind => {
+                    let map = kind == NodeKind::Mapping;
+                    match n.collection_style() {
+                        Some(CollectionStyle::Flow) => Kind::Flow { map },
+                        _ => Kind::Block { map },
+                    }
                 }
-            }
+            };
+            (
+                kind,
+                n.anchor().map(str::to_owned),
+                n.alias_name().map(str::to_owned),
+            )
         };
-        let id = self.push(kind, node.span());
-        self.nodes[id].anchor = node.anchor().map(str::to_owned);
-        self.nodes[id].alias = node.alias_name().map(str::to_owned);
-        for (key, child) in node.entries() {
-            let name = key.as_str().map(str::to_owned);
-            let key_span = key.span();
-            let c = self.add_yaml(child);
-            if let Some(name) = name {
-                self.nodes[id].entries.push((name, key_span, c));
-            }
-        }
-        for child in node.items() {
-            let c = self.add_yaml(child);
-            self.nodes[id].items.push(c);
-        }
-        id
+        // A key that is not a scalar (`? [a, b]`) cannot be named by a path.
+        self.add(node, &describe, &|k: &crate::yaml::Node<'_, '_>| {
+            Some((k.as_str()?.to_owned(), k.span()))
+        })
     }
 
     /// The node at `path`, and the nodes on the way (root first).

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use quarry::edit::Document;
 use quarry::{Format, RawValue};
 
-use crate::{read, write_stdout, Failure, Input, Outcome};
+use crate::{read, write_stdout, EditOptions, EditTarget, Failure, Input, Outcome};
 
 /// What to do at the path.
 pub enum Edit {
@@ -19,15 +19,10 @@ pub enum Edit {
     Delete,
 }
 
-/// Applies `edit` at `path` of `file` (document `doc` of a YAML stream).
-pub fn run(
-    file: &Path,
-    path: &str,
-    edit: Edit,
-    format: Option<Format>,
-    doc: Option<usize>,
-    in_place: bool,
-) -> Outcome {
+/// Applies `edit` at the target's path (in document `--doc` of a YAML stream).
+pub fn run(target: &EditTarget, edit: Edit, options: &EditOptions) -> Outcome {
+    let (file, path) = (target.file.as_path(), target.path.as_str());
+    let (format, doc, in_place) = (options.format, options.doc, options.in_place);
     let input = if file.as_os_str() == "-" {
         Input::Stdin
     } else {

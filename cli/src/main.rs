@@ -159,40 +159,22 @@ enum Command {
                       quarry set deno.jsonc 'imports[\"$std/\"]' '\"https://deno.land/std/\"'"
     )]
     Set {
-        /// A TOML, YAML, JSON or JSONC document (`-`: standard input).
-        file: PathBuf,
-        /// The path: `servers[0].host`, `["key.with.dots"]`.
-        path: String,
+        #[command(flatten)]
+        target: EditTarget,
         /// The value, as a YAML flow value: `8080`, `'"8080"'`, `[a, b]`, `{k: v}`.
         value: String,
-        /// The input format (default: from the file name, or from the content).
-        #[arg(long)]
-        format: Option<Format>,
-        /// For a YAML stream: edit document N (from 0).
-        #[arg(long)]
-        doc: Option<usize>,
-        /// Write the result back into FILE (atomically) instead of to standard output.
-        #[arg(long, short = 'i')]
-        in_place: bool,
+        #[command(flatten)]
+        options: EditOptions,
     },
     /// Delete the entry or item at a path, with the comment lines directly above it.
     #[command(
         after_help = "Examples:\n  quarry delete Cargo.toml dependencies.serde --in-place\n  quarry delete config.yaml 'servers[1]'"
     )]
     Delete {
-        /// A TOML, YAML, JSON or JSONC document (`-`: standard input).
-        file: PathBuf,
-        /// The path.
-        path: String,
-        /// The input format (default: from the file name, or from the content).
-        #[arg(long)]
-        format: Option<Format>,
-        /// For a YAML stream: edit document N (from 0).
-        #[arg(long)]
-        doc: Option<usize>,
-        /// Write the result back into FILE (atomically) instead of to standard output.
-        #[arg(long, short = 'i')]
-        in_place: bool,
+        #[command(flatten)]
+        target: EditTarget,
+        #[command(flatten)]
+        options: EditOptions,
     },
     /// Print a shell completion script: bash, zsh, fish, powershell or elvish.
     #[command(after_help = "Example:\n  quarry completions bash > /etc/bash_completion.d/quarry")]
@@ -200,6 +182,29 @@ enum Command {
         /// The shell.
         shell: clap_complete::Shell,
     },
+}
+
+/// What `set` and `delete` edit.
+#[derive(Debug, clap::Args)]
+struct EditTarget {
+    /// A TOML, YAML, JSON or JSONC document (`-`: standard input).
+    file: PathBuf,
+    /// The path: `servers[0].host`, `["key.with.dots"]`.
+    path: String,
+}
+
+/// How `set` and `delete` read and write.
+#[derive(Debug, clap::Args)]
+struct EditOptions {
+    /// The input format (default: from the file name, or from the content).
+    #[arg(long)]
+    format: Option<Format>,
+    /// For a YAML stream: edit document N (from 0).
+    #[arg(long)]
+    doc: Option<usize>,
+    /// Write the result back into FILE (atomically) instead of to standard output.
+    #[arg(long, short = 'i')]
+    in_place: bool,
 }
 
 /// `--color`.
@@ -304,20 +309,11 @@ fn main() -> ExitCode {
             compact,
         } => config(&files, env, profile, to, show_origin, compact),
         Command::Set {
-            file,
-            path,
+            target,
             value,
-            format,
-            doc,
-            in_place,
-        } => edit::run(&file, &path, edit::Edit::Set(value), format, doc, in_place),
-        Command::Delete {
-            file,
-            path,
-            format,
-            doc,
-            in_place,
-        } => edit::run(&file, &path, edit::Edit::Delete, format, doc, in_place),
+            options,
+        } => edit::run(&target, edit::Edit::Set(value), &options),
+        Command::Delete { target, options } => edit::run(&target, edit::Edit::Delete, &options),
         Command::Completions { shell } => {
             let mut out = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "quarry", &mut out);
