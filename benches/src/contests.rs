@@ -721,12 +721,12 @@ fn toml_edit_path(bytes: &[u8]) -> Option<Vec<String>> {
     use quarry::TreeNode;
     let doc = quarry::toml::parse_tree(bytes).ok()?;
     for (key, value) in doc.root().entries() {
-        if value.len() == 0 && !value.is_table() {
+        if value.is_empty() && !value.is_table() {
             return Some(vec![key.name.to_owned()]);
         }
         if value.is_table() {
             for (inner, v) in value.entries() {
-                if v.len() == 0 && !v.is_table() {
+                if v.is_empty() && !v.is_table() {
                     return Some(vec![key.name.to_owned(), inner.name.to_owned()]);
                 }
             }
