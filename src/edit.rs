@@ -200,7 +200,7 @@ impl Document {
         }
         let view = View::build(&self.text, self.format, self.index)?;
         if value_at(&view.value, &parsed.segments).is_some() {
-            return self.apply(&parsed, Op::Set(value));
+            return self.apply_on(&view, &parsed, Op::Set(value));
         }
         // Absent: inserted under its deepest existing ancestor, the missing maps on the
         // way made part of the value.
@@ -219,7 +219,7 @@ impl Document {
             segments: parsed.segments[..=depth.min(parsed.segments.len().saturating_sub(1))]
                 .to_vec(),
         };
-        self.apply(&at, Op::Insert(value))
+        self.apply_on(&view, &at, Op::Insert(value))
     }
 
     /// Inserts a new entry at `path` into its map, after the map's last entry; an error
@@ -312,9 +312,14 @@ impl Document {
     /// value.
     fn apply(&mut self, path: &ValuePath, op: Op) -> Result<(), EditError> {
         let view = View::build(&self.text, self.format, self.index)?;
+        self.apply_on(&view, path, op)
+    }
+
+    /// [`Document::apply`] on the view of the current text.
+    fn apply_on(&mut self, view: &View, path: &ValuePath, op: Op) -> Result<(), EditError> {
         let mut expected = view.value.clone();
         apply_to_value(&mut expected, &path.segments, &op, path)?;
-        let splices = plan(&view, &self.text, self.format, path, &op, self.edit_anchors)?;
+        let splices = plan(view, &self.text, self.format, path, &op, self.edit_anchors)?;
         let mut text = self.text.clone();
         // Splices never overlap; apply from the end so offsets stay valid.
         let mut ordered = splices;
@@ -322,7 +327,7 @@ impl Document {
         for splice in ordered {
             text.replace_range(splice.range.clone(), &splice.text);
         }
-        let check = View::build(&text, self.format, self.index).map_err(|e| {
+        let check = reread(&text, self.format, self.index).map_err(|e| {
             EditError::CannotPlace(format!(
                 "{path}: the edit cannot be written in place here ({e})"
             ))
@@ -331,11 +336,11 @@ impl Document {
         // itself is checked then.
         let verified = if self.edit_anchors && !view.aliased.is_empty() {
             match &op {
-                Op::Remove => value_at(&check.value, &path.segments).is_none(),
-                _ => value_at(&check.value, &path.segments) == value_at(&expected, &path.segments),
+                Op::Remove => value_at(&check, &path.segments).is_none(),
+                _ => value_at(&check, &path.segments) == value_at(&expected, &path.segments),
             }
         } else {
-            same_value(&check.value, &expected)
+            same_value(&check, &expected)
         };
         if !verified {
             return Err(EditError::CannotPlace(format!(
@@ -417,6 +422,20 @@ fn diff(
         }
         _ => out.push((at.clone(), Op::Set(new.clone()))),
     }
+}
+
+/// The value of `text` read again, through the struct door (the quick way).
+fn reread(text: &str, format: Format, index: usize) -> Result<RawValue<'static>, EditError> {
+    let bytes = text.as_bytes();
+    let value = match format {
+        Format::Yaml => crate::yaml::parse_stream(bytes)
+            .map_err(|e| EditError::Parse(e.to_string()))?
+            .into_iter()
+            .nth(index)
+            .ok_or_else(|| EditError::Parse(format!("the stream has no document {index}")))?,
+        _ => crate::parse_raw(bytes, format).map_err(|e| EditError::Parse(e.to_string()))?,
+    };
+    Ok(value.into_owned())
 }
 
 /// Equal values, maps compared by key whatever their order (an entry inserted into a

@@ -716,17 +716,24 @@ fn config_contests() -> Vec<Contest> {
 }
 
 /// A path to one scalar of a TOML document to set: the first root scalar, or the first
-/// scalar of the first table.
+/// scalar of the first table that has one.
 fn toml_edit_path(bytes: &[u8]) -> Option<Vec<String>> {
+    use quarry::toml::NodeKind;
     use quarry::TreeNode;
     let doc = quarry::toml::parse_tree(bytes).ok()?;
+    let scalar = |kind: NodeKind| {
+        !matches!(
+            kind,
+            NodeKind::Array | NodeKind::Table(_) | NodeKind::ArrayOfTables
+        )
+    };
     for (key, value) in doc.root().entries() {
-        if value.is_empty() && !value.is_table() {
+        if scalar(value.kind()) {
             return Some(vec![key.name.to_owned()]);
         }
         if value.is_table() {
             for (inner, v) in value.entries() {
-                if v.is_empty() && !v.is_table() {
+                if scalar(v.kind()) {
                     return Some(vec![key.name.to_owned(), inner.name.to_owned()]);
                 }
             }
