@@ -265,7 +265,11 @@ impl Document {
                     NodeKind::String(StringKind::Literal) => Style::SingleQuoted,
                     NodeKind::String(StringKind::Basic) => Style::DoubleQuoted,
                     NodeKind::String(_) => Style::Block,
-                    NodeKind::Integer | NodeKind::Float | NodeKind::Bool | NodeKind::Datetime => {
+                    // A string where there was none takes its siblings' quoting: the
+                    // general path looks at them.
+                    NodeKind::Integer | NodeKind::Float | NodeKind::Bool | NodeKind::Datetime
+                        if !matches!(value, RawValue::String(_)) =>
+                    {
                         Style::Plain
                     }
                     _ => return None,
@@ -1048,6 +1052,13 @@ impl Writer<'_> {
                 {
                     return self.replace_block(view, target, value, parent, last);
                 }
+                // A string where there was none is quoted as its siblings' strings are.
+                let style = match (style, value) {
+                    (Style::Plain, RawValue::String(_)) if self.format != Format::Yaml => {
+                        sibling_string_style(view, parent).unwrap_or(style)
+                    }
+                    _ => style,
+                };
                 let text = self.inline(value, Some(style))?;
                 Ok(vec![splice(node.span.start..node.span.end, text)])
             }
@@ -1665,6 +1676,19 @@ impl Writer<'_> {
             }
         }
     }
+}
+
+/// How the first string among a map's or sequence's members is quoted.
+fn sibling_string_style(view: &View, parent: usize) -> Option<Style> {
+    let p = &view.nodes[parent];
+    p.entries
+        .iter()
+        .map(|e| e.2)
+        .chain(p.items.iter().copied())
+        .find_map(|c| match view.nodes[c].kind {
+            Kind::Scalar(style @ (Style::SingleQuoted | Style::DoubleQuoted)) => Some(style),
+            _ => None,
+        })
 }
 
 /// `end` moved back over trailing spaces and line breaks (block scalars' spans may

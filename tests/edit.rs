@@ -476,3 +476,11 @@ fn set_makes_the_missing_maps_on_the_way() {
     let out = edited("a:\n  b: 1\n", Format::Yaml, |d| d.set("a.c.d", 2).unwrap());
     assert_eq!(out, "a:\n  b: 1\n  c:\n    d: 2\n");
 }
+
+#[test]
+fn a_value_of_a_new_kind_takes_its_siblings_style() {
+    let out = edited("[t]\nname = 'a'\nport = 80\n", Format::Toml, |d| {
+        d.set("t.port", "eighty").unwrap();
+    });
+    assert_eq!(out, "[t]\nname = 'a'\nport = 'eighty'\n");
+}
