@@ -328,6 +328,21 @@ impl Document {
         // Splices never overlap; apply from the end so offsets stay valid.
         let mut ordered = splices;
         ordered.sort_by_key(|s| std::cmp::Reverse(s.range.start));
+        let mut limit = text.len();
+        for splice in &ordered {
+            // A plan that does not fit the text (odd spans of empty nodes) is refused.
+            let range = &splice.range;
+            if range.start > range.end
+                || range.end > limit
+                || !text.is_char_boundary(range.start)
+                || !text.is_char_boundary(range.end)
+            {
+                return Err(EditError::CannotPlace(format!(
+                    "{path}: the edit cannot be written in place here"
+                )));
+            }
+            limit = range.start;
+        }
         for splice in ordered {
             text.replace_range(splice.range.clone(), &splice.text);
         }

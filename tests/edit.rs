@@ -484,3 +484,17 @@ fn a_value_of_a_new_kind_takes_its_siblings_style() {
     });
     assert_eq!(out, "[t]\nname = 'a'\nport = 'eighty'\n");
 }
+
+/// Found by the `edit` fuzz target: removing the one entry of a flow sequence whose item
+/// is an empty implicit mapping panicked on a reversed range.
+#[test]
+fn odd_spans_are_refused_not_panicked_on() {
+    let text = "[\n:]";
+    for path in ["[0][\"\"]", "[0]"] {
+        let mut doc = Document::parse(text.as_bytes(), Format::Yaml).unwrap();
+        match doc.remove(path) {
+            Ok(()) => assert!(quarry::parse_raw(doc.as_str().as_bytes(), Format::Yaml).is_ok()),
+            Err(_) => assert_eq!(doc.as_str(), text),
+        }
+    }
+}

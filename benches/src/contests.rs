@@ -398,7 +398,8 @@ fn toml_contests() -> Vec<Contest> {
     contests
 }
 
-/// YAML struct decode and encode against serde_yaml.
+/// YAML struct decode and encode against serde_yaml (archived) and serde-saphyr (its
+/// maintained successor).
 fn yaml_typed<T: Typed>(input: &str, bytes: &[u8], contests: &mut Vec<Contest>) {
     let libraries = vec![
         library(
@@ -410,6 +411,11 @@ fn yaml_typed<T: Typed>(input: &str, bytes: &[u8], contests: &mut Vec<Contest>) 
             "serde_yaml",
             |b| size(serde_yaml::from_slice::<T>(b)),
             |v: &T| len(serde_yaml::to_string(v)),
+        ),
+        library(
+            "serde-saphyr",
+            |b| size(serde_saphyr::from_slice::<T>(b)),
+            |v: &T| len(serde_saphyr::to_string(v)),
         ),
     ];
     typed("yaml", Format::Yaml, input, bytes, libraries, contests);

@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 
 pub mod contests;
+pub mod report;
 pub mod shapes;
 
 /// The real-world corpus shipped in the repository (`testdata/corpus`).

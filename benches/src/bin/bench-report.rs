@@ -16,6 +16,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use quarry_benches::contests::{groups, without_failing_peers, Contest};
+use quarry_benches::report::{machine, today};
 
 /// Iterations that take about `target`.
 fn calibrate(run: &dyn Fn() -> usize, target: Duration) -> u32 {
@@ -60,37 +61,6 @@ fn measure(contest: &Contest, rounds: usize, target: Duration) -> Vec<f64> {
         }
     }
     samples.into_iter().map(median).collect()
-}
-
-/// `YYYY-MM-DD` of today (UTC), from the system clock.
-fn today() -> String {
-    let days = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() / 86_400) as i64;
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}")
-}
-
-fn machine() -> String {
-    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    let model = cpuinfo
-        .lines()
-        .find_map(|l| {
-            l.strip_prefix("model name")
-                .map(|m| m.trim_start_matches([' ', '\t', ':']).to_owned())
-        })
-        .unwrap_or_else(|| "unknown CPU".into());
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    format!("{model}, {cores} cores")
 }
 
 /// Processes per group: each row is the median over them. One process in a few had an
@@ -313,25 +283,6 @@ fn main() {
     println!("{report}");
 
     if write {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../RESULTS.md");
-        let text = std::fs::read_to_string(&path).unwrap_or_default();
-        let begin = format!("<!-- bench-report:{section}:begin -->");
-        let end = format!("<!-- bench-report:{section}:end -->");
-        let updated = match (text.find(&begin), text.find(&end)) {
-            (Some(b), Some(e)) if b < e => format!(
-                "{}{begin}\n{report}{end}{}",
-                &text[..b],
-                &text[e + end.len()..]
-            ),
-            _ => format!("{text}\n{begin}\n{report}{end}\n"),
-        };
-        if let Err(e) = std::fs::write(&path, updated) {
-            eprintln!("bench-report: cannot write {}: {e}", path.display());
-            std::process::exit(2);
-        }
-        eprintln!(
-            "bench-report: rewrote the `{section}` section of {}",
-            path.display()
-        );
+        quarry_benches::report::write_section(&section, &report);
     }
 }

@@ -1,0 +1,56 @@
+//! What the report binaries share: the date, the machine, and rewriting one section of
+//! RESULTS.md.
+
+/// `YYYY-MM-DD` of today (UTC), from the system clock.
+pub fn today() -> String {
+    let days = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400) as i64;
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+/// The CPU model and how many cores this process may use.
+pub fn machine() -> String {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let model = cpuinfo
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("model name")
+                .map(|m| m.trim_start_matches([' ', '\t', ':']).to_owned())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    format!("{model}, {cores} cores")
+}
+
+/// Replaces the section `name` of RESULTS.md (between its `bench-report:NAME` markers)
+/// with `report`, or appends it; exits on a write error.
+pub fn write_section(name: &str, report: &str) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../RESULTS.md");
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    let begin = format!("<!-- bench-report:{name}:begin -->");
+    let end = format!("<!-- bench-report:{name}:end -->");
+    let updated = match (text.find(&begin), text.find(&end)) {
+        (Some(b), Some(e)) if b < e => format!(
+            "{}{begin}\n{report}{end}{}",
+            &text[..b],
+            &text[e + end.len()..]
+        ),
+        _ => format!("{text}\n{begin}\n{report}{end}\n"),
+    };
+    if let Err(e) = std::fs::write(&path, updated) {
+        eprintln!("cannot write {}: {e}", path.display());
+        std::process::exit(2);
+    }
+    eprintln!("rewrote the `{name}` section of {}", path.display());
+}
