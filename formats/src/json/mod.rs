@@ -107,6 +107,11 @@ pub fn parse_tree_with_dialect(
     limits: Limits,
     dialect: Dialect,
 ) -> Result<Document<'_>, Error> {
+    // The tree keeps offsets in 32 bits.
+    let limits = Limits {
+        max_document_size: limits.max_document_size.min(u32::MAX as usize - 1),
+        ..limits
+    };
     let mut builder = TreeBuilder::with_capacity(input.len() / 16 + 1);
     let (_root, src) = parser::parse_source(input, &mut builder, limits, dialect)?;
     Ok(builder.finish(src))

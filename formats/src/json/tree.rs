@@ -30,29 +30,49 @@ use super::lexer::{Number, NumberToken, Text};
 #[derive(Clone)]
 pub struct Document<'a> {
     src: &'a str,
-    nodes: Vec<NodeData<'a>>,
+    nodes: Vec<NodeData>,
+    /// Object members' keys, in document order; a node names its key by index.
+    keys: Vec<Cow<'a, str>>,
+    /// Strings that had escapes, decoded; a node names its string by index (one without
+    /// escapes is read from the source).
+    strings: Vec<String>,
     /// The comments' spans, in source order (JSONC only).
     comments: Vec<Span>,
 }
 
-#[derive(Debug, Clone)]
-struct NodeData<'a> {
-    data: Data<'a>,
-    /// The key this node is stored under, when its parent is an object.
-    key: Option<Cow<'a, str>>,
-    span: Span,
+/// One node in 32 bytes: what it is, its payload, where it is, its subtree's end and its
+/// key. Offsets are `u32`: a tree is built for inputs under 4 GiB.
+#[derive(Debug, Clone, Copy)]
+struct NodeData {
+    /// The value: an integer's or a float's bits, a count of items or members, a boolean,
+    /// or the index of a decoded string.
+    payload: u64,
+    start: u32,
+    end: u32,
     /// Index one past the last node of this subtree: the next sibling, if any.
-    end: usize,
+    subtree_end: u32,
+    /// Index into [`Document::keys`], or [`NO_KEY`].
+    key: u32,
+    tag: Tag,
 }
 
-#[derive(Debug, Clone)]
-enum Data<'a> {
+const NO_KEY: u32 = u32::MAX;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tag {
     Null,
-    Bool(bool),
-    Number(Number<'a>),
-    String(Cow<'a, str>),
-    Array(usize),
-    Object(usize),
+    Bool,
+    Int,
+    UInt,
+    Float,
+    /// A number beyond 64 bits, read from its source text.
+    Big,
+    /// A string without escapes: the source between the quotes.
+    Str,
+    /// A string with escapes: [`Document::strings`] at the payload.
+    Decoded,
+    Array,
+    Object,
 }
 
 /// What kind of JSON value a node is (the same kind the direct decode path peeks).
@@ -100,6 +120,12 @@ impl<'a> Document<'a> {
         })
     }
 
+    /// The source span of node `id`.
+    fn span_of(&self, id: usize) -> Span {
+        let n = &self.nodes[id];
+        Span::new(n.start as usize, n.end as usize)
+    }
+
     /// The comment that ends at byte `end`, if one does.
     fn comment_ending_at(&self, end: usize) -> Option<Span> {
         let i = self.comments.binary_search_by_key(&end, |c| c.end).ok()?;
@@ -123,7 +149,7 @@ pub struct Node<'d, 'a> {
 }
 
 impl<'d, 'a> Node<'d, 'a> {
-    fn data(&self) -> &'d NodeData<'a> {
+    fn data(&self) -> &'d NodeData {
         &self.doc.nodes[self.id]
     }
 
@@ -134,19 +160,19 @@ impl<'d, 'a> Node<'d, 'a> {
 
     /// The kind of value.
     pub fn kind(&self) -> NodeKind {
-        match self.data().data {
-            Data::Null => NodeKind::Null,
-            Data::Bool(_) => NodeKind::Bool,
-            Data::Number(_) => NodeKind::Number,
-            Data::String(_) => NodeKind::String,
-            Data::Array(_) => NodeKind::Array,
-            Data::Object(_) => NodeKind::Object,
+        match self.data().tag {
+            Tag::Null => NodeKind::Null,
+            Tag::Bool => NodeKind::Bool,
+            Tag::Int | Tag::UInt | Tag::Float | Tag::Big => NodeKind::Number,
+            Tag::Str | Tag::Decoded => NodeKind::String,
+            Tag::Array => NodeKind::Array,
+            Tag::Object => NodeKind::Object,
         }
     }
 
     /// The bytes this value covers in the source (strings include their quotes).
     pub fn span(&self) -> Span {
-        self.data().span
+        self.doc.span_of(self.id)
     }
 
     /// The source text of this value.
@@ -156,26 +182,39 @@ impl<'d, 'a> Node<'d, 'a> {
 
     /// The key this node sits under, when its parent is an object.
     pub fn key(&self) -> Option<&'d str> {
-        self.data().key.as_deref()
+        match self.data().key {
+            NO_KEY => None,
+            k => self.doc.keys.get(k as usize).map(|k| &**k),
+        }
+    }
+
+    /// The key as the builder kept it (borrowed from the source when it had no escapes).
+    fn key_cow(&self) -> Cow<'a, str> {
+        match self.data().key {
+            NO_KEY => Cow::Borrowed(""),
+            k => self.doc.keys[k as usize].clone(),
+        }
     }
 
     /// True for `null`.
     pub fn is_null(&self) -> bool {
-        matches!(self.data().data, Data::Null)
+        self.data().tag == Tag::Null
     }
 
     /// The boolean, for `true`/`false`.
     pub fn as_bool(&self) -> Option<bool> {
-        match self.data().data {
-            Data::Bool(b) => Some(b),
-            _ => None,
-        }
+        let n = self.data();
+        (n.tag == Tag::Bool).then_some(n.payload != 0)
     }
 
     /// The number, typed as the parser read it.
     pub fn as_number(&self) -> Option<Number<'a>> {
-        match self.data().data {
-            Data::Number(n) => Some(n),
+        let n = self.data();
+        match n.tag {
+            Tag::Int => Some(Number::Int(n.payload as i64)),
+            Tag::UInt => Some(Number::UInt(n.payload)),
+            Tag::Float => Some(Number::Float(f64::from_bits(n.payload))),
+            Tag::Big => Some(Number::Big(self.source_text())),
             _ => None,
         }
     }
@@ -209,16 +248,33 @@ impl<'d, 'a> Node<'d, 'a> {
 
     /// The decoded string.
     pub fn as_str(&self) -> Option<&'d str> {
-        match &self.data().data {
-            Data::String(s) => Some(s),
+        let n = self.data();
+        match n.tag {
+            Tag::Str => self.doc.src.get(n.start as usize + 1..n.end as usize - 1),
+            Tag::Decoded => self.doc.strings.get(n.payload as usize).map(String::as_str),
             _ => None,
+        }
+    }
+
+    /// The string as the struct door holds it: borrowed from the source when it can be.
+    fn str_cow(&self) -> Cow<'a, str> {
+        let n = self.data();
+        match n.tag {
+            Tag::Str => Cow::Borrowed(
+                self.doc
+                    .src
+                    .get(n.start as usize + 1..n.end as usize - 1)
+                    .unwrap_or_default(),
+            ),
+            _ => Cow::Owned(self.as_str().unwrap_or_default().to_owned()),
         }
     }
 
     /// Items of an array or members of an object; 0 for scalars.
     pub fn len(&self) -> usize {
-        match self.data().data {
-            Data::Array(n) | Data::Object(n) => n,
+        let n = self.data();
+        match n.tag {
+            Tag::Array | Tag::Object => n.payload as usize,
             _ => 0,
         }
     }
@@ -269,15 +325,17 @@ impl<'d, 'a> Node<'d, 'a> {
 
     /// This subtree as a [`RawValue`] (what the struct door builds directly).
     pub fn to_raw_value(self) -> RawValue<'a> {
-        match &self.data().data {
-            Data::Null => RawValue::Null,
-            Data::Bool(b) => RawValue::Bool(*b),
-            Data::Number(n) => super::raw::raw_number(*n),
-            Data::String(s) => RawValue::String(s.clone()),
-            Data::Array(_) => RawValue::Seq(self.children().map(|c| c.to_raw_value()).collect()),
-            Data::Object(_) => RawValue::Map(
+        match self.data().tag {
+            Tag::Null => RawValue::Null,
+            Tag::Bool => RawValue::Bool(self.data().payload != 0),
+            Tag::Int | Tag::UInt | Tag::Float | Tag::Big => {
+                super::raw::raw_number(self.as_number().unwrap_or(Number::Int(0)))
+            }
+            Tag::Str | Tag::Decoded => RawValue::String(self.str_cow()),
+            Tag::Array => RawValue::Seq(self.children().map(|c| c.to_raw_value()).collect()),
+            Tag::Object => RawValue::Map(
                 self.children()
-                    .map(|c| (c.data().key.clone().unwrap_or_default(), c.to_raw_value()))
+                    .map(|c| (c.key_cow(), c.to_raw_value()))
                     .collect(),
             ),
         }
@@ -297,16 +355,16 @@ impl fmt::Debug for Node<'_, '_> {
     }
 }
 
-impl FlatNode for NodeData<'_> {
+impl FlatNode for NodeData {
     #[inline]
     fn subtree_end(&self) -> usize {
-        self.end
+        self.subtree_end as usize
     }
 }
 
 impl Spanned for Node<'_, '_> {
     fn span(&self) -> Span {
-        self.data().span
+        Node::span(self)
     }
 }
 
@@ -328,8 +386,8 @@ impl<'d, 'a: 'd> TreeNode<'d> for Node<'d, 'a> {
 
     fn items(self) -> impl Iterator<Item = Self> + 'd {
         let doc = self.doc;
-        let count = match self.data().data {
-            Data::Array(n) => n,
+        let count = match self.data().tag {
+            Tag::Array => self.len(),
             _ => 0,
         };
         Siblings::new(&doc.nodes, self.id + 1, count).map(move |id| Node { doc, id })
@@ -337,8 +395,8 @@ impl<'d, 'a: 'd> TreeNode<'d> for Node<'d, 'a> {
 
     fn entries(self) -> impl Iterator<Item = (EntryKey<'d>, Self)> + 'd {
         let doc = self.doc;
-        let count = match self.data().data {
-            Data::Object(n) => n,
+        let count = match self.data().tag {
+            Tag::Object => self.len(),
             _ => 0,
         };
         Siblings::new(&doc.nodes, self.id + 1, count).map(move |id| {
@@ -372,7 +430,9 @@ impl<'d, 'a: 'd> Tree<'d> for Document<'a> {
 /// The builder of the tree door.
 #[derive(Debug, Default)]
 pub struct TreeBuilder<'a> {
-    nodes: Vec<NodeData<'a>>,
+    nodes: Vec<NodeData>,
+    keys: Vec<Cow<'a, str>>,
+    strings: Vec<String>,
     comments: Vec<Span>,
 }
 
@@ -381,6 +441,8 @@ impl<'a> TreeBuilder<'a> {
     pub fn with_capacity(capacity: usize) -> Self {
         TreeBuilder {
             nodes: Vec::with_capacity(capacity),
+            keys: Vec::new(),
+            strings: Vec::new(),
             comments: Vec::new(),
         }
     }
@@ -390,29 +452,34 @@ impl<'a> TreeBuilder<'a> {
         Document {
             src,
             nodes: self.nodes,
+            keys: self.keys,
+            strings: self.strings,
             comments: self.comments,
         }
     }
 
     #[inline]
-    fn push(&mut self, data: Data<'a>, span: Span) -> usize {
+    fn push(&mut self, tag: Tag, payload: u64, span: Span) -> usize {
         let id = self.nodes.len();
         self.nodes.push(NodeData {
-            data,
-            key: None,
-            span,
-            end: id + 1,
+            payload,
+            start: span.start as u32,
+            end: span.end as u32,
+            subtree_end: id as u32 + 1,
+            key: NO_KEY,
+            tag,
         });
         id
     }
 
     #[inline]
-    fn close(&mut self, id: usize, data: Data<'a>, span: Span) -> usize {
+    fn close(&mut self, id: usize, count: usize, span: Span) -> usize {
         let end = self.nodes.len();
         let node = &mut self.nodes[id];
-        node.data = data;
-        node.span = span;
-        node.end = end;
+        node.payload = count as u64;
+        node.start = span.start as u32;
+        node.end = span.end as u32;
+        node.subtree_end = end as u32;
         id
     }
 }
@@ -425,23 +492,36 @@ impl<'a> JsonBuilder<'a> for TreeBuilder<'a> {
 
     #[inline]
     fn null(&mut self, span: Span) -> usize {
-        self.push(Data::Null, span)
+        self.push(Tag::Null, 0, span)
     }
     #[inline]
     fn bool(&mut self, value: bool, span: Span) -> usize {
-        self.push(Data::Bool(value), span)
+        self.push(Tag::Bool, u64::from(value), span)
     }
     #[inline]
     fn number(&mut self, value: NumberToken<'a>, span: Span) -> usize {
-        self.push(Data::Number(value.value()), span)
+        let (tag, payload) = match value.value() {
+            Number::Int(i) => (Tag::Int, i as u64),
+            Number::UInt(u) => (Tag::UInt, u),
+            Number::Float(f) => (Tag::Float, f.to_bits()),
+            Number::Big(_) => (Tag::Big, 0),
+        };
+        self.push(tag, payload, span)
     }
     #[inline]
     fn string(&mut self, value: Text<'a, '_>, span: Span) -> usize {
-        self.push(Data::String(value.into_cow()), span)
+        match value.into_cow() {
+            // Without escapes the string is the source between the quotes.
+            Cow::Borrowed(_) => self.push(Tag::Str, 0, span),
+            Cow::Owned(decoded) => {
+                self.strings.push(decoded);
+                self.push(Tag::Decoded, self.strings.len() as u64 - 1, span)
+            }
+        }
     }
     #[inline]
     fn begin_array(&mut self, start: usize) -> (usize, usize) {
-        (self.push(Data::Array(0), Span::new(start, start)), 0)
+        (self.push(Tag::Array, 0, Span::new(start, start)), 0)
     }
     #[inline]
     fn array_item(&mut self, array: &mut (usize, usize), _: usize) {
@@ -449,11 +529,11 @@ impl<'a> JsonBuilder<'a> for TreeBuilder<'a> {
     }
     #[inline]
     fn end_array(&mut self, (id, len): (usize, usize), span: Span) -> usize {
-        self.close(id, Data::Array(len), span)
+        self.close(id, len, span)
     }
     #[inline]
     fn begin_object(&mut self, start: usize) -> (usize, usize) {
-        (self.push(Data::Object(0), Span::new(start, start)), 0)
+        (self.push(Tag::Object, 0, Span::new(start, start)), 0)
     }
     #[inline]
     fn key(&mut self, key: Text<'a, '_>, _: Span) -> Cow<'a, str> {
@@ -461,12 +541,13 @@ impl<'a> JsonBuilder<'a> for TreeBuilder<'a> {
     }
     #[inline]
     fn object_member(&mut self, object: &mut (usize, usize), key: Cow<'a, str>, value: usize) {
-        self.nodes[value].key = Some(key);
+        self.nodes[value].key = self.keys.len() as u32;
+        self.keys.push(key);
         object.1 += 1;
     }
     #[inline]
     fn end_object(&mut self, (id, len): (usize, usize), span: Span) -> usize {
-        self.close(id, Data::Object(len), span)
+        self.close(id, len, span)
     }
 
     const WANTS_COMMENTS: bool = true;
@@ -511,6 +592,11 @@ mod tests {
         assert_eq!(d.len(), 1);
         let (key, _) = doc.root().entries().nth(1).unwrap();
         assert_eq!(key.span.slice(src), "\"d\"");
+    }
+
+    #[test]
+    fn nodes_stay_small() {
+        assert_eq!(std::mem::size_of::<super::NodeData>(), 32);
     }
 
     #[test]
