@@ -931,6 +931,12 @@ fn plan(
     }
 }
 
+/// `text[start..end]`, or nothing when the range does not fit (the spans of empty nodes
+/// can be odd); a plan built from it is then refused by the check before it is applied.
+fn slice(text: &str, start: usize, end: usize) -> &str {
+    text.get(start..end).unwrap_or("")
+}
+
 /// Line helpers over the text.
 fn line_start(text: &str, pos: usize) -> usize {
     text[..pos].rfind('\n').map_or(0, |i| i + 1)
@@ -1213,7 +1219,7 @@ impl Writer<'_> {
                     .ok_or_else(|| EditError::CannotPlace("an empty dotted table".into()))?;
                 let start = line_start(self.text, key_span.start);
                 let indent = indentation(self.text, key_span.start);
-                let prefix = &self.text[start + indent.len()..key_span.start];
+                let prefix = slice(self.text, start + indent.len(), key_span.start);
                 let end = self.entry_end(view, *child);
                 let at = line_end(self.text, end);
                 let line = format!("{indent}{prefix}{key_text} = {}", self.inline(value, None)?);
@@ -1364,7 +1370,7 @@ impl Writer<'_> {
         let Some(last_end) = last_end else {
             // Empty: right after the opening bracket.
             let open = node.span.start + 1;
-            let inner = &self.text[open..node.span.end.saturating_sub(1)];
+            let inner = slice(self.text, open, node.span.end.saturating_sub(1));
             let text = match (self.format, inner.trim().is_empty()) {
                 (Format::Toml, _)
                     if node.entries.is_empty() && matches!(node.kind, Kind::Flow { map: true }) =>
@@ -1382,7 +1388,7 @@ impl Writer<'_> {
             (None, Some(c)) => view.nodes[*c].span.start,
             _ => last_end,
         };
-        let multiline = self.text[node.span.start..first_start].contains('\n');
+        let multiline = slice(self.text, node.span.start, first_start).contains('\n');
         let sep = if multiline {
             let last_start = match (node.entries.last(), node.items.last()) {
                 (Some((_, key_span, _)), _) => key_span.start,
@@ -1709,6 +1715,6 @@ fn sibling_string_style(view: &View, parent: usize) -> Option<Style> {
 /// `end` moved back over trailing spaces and line breaks (block scalars' spans may
 /// include the line break after them), but not before `start`.
 fn trim_trailing_space(text: &str, start: usize, end: usize) -> usize {
-    let trimmed = text[start..end].trim_end_matches([' ', '\t', '\n', '\r']);
+    let trimmed = slice(text, start, end).trim_end_matches([' ', '\t', '\n', '\r']);
     start + trimmed.len()
 }
