@@ -501,6 +501,20 @@ fn value_at<'v>(value: &'v RawValue<'static>, path: &[Segment]) -> Option<&'v Ra
     Some(at)
 }
 
+/// The value under `segment` (the last of a repeated key, as decoding reads it).
+fn child_mut<'v>(
+    parent: &'v mut RawValue<'static>,
+    segment: &Segment,
+) -> Option<&'v mut RawValue<'static>> {
+    match (parent, segment) {
+        (RawValue::Map(entries), Segment::Key(k)) => {
+            Some(&mut entries.iter_mut().rev().find(|(key, _)| key == k)?.1)
+        }
+        (RawValue::Seq(items), Segment::Index(i)) => items.get_mut(*i),
+        _ => None,
+    }
+}
+
 /// The edit applied to the value: what the text must read as afterwards.
 fn apply_to_value(
     value: &mut RawValue<'static>,
@@ -532,18 +546,7 @@ fn apply_to_value(
     };
     let mut parent = value;
     for segment in parents {
-        parent = match (parent, segment) {
-            (RawValue::Map(entries), Segment::Key(k)) => {
-                &mut entries
-                    .iter_mut()
-                    .rev()
-                    .find(|(key, _)| key == k)
-                    .ok_or_else(not_found)?
-                    .1
-            }
-            (RawValue::Seq(items), Segment::Index(i)) => items.get_mut(*i).ok_or_else(not_found)?,
-            _ => return Err(not_found()),
-        };
+        parent = child_mut(parent, segment).ok_or_else(not_found)?;
     }
     match (parent, last, op) {
         (RawValue::Map(entries), Segment::Key(k), Op::Insert(v)) => {
@@ -572,37 +575,11 @@ fn apply_to_value(
             items.remove(*i);
         }
         (parent, last, Op::Set(v)) => {
-            let slot = match (parent, last) {
-                (RawValue::Map(entries), Segment::Key(k)) => {
-                    &mut entries
-                        .iter_mut()
-                        .rev()
-                        .find(|(key, _)| key == k)
-                        .ok_or_else(not_found)?
-                        .1
-                }
-                (RawValue::Seq(items), Segment::Index(i)) => {
-                    items.get_mut(*i).ok_or_else(not_found)?
-                }
-                _ => return Err(not_found()),
-            };
+            let slot = child_mut(parent, last).ok_or_else(not_found)?;
             *slot = v.clone();
         }
         (parent, last, Op::Push(v)) => {
-            let slot = match (parent, last) {
-                (RawValue::Map(entries), Segment::Key(k)) => {
-                    &mut entries
-                        .iter_mut()
-                        .rev()
-                        .find(|(key, _)| key == k)
-                        .ok_or_else(not_found)?
-                        .1
-                }
-                (RawValue::Seq(items), Segment::Index(i)) => {
-                    items.get_mut(*i).ok_or_else(not_found)?
-                }
-                _ => return Err(not_found()),
-            };
+            let slot = child_mut(parent, last).ok_or_else(not_found)?;
             match slot {
                 RawValue::Seq(items) => items.push(v.clone()),
                 _ => {
