@@ -508,8 +508,6 @@ pub enum ProblemKind {
     UnknownVariable,
     /// A [`Config::set`] could not be applied.
     Set,
-    /// A key appears twice in one document.
-    DuplicateKey,
 }
 
 /// One problem of a load: what, where in the value, and which layer gave it.

@@ -61,7 +61,6 @@ impl Diagnostic for Problem {
             ProblemKind::AmbiguousVariable => "ambiguous_variable",
             ProblemKind::UnknownVariable => "unknown_variable",
             ProblemKind::Set => "set",
-            ProblemKind::DuplicateKey => "duplicate_key",
         };
         Some(Box::new(format!("quarry::config::{kind}")))
     }

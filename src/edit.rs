@@ -258,20 +258,15 @@ impl Document {
         };
         let (span, written) = match self.format {
             Format::Toml => {
-                use crate::toml::{NodeKind, StringKind};
                 let doc = crate::toml::parse_tree(self.text.as_bytes()).ok()?;
                 let node = doc.root().lookup(path)?;
-                let style = match node.kind() {
-                    NodeKind::String(StringKind::Literal) => Style::SingleQuoted,
-                    NodeKind::String(StringKind::Basic) => Style::DoubleQuoted,
-                    NodeKind::String(_) => Style::Block,
+                let style = match toml_kind(node.kind()) {
                     // A string where there was none takes its siblings' quoting: the
                     // general path looks at them.
-                    NodeKind::Integer | NodeKind::Float | NodeKind::Bool | NodeKind::Datetime
-                        if !matches!(value, RawValue::String(_)) =>
-                    {
-                        Style::Plain
+                    Kind::Scalar(Style::Plain) if matches!(value, RawValue::String(_)) => {
+                        return None
                     }
+                    Kind::Scalar(style) => style,
                     _ => return None,
                 };
                 let text = match writer.inline(value, Some(style)) {
@@ -622,6 +617,25 @@ enum Kind {
     Alias,
 }
 
+/// How a TOML node is written, from its kind.
+fn toml_kind(kind: crate::toml::NodeKind) -> Kind {
+    use crate::toml::{NodeKind, StringKind, TableKind};
+    match kind {
+        NodeKind::Table(TableKind::Root | TableKind::Header | TableKind::ArrayElement) => {
+            Kind::Section
+        }
+        NodeKind::Table(TableKind::Implicit) => Kind::Implicit,
+        NodeKind::Table(TableKind::Dotted) => Kind::Dotted,
+        NodeKind::Table(TableKind::Inline) => Kind::Flow { map: true },
+        NodeKind::Array => Kind::Flow { map: false },
+        NodeKind::ArrayOfTables => Kind::TableArray,
+        NodeKind::String(StringKind::Literal) => Kind::Scalar(Style::SingleQuoted),
+        NodeKind::String(StringKind::Basic) => Kind::Scalar(Style::DoubleQuoted),
+        NodeKind::String(_) => Kind::Scalar(Style::Block),
+        _ => Kind::Scalar(Style::Plain),
+    }
+}
+
 /// How a scalar is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Style {
@@ -748,22 +762,8 @@ impl View {
     }
 
     fn add_toml(&mut self, node: crate::toml::Node<'_, '_>) -> usize {
-        use crate::toml::{NodeKind, StringKind, TableKind};
         let describe = |n: crate::toml::Node<'_, '_>| {
-            let kind = match n.kind() {
-                NodeKind::Table(TableKind::Root | TableKind::Header | TableKind::ArrayElement) => {
-                    Kind::Section
-                }
-                NodeKind::Table(TableKind::Implicit) => Kind::Implicit,
-                NodeKind::Table(TableKind::Dotted) => Kind::Dotted,
-                NodeKind::Table(TableKind::Inline) => Kind::Flow { map: true },
-                NodeKind::Array => Kind::Flow { map: false },
-                NodeKind::ArrayOfTables => Kind::TableArray,
-                NodeKind::String(StringKind::Literal) => Kind::Scalar(Style::SingleQuoted),
-                NodeKind::String(StringKind::Basic) => Kind::Scalar(Style::DoubleQuoted),
-                NodeKind::String(_) => Kind::Scalar(Style::Block),
-                _ => Kind::Scalar(Style::Plain),
-            };
+            let kind = toml_kind(n.kind());
             (kind, None, None)
         };
         self.add(node, &describe, &|k: &crate::EntryKey<'_>| {

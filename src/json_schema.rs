@@ -481,10 +481,6 @@ fn set(schema: &mut RawValue<'static>, name: &'static str, value: RawValue<'stat
     }
 }
 
-fn get<'s>(schema: &'s RawValue<'static>, name: &str) -> Option<&'s RawValue<'static>> {
-    schema.get(name)
-}
-
 /// Adds each check's keywords to `schema`, the schema of a value of `shape`.
 fn apply_checks(schema: &mut RawValue<'static>, shape: &Shape, checks: &[Check]) {
     for check in checks {
@@ -494,7 +490,8 @@ fn apply_checks(schema: &mut RawValue<'static>, shape: &Shape, checks: &[Check])
                     let value = number(b.value);
                     if b.exclusive {
                         set(schema, "exclusiveMinimum", value);
-                    } else if get(schema, "minimum")
+                    } else if schema
+                        .get("minimum")
                         .and_then(as_f64)
                         .map_or(true, |m| as_f64(&value).is_some_and(|v| v >= m))
                     {
@@ -505,7 +502,8 @@ fn apply_checks(schema: &mut RawValue<'static>, shape: &Shape, checks: &[Check])
                     let value = number(b.value);
                     if b.exclusive {
                         set(schema, "exclusiveMaximum", value);
-                    } else if get(schema, "maximum")
+                    } else if schema
+                        .get("maximum")
                         .and_then(as_f64)
                         .map_or(true, |m| as_f64(&value).is_some_and(|v| v <= m))
                     {
@@ -529,7 +527,7 @@ fn apply_checks(schema: &mut RawValue<'static>, shape: &Shape, checks: &[Check])
             Check::Pattern(p) => set(schema, "pattern", text(p)),
             Check::Validate(f) => {
                 let note = format!("Checked by `{f}`.");
-                let description = match get(schema, "description").and_then(RawValue::as_str) {
+                let description = match schema.get("description").and_then(RawValue::as_str) {
                     Some(d) => format!("{d}\n{note}"),
                     None => note,
                 };

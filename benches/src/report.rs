@@ -33,6 +33,11 @@ pub fn machine() -> String {
     format!("{model}, {cores} cores")
 }
 
+/// The first line of every report: `- **Date:** … · **Machine:** …`.
+pub fn dated() -> String {
+    format!("- **Date:** {} · **Machine:** {}", today(), machine())
+}
+
 /// Replaces the section `name` of RESULTS.md (between its `bench-report:NAME` markers)
 /// with `report`, or appends it; exits on a write error.
 pub fn write_section(name: &str, report: &str) {

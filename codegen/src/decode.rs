@@ -532,17 +532,25 @@ fn enum_decode(c: &Container, variants: &[Variant], de: &Lifetime) -> TokenStrea
                 } else {
                     quote!(let __value = __value.clone();)
                 };
-                let name = v.ident.to_string();
+                let why = format_ident!("__why{}", i);
                 quote! {
+                    let #why: ::quarry::DecodeErrors;
                     {
                         #value
                         let __attempt: ::quarry::__private::Result<Self, ::quarry::DecodeErrors> = (|| #content)();
                         match __attempt {
                             ::quarry::__private::Ok(__x) => return ::quarry::__private::Ok(__x),
-                            ::quarry::__private::Err(__e) => __why.push((#name, __e)),
+                            ::quarry::__private::Err(__e) => #why = __e,
                         }
                     }
                 }
+            });
+            // Why each variant failed, kept in locals (no allocation when a later variant
+            // matches) and formatted only if every one fails.
+            let reasons = variants.iter().enumerate().map(|(i, v)| {
+                let why = format_ident!("__why{}", i);
+                let name = v.ident.to_string();
+                quote!((#name, #why))
             });
             let message = format!(
                 "data did not match any variant of untagged enum `{}`",
@@ -550,11 +558,9 @@ fn enum_decode(c: &Container, variants: &[Variant], de: &Lifetime) -> TokenStrea
             );
             let unused = variants.is_empty().then(|| quote!(let _ = __value;));
             quote! {
-                // Why each variant failed, for the error (formatted only if all fail).
-                let mut __why: ::quarry::__private::Vec<(&str, ::quarry::DecodeErrors)> = ::quarry::__private::Vec::new();
                 #(#attempts)*
                 #unused
-                ::quarry::__private::Err(::quarry::DecodeErrors::no_variant_matched(#message, &__why))
+                ::quarry::__private::Err(::quarry::DecodeErrors::no_variant_matched(#message, &[#(#reasons),*]))
             }
         }
     }

@@ -16,7 +16,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use quarry_benches::contests::{groups, without_failing_peers, Contest};
-use quarry_benches::report::{machine, today};
+use quarry_benches::report::dated;
 
 /// Iterations that take about `target`.
 fn calibrate(run: &dyn Fn() -> usize, target: Duration) -> u32 {
@@ -252,12 +252,7 @@ fn main() {
         args.join(" ")
     );
     let mut report = String::new();
-    let _ = writeln!(
-        report,
-        "- **Date:** {} · **Machine:** {}",
-        today(),
-        machine()
-    );
+    let _ = writeln!(report, "{}", dated());
     let _ = writeln!(
         report,
         "- **Build:** release, {} · **Rounds:** {rounds} × ~{} ms per arm, median, in each of {PROCESSES} processes per format; each row is the median of the {PROCESSES} · **Run time:** {:.0} s",

@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 use std::hint::black_box;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use quarry_benches::report::{machine, today, write_section};
+use quarry_benches::report::{dated, write_section};
 
 /// Counts bytes: allocated in total, live now, and the most live at once.
 struct Counting;
@@ -105,12 +105,7 @@ fn main() {
     }
     let mean = |i: usize| (sums[i] / f64::from(count.max(1))).exp();
     let mut report = String::new();
-    let _ = writeln!(
-        report,
-        "- **Date:** {} · **Machine:** {}",
-        today(),
-        machine()
-    );
+    let _ = writeln!(report, "{}", dated());
     let _ = writeln!(
         report,
         "- **Command:** `cargo run --release -p quarry-benches --bin memory-report -- --write`\n"
