@@ -266,6 +266,28 @@ pub fn parse_with<'a, B: JsonBuilder<'a>>(
     parse_document::<B, false>(input, builder, limits).map(|(value, _)| value)
 }
 
+/// Parses a stream of strict JSON values separated by whitespace (JSON Lines, NDJSON,
+/// concatenated JSON) into `builder` with one parser: each value is handed to `each`
+/// with its span as soon as it ends, and `each` returns false to stop reading. Errors
+/// are placed in the whole input.
+pub fn parse_stream_with<'a, B: JsonBuilder<'a>>(
+    input: &'a [u8],
+    builder: &mut B,
+    limits: Limits,
+    mut each: impl FnMut(&mut B, B::Value, Span) -> bool,
+) -> Result<(), Error> {
+    let mut parser = Parser::<false>::new(input, limits)?;
+    let mut stack = Vec::new();
+    while parser.lexer.peek().is_some() {
+        let start = parser.lexer.pos();
+        let value = parser.parse_with_stack(builder, &mut stack)?;
+        if !each(builder, value, Span::new(start, parser.lexer.pos())) {
+            break;
+        }
+    }
+    Ok(())
+}
+
 /// Parses a whole document of `dialect` into `builder`. In [`Dialect::Jsonc`], a builder
 /// that [wants comments](JsonBuilder::WANTS_COMMENTS) is handed every comment, in source
 /// order, once the document has ended.

@@ -70,7 +70,7 @@ pub use direct::DirectSource;
 pub use error::{Error, ErrorKind};
 pub use parser::parse_with;
 use parser::Parser;
-pub use raw::RawValueBuilder;
+pub use raw::{resolve_scalar, RawValueBuilder};
 pub use tree::{Document, Node, NodeKind, Stream, TreeBuilder};
 pub use writer::YamlWriter;
 

@@ -308,7 +308,7 @@ fn merge<'a>(
 }
 
 /// Resolves a scalar to a [`RawValue`] by its style and tag under the core schema.
-pub(crate) fn resolve_scalar<'a>(
+pub fn resolve_scalar<'a>(
     value: Cow<'a, str>,
     style: ScalarStyle,
     tag: Option<&Tag<'_>>,

@@ -1,0 +1,997 @@
+//! The sink that appends every value to its Arrow column as it is read.
+//!
+//! The schema becomes a flat list of nodes (one per field, children by index). A stack of
+//! open structs and lists says where the next value goes; a struct finds a key's field by
+//! first trying the one after the field matched last, so records that keep their fields
+//! in one order cost one comparison per key. Each node counts its values, which is how a
+//! struct sees that a field is missing (it gets a null) or given twice.
+
+use std::sync::Arc;
+
+use arrow_array::builder::{LargeStringBuilder, StringBuilder, StringViewBuilder};
+use arrow_array::timezone::Tz;
+use arrow_array::types::{
+    Date32Type, Float32Type, Float64Type, Int16Type, Int32Type, Int64Type, Int8Type,
+    TimestampMicrosecondType, TimestampMillisecondType, TimestampNanosecondType,
+    TimestampSecondType, UInt16Type, UInt32Type, UInt64Type, UInt8Type,
+};
+use arrow_array::{
+    ArrayRef, BooleanArray, ListArray, NullArray, PrimitiveArray, RecordBatch, StructArray,
+};
+use arrow_buffer::{BooleanBufferBuilder, NullBufferBuilder, OffsetBuffer, ScalarBuffer};
+use arrow_cast::parse::{string_to_datetime, Parser};
+use arrow_schema::{DataType, Field, FieldRef, Fields, SchemaRef, TimeUnit};
+use quarry_raw_value::Datetime;
+
+use crate::error::Error;
+use crate::sink::{Misfit, Num, Sink};
+
+/// The root node: the record itself, whose fields are the batch's columns.
+const ROOT: usize = 0;
+
+/// Where the next value goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Target {
+    Node(usize),
+    /// A field the schema does not have, or the inside of a value that did not fit.
+    Skip,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Frame {
+    /// An open struct at `node`, filling its row `row`.
+    Struct { node: usize, row: usize },
+    /// An open list at `node`; `single` when it wraps one value that is not a list
+    /// (XML's repeatable elements), to be closed after that value.
+    List { node: usize, single: bool },
+    /// An open container whose values go nowhere.
+    Skip,
+}
+
+/// One field of the schema and the values appended to it so far.
+struct Node {
+    /// The field's path from the record (`a.b`, `a[]`), for errors.
+    path: String,
+    nullable: bool,
+    len: usize,
+    store: Store,
+}
+
+enum Store {
+    Null,
+    Bool {
+        values: BooleanBufferBuilder,
+        nulls: NullBufferBuilder,
+    },
+    /// Every signed integer type, range-checked on the way in.
+    Int {
+        values: Vec<i64>,
+        nulls: NullBufferBuilder,
+        ty: DataType,
+    },
+    /// Every unsigned integer type, range-checked on the way in.
+    UInt {
+        values: Vec<u64>,
+        nulls: NullBufferBuilder,
+        ty: DataType,
+    },
+    Float {
+        values: Vec<f64>,
+        nulls: NullBufferBuilder,
+        ty: DataType,
+    },
+    Utf8(StringBuilder),
+    LargeUtf8(LargeStringBuilder),
+    Utf8View(StringViewBuilder),
+    Timestamp {
+        values: Vec<i64>,
+        nulls: NullBufferBuilder,
+        unit: TimeUnit,
+        tz: Option<Arc<str>>,
+        zone: Tz,
+    },
+    Date32 {
+        values: Vec<i32>,
+        nulls: NullBufferBuilder,
+    },
+    List {
+        offsets: Vec<i32>,
+        nulls: NullBufferBuilder,
+        child: usize,
+        field: FieldRef,
+    },
+    Struct {
+        nulls: NullBufferBuilder,
+        children: Vec<usize>,
+        /// The children's names, side by side for the key lookup.
+        names: Vec<Box<str>>,
+        fields: Fields,
+        /// The child after the one matched last.
+        hint: usize,
+    },
+}
+
+/// Appends records to the columns of `schema`; [`Columns::take_batch`] hands them over.
+pub(crate) struct Columns {
+    schema: SchemaRef,
+    nodes: Vec<Node>,
+    frames: Vec<Frame>,
+    pending: Option<Target>,
+    lenient: bool,
+    singles_as_lists: bool,
+    records: usize,
+}
+
+impl Columns {
+    /// Columns for `schema`; an error if it has a type this crate cannot fill.
+    pub(crate) fn new(schema: SchemaRef, lenient: bool) -> Result<Self, Error> {
+        let mut columns = Columns {
+            schema: schema.clone(),
+            nodes: Vec::new(),
+            frames: Vec::new(),
+            pending: None,
+            lenient,
+            singles_as_lists: false,
+            records: 0,
+        };
+        columns.nodes.push(Node {
+            path: String::new(),
+            nullable: false,
+            len: 0,
+            store: Store::Null,
+        });
+        let children = columns.add_fields(schema.fields(), "")?;
+        columns.nodes[ROOT].store = Store::Struct {
+            nulls: NullBufferBuilder::new(0),
+            children,
+            names: names_of(schema.fields()),
+            fields: schema.fields().clone(),
+            hint: 0,
+        };
+        Ok(columns)
+    }
+
+    fn add_fields(&mut self, fields: &Fields, parent: &str) -> Result<Vec<usize>, Error> {
+        let mut children = Vec::with_capacity(fields.len());
+        for field in fields {
+            let path = if parent.is_empty() {
+                field.name().clone()
+            } else {
+                format!("{parent}.{}", field.name())
+            };
+            children.push(self.add(field, path)?);
+        }
+        Ok(children)
+    }
+
+    fn add(&mut self, field: &Field, path: String) -> Result<usize, Error> {
+        let nulls = || NullBufferBuilder::new(0);
+        let store = match field.data_type() {
+            DataType::Null => Store::Null,
+            DataType::Boolean => Store::Bool {
+                values: BooleanBufferBuilder::new(0),
+                nulls: nulls(),
+            },
+            ty @ (DataType::Int8 | DataType::Int16 | DataType::Int32 | DataType::Int64) => {
+                Store::Int {
+                    values: Vec::new(),
+                    nulls: nulls(),
+                    ty: ty.clone(),
+                }
+            }
+            ty @ (DataType::UInt8 | DataType::UInt16 | DataType::UInt32 | DataType::UInt64) => {
+                Store::UInt {
+                    values: Vec::new(),
+                    nulls: nulls(),
+                    ty: ty.clone(),
+                }
+            }
+            ty @ (DataType::Float32 | DataType::Float64) => Store::Float {
+                values: Vec::new(),
+                nulls: nulls(),
+                ty: ty.clone(),
+            },
+            DataType::Utf8 => Store::Utf8(StringBuilder::new()),
+            DataType::LargeUtf8 => Store::LargeUtf8(LargeStringBuilder::new()),
+            DataType::Utf8View => Store::Utf8View(StringViewBuilder::new()),
+            DataType::Timestamp(unit, tz) => {
+                let zone = tz
+                    .as_deref()
+                    .unwrap_or("+00:00")
+                    .parse::<Tz>()
+                    .map_err(|e| Error::new(format!("field `{path}`: time zone {tz:?}: {e}")))?;
+                Store::Timestamp {
+                    values: Vec::new(),
+                    nulls: nulls(),
+                    unit: *unit,
+                    tz: tz.clone(),
+                    zone,
+                }
+            }
+            DataType::Date32 => Store::Date32 {
+                values: Vec::new(),
+                nulls: nulls(),
+            },
+            DataType::List(item) => {
+                let at = self.reserve(field, &path);
+                let child = self.add(item, format!("{path}[]"))?;
+                self.nodes[at].store = Store::List {
+                    offsets: vec![0],
+                    nulls: nulls(),
+                    child,
+                    field: item.clone(),
+                };
+                return Ok(at);
+            }
+            DataType::Struct(fields) => {
+                let at = self.reserve(field, &path);
+                let children = self.add_fields(fields, &path)?;
+                self.nodes[at].store = Store::Struct {
+                    nulls: nulls(),
+                    children,
+                    names: names_of(fields),
+                    fields: fields.clone(),
+                    hint: 0,
+                };
+                return Ok(at);
+            }
+            other => {
+                return Err(Error::new(format!(
+                    "field `{path}`: quarry-arrow cannot fill a {other} column"
+                )))
+            }
+        };
+        self.nodes.push(Node {
+            path,
+            nullable: field.is_nullable(),
+            len: 0,
+            store,
+        });
+        Ok(self.nodes.len() - 1)
+    }
+
+    /// A node whose store is set once its children exist.
+    fn reserve(&mut self, field: &Field, path: &str) -> usize {
+        self.nodes.push(Node {
+            path: path.to_owned(),
+            nullable: field.is_nullable(),
+            len: 0,
+            store: Store::Null,
+        });
+        self.nodes.len() - 1
+    }
+
+    /// Lets a value that is not a list stand for a list of one in a list column, as
+    /// quarry's XML mapping reads a lone child element where several may stand.
+    pub(crate) fn singles_as_lists(&mut self) {
+        self.singles_as_lists = true;
+    }
+
+    /// Rows appended since the last batch.
+    pub(crate) fn rows(&self) -> usize {
+        self.nodes[ROOT].len
+    }
+
+    /// The rows appended since the last batch, as a batch; the columns start empty again.
+    pub(crate) fn take_batch(&mut self) -> Result<RecordBatch, Error> {
+        let rows = self.nodes[ROOT].len;
+        let Store::Struct { children, .. } = &self.nodes[ROOT].store else {
+            unreachable!("the root is a struct")
+        };
+        let children = children.clone();
+        let mut arrays = Vec::with_capacity(children.len());
+        for child in children {
+            arrays.push(self.finish(child)?);
+        }
+        self.nodes[ROOT].len = 0;
+        let options = arrow_array::RecordBatchOptions::new().with_row_count(Some(rows));
+        Ok(RecordBatch::try_new_with_options(
+            self.schema.clone(),
+            arrays,
+            &options,
+        )?)
+    }
+
+    /// The node's values as an array; the node starts empty again.
+    fn finish(&mut self, at: usize) -> Result<ArrayRef, Error> {
+        let len = std::mem::take(&mut self.nodes[at].len);
+        let array: ArrayRef = match &mut self.nodes[at].store {
+            Store::Null => Arc::new(NullArray::new(len)),
+            Store::Bool { values, nulls } => {
+                Arc::new(BooleanArray::new(values.finish(), nulls.finish()))
+            }
+            Store::Int { values, nulls, ty } => {
+                let values = std::mem::take(values);
+                let nulls = nulls.finish();
+                match ty {
+                    DataType::Int8 => Arc::new(narrow::<Int8Type, _>(values, nulls)),
+                    DataType::Int16 => Arc::new(narrow::<Int16Type, _>(values, nulls)),
+                    DataType::Int32 => Arc::new(narrow::<Int32Type, _>(values, nulls)),
+                    _ => Arc::new(PrimitiveArray::<Int64Type>::new(
+                        ScalarBuffer::from(values),
+                        nulls,
+                    )),
+                }
+            }
+            Store::UInt { values, nulls, ty } => {
+                let values = std::mem::take(values);
+                let nulls = nulls.finish();
+                match ty {
+                    DataType::UInt8 => Arc::new(narrow::<UInt8Type, _>(values, nulls)),
+                    DataType::UInt16 => Arc::new(narrow::<UInt16Type, _>(values, nulls)),
+                    DataType::UInt32 => Arc::new(narrow::<UInt32Type, _>(values, nulls)),
+                    _ => Arc::new(PrimitiveArray::<UInt64Type>::new(
+                        ScalarBuffer::from(values),
+                        nulls,
+                    )),
+                }
+            }
+            Store::Float { values, nulls, ty } => {
+                let values = std::mem::take(values);
+                let nulls = nulls.finish();
+                match ty {
+                    DataType::Float32 => Arc::new(PrimitiveArray::<Float32Type>::new(
+                        values.into_iter().map(|v| v as f32).collect(),
+                        nulls,
+                    )),
+                    _ => Arc::new(PrimitiveArray::<Float64Type>::new(
+                        ScalarBuffer::from(values),
+                        nulls,
+                    )),
+                }
+            }
+            Store::Utf8(builder) => Arc::new(builder.finish()),
+            Store::LargeUtf8(builder) => Arc::new(builder.finish()),
+            Store::Utf8View(builder) => Arc::new(builder.finish()),
+            Store::Timestamp {
+                values,
+                nulls,
+                unit,
+                tz,
+                ..
+            } => {
+                let values = ScalarBuffer::from(std::mem::take(values));
+                let nulls = nulls.finish();
+                let tz = tz.clone();
+                match unit {
+                    TimeUnit::Second => Arc::new(
+                        PrimitiveArray::<TimestampSecondType>::new(values, nulls)
+                            .with_timezone_opt(tz),
+                    ),
+                    TimeUnit::Millisecond => Arc::new(
+                        PrimitiveArray::<TimestampMillisecondType>::new(values, nulls)
+                            .with_timezone_opt(tz),
+                    ),
+                    TimeUnit::Microsecond => Arc::new(
+                        PrimitiveArray::<TimestampMicrosecondType>::new(values, nulls)
+                            .with_timezone_opt(tz),
+                    ),
+                    TimeUnit::Nanosecond => Arc::new(
+                        PrimitiveArray::<TimestampNanosecondType>::new(values, nulls)
+                            .with_timezone_opt(tz),
+                    ),
+                }
+            }
+            Store::Date32 { values, nulls } => Arc::new(PrimitiveArray::<Date32Type>::new(
+                ScalarBuffer::from(std::mem::take(values)),
+                nulls.finish(),
+            )),
+            Store::List {
+                offsets,
+                nulls,
+                child,
+                field,
+            } => {
+                let offsets = std::mem::replace(offsets, vec![0]);
+                let nulls = nulls.finish();
+                let (child, field) = (*child, field.clone());
+                let values = self.finish(child)?;
+                Arc::new(ListArray::try_new(
+                    field,
+                    OffsetBuffer::new(ScalarBuffer::from(offsets)),
+                    values,
+                    nulls,
+                )?)
+            }
+            Store::Struct {
+                nulls,
+                children,
+                fields,
+                ..
+            } => {
+                let nulls = nulls.finish();
+                let (children, fields) = (children.clone(), fields.clone());
+                let mut arrays = Vec::with_capacity(children.len());
+                for child in children {
+                    arrays.push(self.finish(child)?);
+                }
+                if fields.is_empty() {
+                    Arc::new(StructArray::new_empty_fields(len, nulls))
+                } else {
+                    Arc::new(StructArray::try_new(fields, arrays, nulls)?)
+                }
+            }
+        };
+        Ok(array)
+    }
+
+    /// Where the next value goes.
+    #[inline]
+    fn target(&mut self) -> Result<Target, Misfit> {
+        match self.frames.last() {
+            Some(Frame::List { node, .. }) => match &self.nodes[*node].store {
+                Store::List { child, .. } => Ok(Target::Node(*child)),
+                _ => unreachable!("list frames are lists"),
+            },
+            Some(Frame::Struct { .. }) => Ok(self.pending.take().unwrap_or(Target::Skip)),
+            Some(Frame::Skip) => Ok(Target::Skip),
+            None => Err("a value outside any record".into()),
+        }
+    }
+
+    /// Where the next value that is not a list or null goes: with
+    /// [`Columns::singles_as_lists`], into a list of one when its column is a list.
+    #[inline]
+    fn value_target(&mut self) -> Result<Target, Misfit> {
+        let target = self.target()?;
+        if self.singles_as_lists {
+            if let Target::Node(at) = target {
+                if let Store::List { child, .. } = &self.nodes[at].store {
+                    let child = *child;
+                    self.frames.push(Frame::List {
+                        node: at,
+                        single: true,
+                    });
+                    return Ok(Target::Node(child));
+                }
+            }
+        }
+        Ok(target)
+    }
+
+    /// After a value: closes the list of one [`Columns::value_target`] opened for it.
+    #[inline]
+    fn close_single(&mut self, done: Result<(), Misfit>) -> Result<(), Misfit> {
+        done?;
+        if let Some(Frame::List { single: true, .. }) = self.frames.last() {
+            return self.end_list();
+        }
+        Ok(())
+    }
+
+    /// A value of kind `found` that `at`'s column cannot hold: an error, or under the
+    /// lenient option a null.
+    #[cold]
+    fn misfit(&mut self, at: usize, found: &str) -> Result<(), Misfit> {
+        if self.lenient && self.nodes[at].nullable {
+            self.append_null(at);
+            return Ok(());
+        }
+        let node = &self.nodes[at];
+        Err(format!(
+            "field `{}`: expected {}, found {found}",
+            node.path,
+            self.type_name(at)
+        )
+        .into())
+    }
+
+    fn type_name(&self, at: usize) -> String {
+        match &self.nodes[at].store {
+            Store::Null => "null".into(),
+            Store::Bool { .. } => "a boolean".into(),
+            Store::Int { ty, .. } | Store::UInt { ty, .. } => format!("an integer ({ty})"),
+            Store::Float { .. } => "a number".into(),
+            Store::Utf8(_) | Store::LargeUtf8(_) | Store::Utf8View(_) => "a string".into(),
+            Store::Timestamp { .. } => "a timestamp".into(),
+            Store::Date32 { .. } => "a date".into(),
+            Store::List { .. } => "a list".into(),
+            Store::Struct { .. } => "an object".into(),
+        }
+    }
+
+    /// A null at `at` (and in every child of a struct, so lengths agree).
+    fn append_null(&mut self, at: usize) {
+        let node = &mut self.nodes[at];
+        node.len += 1;
+        match &mut node.store {
+            Store::Null => {}
+            Store::Bool { values, nulls } => {
+                values.append(false);
+                nulls.append_null();
+            }
+            Store::Int { values, nulls, .. } => {
+                values.push(0);
+                nulls.append_null();
+            }
+            Store::UInt { values, nulls, .. } => {
+                values.push(0);
+                nulls.append_null();
+            }
+            Store::Float { values, nulls, .. } => {
+                values.push(0.0);
+                nulls.append_null();
+            }
+            Store::Utf8(builder) => builder.append_null(),
+            Store::LargeUtf8(builder) => builder.append_null(),
+            Store::Utf8View(builder) => builder.append_null(),
+            Store::Timestamp { values, nulls, .. } => {
+                values.push(0);
+                nulls.append_null();
+            }
+            Store::Date32 { values, nulls } => {
+                values.push(0);
+                nulls.append_null();
+            }
+            Store::List { offsets, nulls, .. } => {
+                let last = *offsets.last().unwrap_or(&0);
+                offsets.push(last);
+                nulls.append_null();
+            }
+            Store::Struct {
+                nulls, children, ..
+            } => {
+                nulls.append_null();
+                for i in 0..children.len() {
+                    let Store::Struct { children, .. } = &self.nodes[at].store else {
+                        unreachable!()
+                    };
+                    let child = children[i];
+                    self.append_null(child);
+                }
+            }
+        }
+    }
+
+    /// An explicit or missing null for `at`.
+    fn put_null(&mut self, at: usize, missing: bool) -> Result<(), Misfit> {
+        if !self.nodes[at].nullable {
+            let what = if missing { "missing" } else { "null" };
+            return Err(
+                format!("field `{}` is {what} but not nullable", self.nodes[at].path).into(),
+            );
+        }
+        self.append_null(at);
+        Ok(())
+    }
+
+    fn put_i64(&mut self, at: usize, value: i64) -> Result<(), Misfit> {
+        let node = &mut self.nodes[at];
+        match &mut node.store {
+            Store::Int { values, nulls, ty } if fits_signed(ty, value) => {
+                values.push(value);
+                nulls.append_non_null();
+            }
+            Store::UInt { values, nulls, ty } if value >= 0 && fits_unsigned(ty, value as u64) => {
+                values.push(value as u64);
+                nulls.append_non_null();
+            }
+            Store::Float { values, nulls, .. } => {
+                values.push(value as f64);
+                nulls.append_non_null();
+            }
+            Store::Timestamp { values, nulls, .. } => {
+                values.push(value);
+                nulls.append_non_null();
+            }
+            Store::Date32 { values, nulls } if i32::try_from(value).is_ok() => {
+                values.push(value as i32);
+                nulls.append_non_null();
+            }
+            _ => return self.misfit(at, "an integer"),
+        }
+        node_grew(&mut self.nodes[at]);
+        Ok(())
+    }
+
+    fn put_f64(&mut self, at: usize, value: f64) -> Result<(), Misfit> {
+        let node = &mut self.nodes[at];
+        match &mut node.store {
+            Store::Float { values, nulls, .. } => {
+                values.push(value);
+                nulls.append_non_null();
+            }
+            // As arrow-json: a float into an integer column is truncated when it fits.
+            Store::Int { values, nulls, ty }
+                if value.is_finite()
+                    && value.trunc() >= -9.223_372_036_854_775_808e18
+                    && value.trunc() < 9.223_372_036_854_775_808e18
+                    && fits_signed(ty, value as i64) =>
+            {
+                values.push(value as i64);
+                nulls.append_non_null();
+            }
+            Store::UInt { values, nulls, ty }
+                if value.is_finite()
+                    && value.trunc() >= 0.0
+                    && value.trunc() < 1.844_674_407_370_955_2e19
+                    && fits_unsigned(ty, value as u64) =>
+            {
+                values.push(value as u64);
+                nulls.append_non_null();
+            }
+            _ => return self.misfit(at, "a number"),
+        }
+        node_grew(&mut self.nodes[at]);
+        Ok(())
+    }
+
+    fn put_str(&mut self, at: usize, value: &str) -> Result<(), Misfit> {
+        let node = &mut self.nodes[at];
+        let ok = match &mut node.store {
+            Store::Utf8(builder) => {
+                builder.append_value(value);
+                true
+            }
+            Store::Utf8View(builder) => {
+                builder.append_value(value);
+                true
+            }
+            Store::LargeUtf8(builder) => {
+                builder.append_value(value);
+                true
+            }
+            Store::Int { values, nulls, ty } => match Int64Type::parse(value) {
+                Some(v) if fits_signed(ty, v) => {
+                    values.push(v);
+                    nulls.append_non_null();
+                    true
+                }
+                _ => false,
+            },
+            Store::UInt { values, nulls, ty } => match UInt64Type::parse(value) {
+                Some(v) if fits_unsigned(ty, v) => {
+                    values.push(v);
+                    nulls.append_non_null();
+                    true
+                }
+                _ => false,
+            },
+            Store::Float { values, nulls, .. } => match Float64Type::parse(value) {
+                Some(v) => {
+                    values.push(v);
+                    nulls.append_non_null();
+                    true
+                }
+                None => false,
+            },
+            Store::Timestamp {
+                values,
+                nulls,
+                unit,
+                zone,
+                ..
+            } => match string_to_datetime(zone, value)
+                .ok()
+                .and_then(|t| match unit {
+                    TimeUnit::Second => Some(t.timestamp()),
+                    TimeUnit::Millisecond => Some(t.timestamp_millis()),
+                    TimeUnit::Microsecond => Some(t.timestamp_micros()),
+                    TimeUnit::Nanosecond => t.timestamp_nanos_opt(),
+                }) {
+                Some(v) => {
+                    values.push(v);
+                    nulls.append_non_null();
+                    true
+                }
+                None => false,
+            },
+            Store::Date32 { values, nulls } => match Date32Type::parse(value) {
+                Some(v) => {
+                    values.push(v);
+                    nulls.append_non_null();
+                    true
+                }
+                None => false,
+            },
+            _ => false,
+        };
+        if !ok {
+            let found = if value.len() <= 40 {
+                format!("{value:?}")
+            } else {
+                "a string".to_owned()
+            };
+            return self.misfit(at, &found);
+        }
+        self.nodes[at].len += 1;
+        Ok(())
+    }
+}
+
+/// Byte equality inlined for short keys, eight bytes at a time (a call to `memcmp` per
+/// key cost more than the comparison).
+#[inline(always)]
+fn same_key(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let (mut a, mut b) = (a, b);
+    while let (Some((wa, ra)), Some((wb, rb))) =
+        (a.split_first_chunk::<8>(), b.split_first_chunk::<8>())
+    {
+        if wa != wb {
+            return false;
+        }
+        (a, b) = (ra, rb);
+    }
+    a.iter().zip(b).all(|(x, y)| x == y)
+}
+
+fn names_of(fields: &Fields) -> Vec<Box<str>> {
+    fields.iter().map(|f| f.name().as_str().into()).collect()
+}
+
+#[inline]
+fn node_grew(node: &mut Node) {
+    node.len += 1;
+}
+
+fn fits_signed(ty: &DataType, value: i64) -> bool {
+    match ty {
+        DataType::Int8 => i8::try_from(value).is_ok(),
+        DataType::Int16 => i16::try_from(value).is_ok(),
+        DataType::Int32 => i32::try_from(value).is_ok(),
+        _ => true,
+    }
+}
+
+fn fits_unsigned(ty: &DataType, value: u64) -> bool {
+    match ty {
+        DataType::UInt8 => u8::try_from(value).is_ok(),
+        DataType::UInt16 => u16::try_from(value).is_ok(),
+        DataType::UInt32 => u32::try_from(value).is_ok(),
+        _ => true,
+    }
+}
+
+/// A narrow integer array from values already checked to fit.
+fn narrow<T, W>(values: Vec<W>, nulls: Option<arrow_buffer::NullBuffer>) -> PrimitiveArray<T>
+where
+    T: arrow_array::ArrowPrimitiveType,
+    W: Copy,
+    T::Native: TryFrom<W> + Default,
+{
+    let values: Vec<T::Native> = values
+        .into_iter()
+        .map(|v| T::Native::try_from(v).unwrap_or_default())
+        .collect();
+    PrimitiveArray::new(ScalarBuffer::from(values), nulls)
+}
+
+impl Sink for Columns {
+    fn begin_record(&mut self) -> Result<(), Misfit> {
+        if !self.frames.is_empty() {
+            return Err("a record inside a record".into());
+        }
+        self.frames.push(Frame::Struct {
+            node: ROOT,
+            row: self.nodes[ROOT].len,
+        });
+        Ok(())
+    }
+
+    fn end_record(&mut self) -> Result<(), Misfit> {
+        self.end_struct()?;
+        self.records += 1;
+        Ok(())
+    }
+
+    #[inline]
+    fn null(&mut self) -> Result<(), Misfit> {
+        match self.target()? {
+            Target::Node(at) => self.put_null(at, false),
+            Target::Skip => Ok(()),
+        }
+    }
+
+    #[inline]
+    fn bool(&mut self, value: bool) -> Result<(), Misfit> {
+        let Target::Node(at) = self.value_target()? else {
+            return Ok(());
+        };
+        let done = match &mut self.nodes[at].store {
+            Store::Bool { values, nulls } => {
+                values.append(value);
+                nulls.append_non_null();
+                self.nodes[at].len += 1;
+                Ok(())
+            }
+            _ => self.misfit(at, if value { "true" } else { "false" }),
+        };
+        self.close_single(done)
+    }
+
+    #[inline]
+    fn number(&mut self, value: Num) -> Result<(), Misfit> {
+        let Target::Node(at) = self.value_target()? else {
+            return Ok(());
+        };
+        let done = match value {
+            Num::I64(v) => self.put_i64(at, v),
+            Num::U64(v) => match &mut self.nodes[at].store {
+                Store::UInt { values, nulls, ty } if fits_unsigned(ty, v) => {
+                    values.push(v);
+                    nulls.append_non_null();
+                    self.nodes[at].len += 1;
+                    Ok(())
+                }
+                _ => self.put_f64(at, v as f64),
+            },
+            Num::F64(v) => self.put_f64(at, v),
+        };
+        self.close_single(done)
+    }
+
+    #[inline]
+    fn string(&mut self, value: &str) -> Result<(), Misfit> {
+        match self.value_target()? {
+            Target::Node(at) => {
+                let done = self.put_str(at, value);
+                self.close_single(done)
+            }
+            Target::Skip => Ok(()),
+        }
+    }
+
+    fn datetime(&mut self, value: &Datetime) -> Result<(), Misfit> {
+        let Target::Node(at) = self.value_target()? else {
+            return Ok(());
+        };
+        let done = match (&self.nodes[at].store, value.date, value.time) {
+            (Store::Date32 { .. }, Some(date), None) => {
+                let days = days_from_civil(date.year as i64, date.month, date.day);
+                self.put_i64(at, days)
+            }
+            _ => self.put_str(at, &value.to_string()),
+        };
+        self.close_single(done)
+    }
+
+    fn begin_list(&mut self) -> Result<(), Misfit> {
+        let Target::Node(at) = self.target()? else {
+            self.frames.push(Frame::Skip);
+            return Ok(());
+        };
+        if matches!(self.nodes[at].store, Store::List { .. }) {
+            self.frames.push(Frame::List {
+                node: at,
+                single: false,
+            });
+            Ok(())
+        } else {
+            self.misfit(at, "a list")?;
+            self.frames.push(Frame::Skip);
+            Ok(())
+        }
+    }
+
+    fn end_list(&mut self) -> Result<(), Misfit> {
+        match self.frames.pop() {
+            Some(Frame::List { node, .. }) => {
+                let Store::List { child, .. } = &self.nodes[node].store else {
+                    unreachable!("list frames are lists")
+                };
+                let end = i32::try_from(self.nodes[*child].len).map_err(|_| {
+                    format!(
+                        "field `{}`: over 2^31 list items in one batch",
+                        self.nodes[node].path
+                    )
+                })?;
+                let Store::List { offsets, nulls, .. } = &mut self.nodes[node].store else {
+                    unreachable!()
+                };
+                offsets.push(end);
+                nulls.append_non_null();
+                self.nodes[node].len += 1;
+                Ok(())
+            }
+            Some(Frame::Skip) => Ok(()),
+            _ => Err("unbalanced list".into()),
+        }
+    }
+
+    fn begin_struct(&mut self) -> Result<(), Misfit> {
+        let Target::Node(at) = self.value_target()? else {
+            self.frames.push(Frame::Skip);
+            return Ok(());
+        };
+        if matches!(self.nodes[at].store, Store::Struct { .. }) {
+            let row = self.nodes[at].len;
+            self.frames.push(Frame::Struct { node: at, row });
+            Ok(())
+        } else {
+            self.misfit(at, "an object")?;
+            self.frames.push(Frame::Skip);
+            Ok(())
+        }
+    }
+
+    #[inline]
+    fn key(&mut self, key: &str) -> Result<(), Misfit> {
+        let Some(&Frame::Struct { node, row }) = self.frames.last() else {
+            return Ok(());
+        };
+        let Store::Struct {
+            children,
+            names,
+            hint,
+            ..
+        } = &mut self.nodes[node].store
+        else {
+            unreachable!("struct frames are structs")
+        };
+        let n = names.len();
+        let mut i = if *hint < n { *hint } else { 0 };
+        let mut found = None;
+        for _ in 0..n {
+            if same_key(names[i].as_bytes(), key.as_bytes()) {
+                *hint = i + 1;
+                found = Some(children[i]);
+                break;
+            }
+            i += 1;
+            if i == n {
+                i = 0;
+            }
+        }
+        self.pending = Some(match found {
+            Some(child) if self.nodes[child].len > row => {
+                if self.lenient {
+                    Target::Skip
+                } else {
+                    return Err(format!("field `{}` is given twice", self.nodes[child].path).into());
+                }
+            }
+            Some(child) => Target::Node(child),
+            None => Target::Skip,
+        });
+        Ok(())
+    }
+
+    fn end_struct(&mut self) -> Result<(), Misfit> {
+        match self.frames.pop() {
+            Some(Frame::Struct { node, row }) => {
+                let Store::Struct { children, .. } = &self.nodes[node].store else {
+                    unreachable!("struct frames are structs")
+                };
+                for i in 0..children.len() {
+                    let Store::Struct { children, .. } = &self.nodes[node].store else {
+                        unreachable!()
+                    };
+                    let child = children[i];
+                    if self.nodes[child].len == row {
+                        self.put_null(child, true)?;
+                    }
+                }
+                if let Store::Struct { nulls, .. } = &mut self.nodes[node].store {
+                    if node != ROOT {
+                        nulls.append_non_null();
+                    }
+                }
+                self.nodes[node].len += 1;
+                self.pending = None;
+                self.close_single(Ok(()))
+            }
+            // A struct that did not fit may still be the one value of a list of one.
+            Some(Frame::Skip) => self.close_single(Ok(())),
+            _ => Err("unbalanced object".into()),
+        }
+    }
+
+    fn records(&self) -> usize {
+        self.records
+    }
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+pub(crate) fn days_from_civil(year: i64, month: u8, day: u8) -> i64 {
+    let year = if month <= 2 { year - 1 } else { year };
+    let era = year.div_euclid(400);
+    let year_of_era = year - era * 400;
+    let month = month as i64;
+    let day_of_year =
+        (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5 + day as i64 - 1;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    era * 146_097 + day_of_era - 719_468
+}

@@ -1,0 +1,315 @@
+//! JSON and JSON Lines: a [`JsonBuilder`] that hands each value to a sink as the one
+//! JSON parser reads it, and the streaming reader of JSON Lines.
+
+use std::collections::VecDeque;
+use std::io::BufRead;
+
+use arrow_array::RecordBatch;
+use arrow_schema::SchemaRef;
+use quarry_formats::common::Span;
+use quarry_formats::json::{self, JsonBuilder, NumberToken};
+use quarry_formats::Limits;
+use quarry_raw_value::Text;
+
+use crate::columns::Columns;
+use crate::error::Error;
+use crate::records::{emit, record_done, syntax_error, After, Failure, Flow};
+use crate::sink::{Num, Sink};
+use crate::Options;
+
+/// The builder: values go to the sink; objects at the record level are records.
+struct Records<'s, 'f, S: Sink> {
+    sink: &'s mut S,
+    after: &'s mut After<'f, S>,
+    depth: usize,
+    /// 0: the document's value is the record; 1: each item of a top-level array is.
+    record_depth: usize,
+    /// Whether a top-level array may hold the records (JSON, not JSON Lines).
+    arrays_of_records: bool,
+    failure: Failure,
+    stopped: bool,
+}
+
+impl<'s, 'f, S: Sink> Records<'s, 'f, S> {
+    fn new(sink: &'s mut S, after: &'s mut After<'f, S>, arrays_of_records: bool) -> Self {
+        Records {
+            sink,
+            after,
+            depth: 0,
+            record_depth: 0,
+            arrays_of_records,
+            failure: Failure::default(),
+            stopped: false,
+        }
+    }
+
+    /// A scalar where a record should be.
+    #[inline]
+    fn at_record_level(&mut self, found: &str, offset: usize) -> bool {
+        if self.depth == self.record_depth {
+            let record = self.sink.records();
+            if !self.failure.is_set() && !self.stopped {
+                self.failure.set(
+                    format!("a record must be an object, found {found}"),
+                    offset,
+                    record,
+                );
+            }
+            return true;
+        }
+        false
+    }
+}
+
+#[inline]
+fn number(token: &NumberToken<'_>) -> Num {
+    if let Some(v) = token.as_i64() {
+        return Num::I64(v);
+    }
+    match token.value() {
+        json::Number::Int(v) => Num::I64(v),
+        json::Number::UInt(v) => Num::U64(v),
+        json::Number::Float(v) => Num::F64(v),
+        json::Number::Big(text) => Num::F64(text.parse().unwrap_or(f64::NAN)),
+    }
+}
+
+impl<'a, S: Sink> JsonBuilder<'a> for Records<'_, '_, S> {
+    type Value = ();
+    type Array = ();
+    type Object = ();
+    type Key = ();
+
+    #[inline]
+    fn null(&mut self, span: Span) {
+        if !self.at_record_level("null", span.start) {
+            emit!(self, span.start, |sink| sink.null());
+        }
+    }
+
+    #[inline]
+    fn bool(&mut self, value: bool, span: Span) {
+        if !self.at_record_level("a boolean", span.start) {
+            emit!(self, span.start, |sink| sink.bool(value));
+        }
+    }
+
+    #[inline]
+    fn number(&mut self, value: NumberToken<'a>, span: Span) {
+        if !self.at_record_level("a number", span.start) {
+            emit!(self, span.start, |sink| sink.number(number(&value)));
+        }
+    }
+
+    #[inline]
+    fn string(&mut self, value: Text<'a, '_>, span: Span) {
+        if !self.at_record_level("a string", span.start) {
+            emit!(self, span.start, |sink| sink.string(value.as_str()));
+        }
+    }
+
+    #[inline]
+    fn begin_array(&mut self, start: usize) {
+        if self.depth == 0 && self.arrays_of_records {
+            self.record_depth = 1;
+        } else if !self.at_record_level("an array", start) {
+            emit!(self, start, |sink| sink.begin_list());
+        }
+        self.depth += 1;
+    }
+
+    #[inline]
+    fn array_item(&mut self, _: &mut (), _: ()) {}
+
+    #[inline]
+    fn end_array(&mut self, _: (), span: Span) {
+        self.depth -= 1;
+        if self.depth > self.record_depth {
+            emit!(self, span.end, |sink| sink.end_list());
+        }
+    }
+
+    #[inline]
+    fn begin_object(&mut self, start: usize) {
+        if self.depth == self.record_depth {
+            emit!(self, start, |sink| sink.begin_record());
+        } else {
+            emit!(self, start, |sink| sink.begin_struct());
+        }
+        self.depth += 1;
+    }
+
+    #[inline]
+    fn key(&mut self, key: Text<'a, '_>, span: Span) {
+        emit!(self, span.start, |sink| sink.key(key.as_str()));
+    }
+
+    #[inline]
+    fn object_member(&mut self, _: &mut (), _: (), _: ()) {}
+
+    #[inline]
+    fn end_object(&mut self, _: (), span: Span) {
+        self.depth -= 1;
+        if self.depth == self.record_depth {
+            emit!(self, span.start, |sink| sink.end_record());
+            record_done!(self);
+        } else {
+            emit!(self, span.start, |sink| sink.end_struct());
+        }
+    }
+}
+
+fn limits() -> Limits {
+    let mut limits = Limits::default();
+    limits.max_document_size = usize::MAX;
+    limits
+}
+
+/// A JSON document: an array of records, or one record.
+pub(crate) fn feed_document<S: Sink>(
+    bytes: &[u8],
+    sink: &mut S,
+    after: &mut After<'_, S>,
+) -> Result<(), Error> {
+    let mut records = Records::new(sink, after, true);
+    json::parse_with(bytes, &mut records, limits()).map_err(syntax_error)?;
+    match records.failure.into_error(bytes) {
+        Some(error) => Err(error),
+        None => Ok(()),
+    }
+}
+
+/// JSON Lines text (whole lines) through one parser: every value a record.
+fn feed_stream<S: Sink>(bytes: &[u8], sink: &mut S, after: &mut After<'_, S>) -> Result<(), Error> {
+    let mut records = Records::new(sink, after, false);
+    json::parse_stream_with(bytes, &mut records, limits(), |records, (), _| {
+        !records.stopped && !records.failure.is_set()
+    })
+    .map_err(syntax_error)?;
+    match records.failure.into_error(bytes) {
+        Some(error) => Err(error),
+        None => Ok(()),
+    }
+}
+
+/// A whole JSON Lines text in memory.
+pub(crate) fn feed_lines<S: Sink>(
+    bytes: &[u8],
+    sink: &mut S,
+    after: &mut After<'_, S>,
+) -> Result<(), Error> {
+    feed_stream(bytes, sink, after)
+}
+
+/// How much of a JSON Lines source is read and parsed at a time (whole lines: a chunk
+/// ends at the first line break after this many bytes).
+const CHUNK: usize = 256 << 10;
+
+/// Reads a JSON Lines source into batches of [`Options::batch_size`] rows, a chunk of
+/// whole lines at a time: memory holds a chunk (about 256 KiB, or one longer line) and
+/// the batches it completes, whatever the size of the source. An iterator of batches;
+/// it ends after the first error. Values may also be separated by other whitespace
+/// than line breaks (concatenated JSON), as arrow-json allows.
+pub struct JsonLinesReader<R> {
+    reader: R,
+    columns: Result<Columns, Option<Error>>,
+    batch_size: usize,
+    chunk: Vec<u8>,
+    ready: VecDeque<RecordBatch>,
+    lines: u64,
+    done: bool,
+}
+
+impl<R: BufRead> JsonLinesReader<R> {
+    /// A reader of `reader`'s lines into `schema`'s columns.
+    pub fn new(reader: R, schema: SchemaRef, options: &Options) -> Self {
+        JsonLinesReader {
+            reader,
+            columns: Columns::new(schema, options.lenient).map_err(Some),
+            batch_size: options.batch_size,
+            chunk: Vec::new(),
+            ready: VecDeque::new(),
+            lines: 0,
+            done: false,
+        }
+    }
+
+    /// The number of lines read so far.
+    pub fn lines_read(&self) -> u64 {
+        self.lines
+    }
+
+    /// Reads and parses the next chunk; false at the end of the source.
+    fn read_chunk(&mut self) -> Result<bool, Error> {
+        let columns = match &mut self.columns {
+            Ok(columns) => columns,
+            Err(error) => return Err(error.take().unwrap_or_else(|| Error::new("no schema"))),
+        };
+        self.chunk.clear();
+        while self.chunk.len() < CHUNK {
+            if self.reader.read_until(b'\n', &mut self.chunk)? == 0 {
+                break;
+            }
+        }
+        if self.chunk.is_empty() {
+            return Ok(false);
+        }
+        let batch_size = self.batch_size;
+        let ready = &mut self.ready;
+        let mut failed = None;
+        let result = feed_stream(&self.chunk, columns, &mut |columns: &mut Columns| {
+            if columns.rows() >= batch_size {
+                match columns.take_batch() {
+                    Ok(batch) => ready.push_back(batch),
+                    Err(e) => {
+                        failed = Some(e);
+                        return Flow::Stop;
+                    }
+                }
+            }
+            Flow::Go
+        });
+        let lines_before = self.lines;
+        self.lines += memchr::memchr_iter(b'\n', &self.chunk).count() as u64;
+        result.map_err(|e| e.shifted(0, lines_before))?;
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        Ok(true)
+    }
+
+    fn next_batch(&mut self) -> Result<Option<RecordBatch>, Error> {
+        loop {
+            if let Some(batch) = self.ready.pop_front() {
+                return Ok(Some(batch));
+            }
+            if !self.read_chunk()? {
+                break;
+            }
+        }
+        match &mut self.columns {
+            Ok(columns) if columns.rows() > 0 => columns.take_batch().map(Some),
+            _ => Ok(None),
+        }
+    }
+}
+impl<R: BufRead> Iterator for JsonLinesReader<R> {
+    type Item = Result<RecordBatch, Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        match self.next_batch() {
+            Ok(Some(batch)) => Some(Ok(batch)),
+            Ok(None) => {
+                self.done = true;
+                None
+            }
+            Err(error) => {
+                self.done = true;
+                Some(Err(error))
+            }
+        }
+    }
+}

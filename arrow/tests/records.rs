@@ -1,0 +1,465 @@
+//! What quarry-arrow reads from each format, value by value, and how it fails.
+
+use std::io::Cursor;
+use std::sync::Arc;
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Float64Type, Int64Type, TimestampMicrosecondType};
+use arrow_array::{Array, RecordBatch};
+use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
+use quarry_arrow::{infer_schema, read, read_json_lines, Options, RecordFormat};
+
+fn schema(fields: Vec<Field>) -> SchemaRef {
+    Arc::new(Schema::new(fields))
+}
+
+fn one_batch(bytes: &str, format: RecordFormat, schema: SchemaRef) -> RecordBatch {
+    let mut batches = read(bytes.as_bytes(), format, schema, &Options::default()).unwrap();
+    assert_eq!(batches.len(), 1);
+    batches.remove(0)
+}
+
+fn inferred(bytes: &str, format: RecordFormat) -> Schema {
+    infer_schema(bytes.as_bytes(), format, &Options::default()).unwrap()
+}
+
+fn strings(batch: &RecordBatch, column: &str) -> Vec<Option<String>> {
+    let column = batch.column_by_name(column).unwrap();
+    column
+        .as_string::<i32>()
+        .iter()
+        .map(|s| s.map(str::to_owned))
+        .collect()
+}
+
+fn ints(batch: &RecordBatch, column: &str) -> Vec<Option<i64>> {
+    let column = batch.column_by_name(column).unwrap();
+    column.as_primitive::<Int64Type>().iter().collect()
+}
+
+#[test]
+fn json_lines_fill_every_type() {
+    let text = r#"{"id": 1, "name": "a", "ok": true, "score": 1.5, "tags": ["x", "y"], "at": {"x": 1}}
+{"id": 2, "name": null, "ok": false, "score": 2, "tags": [], "at": null}
+
+{"name": "c", "extra": {"ignored": [1, 2]}, "id": 3}
+"#;
+    let schema = inferred(text, RecordFormat::JsonLines);
+    let names: Vec<_> = schema.fields().iter().map(|f| f.name().as_str()).collect();
+    assert_eq!(names, ["id", "name", "ok", "score", "tags", "at", "extra"]);
+    assert_eq!(schema.field(3).data_type(), &DataType::Float64);
+    let batch = one_batch(text, RecordFormat::JsonLines, Arc::new(schema));
+    assert_eq!(batch.num_rows(), 3);
+    assert_eq!(ints(&batch, "id"), [Some(1), Some(2), Some(3)]);
+    assert_eq!(
+        strings(&batch, "name"),
+        [Some("a".into()), None, Some("c".into())]
+    );
+    let scores: Vec<_> = batch
+        .column(3)
+        .as_primitive::<Float64Type>()
+        .iter()
+        .collect();
+    assert_eq!(scores, [Some(1.5), Some(2.0), None]);
+    let tags = batch.column(4).as_list::<i32>();
+    assert_eq!(tags.value_offsets(), &[0, 2, 2, 2]);
+    assert!(tags.is_null(2) && !tags.is_null(1));
+    let at = batch.column(5).as_struct();
+    assert!(at.is_valid(0) && at.is_null(1) && at.is_null(2));
+}
+
+#[test]
+fn a_value_that_does_not_fit_names_record_line_and_column() {
+    let text = "{\"n\": 1}\n\n{\"n\": 2}\n{\"n\": \"three\"}\n";
+    let schema = schema(vec![Field::new("n", DataType::Int64, true)]);
+    let error = read(
+        text.as_bytes(),
+        RecordFormat::JsonLines,
+        schema.clone(),
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert_eq!(error.record(), Some(3));
+    assert_eq!((error.line(), error.column()), (Some(4), Some(7)));
+    assert_eq!(
+        error.to_string(),
+        "record 3: field `n`: expected an integer (Int64), found \"three\" at line 4, column 7"
+    );
+    // Lenient: a null instead.
+    let batches = read(
+        text.as_bytes(),
+        RecordFormat::JsonLines,
+        schema,
+        &Options::default().lenient(true),
+    )
+    .unwrap();
+    assert_eq!(ints(&batches[0], "n"), [Some(1), Some(2), None]);
+}
+
+#[test]
+fn syntax_errors_and_records_that_are_not_objects_are_placed() {
+    let schema = schema(vec![Field::new("n", DataType::Int64, true)]);
+    let error = read(
+        b"{\"n\": 1}\n{\"n\": }\n",
+        RecordFormat::JsonLines,
+        schema.clone(),
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        (error.line(), error.column()),
+        (Some(2), Some(7)),
+        "{error}"
+    );
+    let error = read(
+        b"{\"n\": 1}\n[1]\n",
+        RecordFormat::JsonLines,
+        schema.clone(),
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "record 2: a record must be an object, found an array at line 2, column 1"
+    );
+    let error = read(
+        b"[{\"n\": 1}, 2]",
+        RecordFormat::Json,
+        schema.clone(),
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert_eq!(error.record(), Some(2));
+    let error = read(
+        b"{\"n\": 1, \"n\": 2}",
+        RecordFormat::Json,
+        schema.clone(),
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert!(
+        error.to_string().contains("field `n` is given twice"),
+        "{error}"
+    );
+    let strict = Arc::new(Schema::new(vec![Field::new("n", DataType::Int64, false)]));
+    let error = read(b"{}", RecordFormat::Json, strict, &Options::default()).unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("field `n` is missing but not nullable"),
+        "{error}"
+    );
+}
+
+#[test]
+fn narrow_integers_floats_and_strings_convert_as_arrow_json_does() {
+    let schema = schema(vec![
+        Field::new("small", DataType::Int8, true),
+        Field::new("unsigned", DataType::UInt64, true),
+        Field::new("from_text", DataType::Int32, true),
+        Field::new("float", DataType::Float32, true),
+    ]);
+    let batch = one_batch(
+        r#"[{"small": 12, "unsigned": 18446744073709551615, "from_text": "42", "float": 1},
+            {"small": 1.9, "from_text": "-7", "float": "2.5"}]"#,
+        RecordFormat::Json,
+        schema.clone(),
+    );
+    assert_eq!(
+        format!("{:?}", batch.column(0)),
+        "PrimitiveArray<Int8>\n[\n  12,\n  1,\n]"
+    );
+    assert_eq!(
+        batch
+            .column(1)
+            .as_primitive::<arrow_array::types::UInt64Type>()
+            .value(0),
+        u64::MAX
+    );
+    assert_eq!(
+        batch
+            .column(2)
+            .as_primitive::<arrow_array::types::Int32Type>()
+            .values(),
+        &[42, -7]
+    );
+    assert_eq!(
+        batch
+            .column(3)
+            .as_primitive::<arrow_array::types::Float32Type>()
+            .values(),
+        &[1.0, 2.5]
+    );
+    let error = read(
+        br#"{"small": 300}"#,
+        RecordFormat::Json,
+        schema,
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("expected an integer (Int8), found an integer"),
+        "{error}"
+    );
+}
+
+#[test]
+fn timestamps_and_dates_from_text_and_toml_datetimes() {
+    let ts = DataType::Timestamp(TimeUnit::Microsecond, Some("+00:00".into()));
+    let schema = schema(vec![
+        Field::new("at", ts.clone(), true),
+        Field::new("day", DataType::Date32, true),
+    ]);
+    let batch = one_batch(
+        r#"{"at": "2026-12-01T10:00:00+01:00", "day": "1970-01-11"}"#,
+        RecordFormat::JsonLines,
+        schema,
+    );
+    let at = batch.column(0).as_primitive::<TimestampMicrosecondType>();
+    assert_eq!(at.value(0), 1_796_115_600_000_000);
+    assert_eq!(
+        batch
+            .column(1)
+            .as_primitive::<arrow_array::types::Date32Type>()
+            .value(0),
+        10
+    );
+
+    let toml = "[[event]]\nat = 2026-12-01T09:00:00Z\nday = 1970-01-11\nlocal = 2026-12-01T09:00:00\nname = \"a\"\n\n[[event]]\nname = \"b\"\n";
+    let inferred = inferred(toml, RecordFormat::Toml);
+    assert_eq!(inferred.field(0).data_type(), &ts);
+    assert_eq!(inferred.field(1).data_type(), &DataType::Date32);
+    assert_eq!(
+        inferred.field(2).data_type(),
+        &DataType::Timestamp(TimeUnit::Microsecond, None)
+    );
+    let batch = one_batch(toml, RecordFormat::Toml, Arc::new(inferred));
+    let at = batch.column(0).as_primitive::<TimestampMicrosecondType>();
+    assert_eq!((at.value(0), at.is_null(1)), (1_796_115_600_000_000, true));
+    assert_eq!(
+        batch
+            .column(1)
+            .as_primitive::<arrow_array::types::Date32Type>()
+            .value(0),
+        10
+    );
+    assert_eq!(
+        strings(&batch, "name"),
+        [Some("a".into()), Some("b".into())]
+    );
+}
+
+#[test]
+fn toml_records_are_the_first_array_of_tables_or_the_one_named() {
+    let toml = "title = \"x\"\n[[a]]\nn = 1\n[[b]]\nm = 2\n[[b]]\nm = 3\n[b.sub]\nk = \"v\"\n";
+    let schema = inferred(toml, RecordFormat::Toml);
+    assert_eq!(schema.fields().len(), 1);
+    let options = Options::default().records_at("b");
+    let schema = infer_schema(toml.as_bytes(), RecordFormat::Toml, &options).unwrap();
+    let batches = read(
+        toml.as_bytes(),
+        RecordFormat::Toml,
+        Arc::new(schema),
+        &options,
+    )
+    .unwrap();
+    assert_eq!(ints(&batches[0], "m"), [Some(2), Some(3)]);
+    let sub = batches[0].column_by_name("sub").unwrap().as_struct();
+    assert!(sub.is_null(0) && sub.is_valid(1));
+    let error = infer_schema(b"x = 1", RecordFormat::Toml, &Options::default()).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "no array of tables at the top of the document"
+    );
+}
+
+#[test]
+fn yaml_streams_sequences_aliases_and_merge_keys() {
+    let yaml = "\
+level: info
+n: 1
+---
+- level: warn
+  n: 2
+- &base {level: error, n: 3}
+- <<: *base
+  n: 4
+- *base
+---
+";
+    let schema = inferred(yaml, RecordFormat::Yaml);
+    let batch = one_batch(yaml, RecordFormat::Yaml, Arc::new(schema));
+    assert_eq!(
+        strings(&batch, "level"),
+        ["info", "warn", "error", "error", "error"].map(|s| Some(s.to_owned()))
+    );
+    assert_eq!(ints(&batch, "n"), [1, 2, 3, 4, 3].map(Some));
+    // Quoted scalars stay strings; the core schema types plain ones.
+    let schema = inferred("a: '1'\nb: 1\nc: ~\nd: 1e3\n", RecordFormat::Yaml);
+    let types: Vec<_> = schema
+        .fields()
+        .iter()
+        .map(|f| f.data_type().clone())
+        .collect();
+    assert_eq!(
+        types,
+        [
+            DataType::Utf8,
+            DataType::Int64,
+            DataType::Null,
+            DataType::Float64
+        ]
+    );
+    let error = read(
+        b"a: x\n---\n- 3\n",
+        RecordFormat::Yaml,
+        Arc::new(schema),
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "record 2: a record must be a mapping, found a scalar at line 3, column 3"
+    );
+}
+
+#[test]
+fn xml_records_take_attributes_children_and_text() {
+    let xml = r#"<logs>
+  <entry level="info"><msg>started</msg><tag>a</tag></entry>
+  <entry level="warn"><msg>slow</msg><tag>a</tag><tag>b</tag></entry>
+  <entry level="info">plain</entry>
+</logs>"#;
+    let schema = inferred(xml, RecordFormat::Xml);
+    let names: Vec<_> = schema.fields().iter().map(|f| f.name().as_str()).collect();
+    assert_eq!(names, ["@level", "msg", "tag", "$text"]);
+    assert!(matches!(schema.field(2).data_type(), DataType::List(_)));
+    let batch = one_batch(xml, RecordFormat::Xml, Arc::new(schema));
+    assert_eq!(
+        strings(&batch, "@level"),
+        ["info", "warn", "info"].map(|s| Some(s.to_owned()))
+    );
+    // The lone <tag> of the first entry is a list of one.
+    let tags = batch.column(2).as_list::<i32>();
+    assert_eq!(tags.value_offsets(), &[0, 1, 3, 3]);
+    assert_eq!(strings(&batch, "$text"), [None, None, Some("plain".into())]);
+    // XML text is untyped: a schema may ask for numbers.
+    let typed = schema_of_n();
+    let batch = one_batch(
+        "<r><x><n>7</n></x><x><n>8</n></x></r>",
+        RecordFormat::Xml,
+        typed,
+    );
+    assert_eq!(ints(&batch, "n"), [Some(7), Some(8)]);
+}
+
+fn schema_of_n() -> SchemaRef {
+    schema(vec![Field::new("n", DataType::Int64, true)])
+}
+
+#[test]
+fn batches_hold_batch_size_rows_and_stream_in_chunks() {
+    let mut text = String::new();
+    for i in 0..50_000 {
+        text.push_str(&format!(
+            "{{\"id\": {i}, \"name\": \"record number {i}\"}}\n"
+        ));
+    }
+    let schema = schema(vec![
+        Field::new("id", DataType::Int64, true),
+        Field::new("name", DataType::Utf8, true),
+    ]);
+    let options = Options::default().batch_size(4096);
+    let whole = read(
+        text.as_bytes(),
+        RecordFormat::JsonLines,
+        schema.clone(),
+        &options,
+    )
+    .unwrap();
+    let streamed: Vec<RecordBatch> =
+        read_json_lines(Cursor::new(text.as_bytes()), schema, &options)
+            .collect::<Result<_, _>>()
+            .unwrap();
+    let sizes: Vec<_> = streamed.iter().map(RecordBatch::num_rows).collect();
+    assert_eq!(sizes.len(), 13);
+    assert!(sizes[..12].iter().all(|&n| n == 4096) && sizes[12] == 50_000 - 12 * 4096);
+    assert_eq!(whole, streamed);
+    let ids: i64 = streamed
+        .iter()
+        .flat_map(|b| b.column(0).as_primitive::<Int64Type>().values().to_vec())
+        .sum();
+    assert_eq!(ids, (0..50_000).sum::<i64>());
+}
+
+#[test]
+fn streamed_errors_count_lines_across_chunks() {
+    let mut text = String::new();
+    for i in 0..30_000 {
+        text.push_str(&format!("{{\"id\": {i}, \"pad\": \"................\"}}\n"));
+    }
+    text.push_str("{\"id\": \"x\"}\n");
+    let schema = schema(vec![Field::new("id", DataType::Int64, true)]);
+    let error = read_json_lines(Cursor::new(text.as_bytes()), schema, &Options::default())
+        .find_map(Result::err)
+        .unwrap();
+    assert_eq!(
+        (error.record(), error.line(), error.column()),
+        (Some(30_001), Some(30_001), Some(8))
+    );
+}
+
+#[test]
+fn inference_follows_arrow_json() {
+    let text = r#"{"a": 1, "b": 1, "c": [1], "d": null, "e": 1, "f": [], "g": [null]}
+{"a": 2.5, "b": "x", "c": 2, "d": null, "e": true}"#;
+    let schema = inferred(text, RecordFormat::JsonLines);
+    let list = |t| DataType::List(Arc::new(Field::new_list_field(t, true)));
+    let types: Vec<_> = schema
+        .fields()
+        .iter()
+        .map(|f| f.data_type().clone())
+        .collect();
+    assert_eq!(
+        types,
+        [
+            DataType::Float64,
+            DataType::Utf8,
+            list(DataType::Int64),
+            DataType::Null,
+            DataType::Utf8,
+            list(DataType::Null),
+            list(DataType::Utf8),
+        ]
+    );
+    let error = infer_schema(
+        br#"{"a": {"b": 1}}
+{"a": 1}"#,
+        RecordFormat::JsonLines,
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "record 2: a field holds both objects and scalars at line 2, column 1"
+    );
+    // Only the first records are read.
+    let schema = infer_schema(
+        b"{\"a\": 1}\n{\"b\": 1}\n",
+        RecordFormat::JsonLines,
+        &Options::default().infer_records(Some(1)),
+    )
+    .unwrap();
+    assert_eq!(schema.fields().len(), 1);
+    let views = infer_schema(
+        b"{\"a\": \"x\"}",
+        RecordFormat::JsonLines,
+        &Options::default().string_view(true),
+    )
+    .unwrap();
+    assert_eq!(views.field(0).data_type(), &DataType::Utf8View);
+    let batch = one_batch("{\"a\": \"x\"}", RecordFormat::JsonLines, Arc::new(views));
+    assert_eq!(batch.column(0).as_string_view().value(0), "x");
+}
