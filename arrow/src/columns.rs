@@ -39,8 +39,13 @@ enum Target {
 
 #[derive(Debug, Clone, Copy)]
 enum Frame {
-    /// An open struct at `node`, filling its row `row`.
-    Struct { node: usize, row: usize },
+    /// An open struct at `node`, filling its row `row`; `prev` is the field its last key
+    /// named (the field count at the start, one more after an unknown key).
+    Struct {
+        node: usize,
+        row: usize,
+        prev: usize,
+    },
     /// An open list at `node`; `single` when it wraps one value that is not a list
     /// (XML's repeatable elements), to be closed after that value.
     List { node: usize, single: bool },
@@ -106,9 +111,18 @@ enum Store {
         /// The children's names, side by side for the key lookup.
         names: Vec<Box<str>>,
         fields: Fields,
-        /// The child after the one matched last.
-        hint: usize,
+        /// For each field (then the start of an object, then an unknown key), what the
+        /// key after it was last time: records of one source mostly keep their keys in
+        /// one order, whatever the schema's order, so that is tried first.
+        next: Vec<Slot>,
     },
+}
+
+/// What a key of an object turned out to be.
+#[derive(Debug, Clone)]
+enum Slot {
+    Field(u32),
+    Unknown(Box<str>),
 }
 
 /// Appends records to the columns of `schema`; [`Columns::take_batch`] hands them over.
@@ -146,7 +160,7 @@ impl Columns {
             children,
             names: names_of(schema.fields()),
             fields: schema.fields().clone(),
-            hint: 0,
+            next: vec![Slot::Unknown("".into()); schema.fields().len() + 2],
         };
         Ok(columns)
     }
@@ -231,7 +245,7 @@ impl Columns {
                     children,
                     names: names_of(fields),
                     fields: fields.clone(),
-                    hint: 0,
+                    next: vec![Slot::Unknown("".into()); fields.len() + 2],
                 };
                 return Ok(at);
             }
@@ -580,7 +594,7 @@ impl Columns {
             }
             _ => return self.misfit(at, "an integer"),
         }
-        node_grew(&mut self.nodes[at]);
+        self.nodes[at].len += 1;
         Ok(())
     }
 
@@ -612,7 +626,7 @@ impl Columns {
             }
             _ => return self.misfit(at, "a number"),
         }
-        node_grew(&mut self.nodes[at]);
+        self.nodes[at].len += 1;
         Ok(())
     }
 
@@ -722,11 +736,6 @@ fn names_of(fields: &Fields) -> Vec<Box<str>> {
     fields.iter().map(|f| f.name().as_str().into()).collect()
 }
 
-#[inline]
-fn node_grew(node: &mut Node) {
-    node.len += 1;
-}
-
 fn fits_signed(ty: &DataType, value: i64) -> bool {
     match ty {
         DataType::Int8 => i8::try_from(value).is_ok(),
@@ -764,9 +773,13 @@ impl Sink for Columns {
         if !self.frames.is_empty() {
             return Err("a record inside a record".into());
         }
+        let Store::Struct { names, .. } = &self.nodes[ROOT].store else {
+            unreachable!("the root is a struct")
+        };
         self.frames.push(Frame::Struct {
             node: ROOT,
             row: self.nodes[ROOT].len,
+            prev: names.len(),
         });
         Ok(())
     }
@@ -898,7 +911,15 @@ impl Sink for Columns {
         };
         if matches!(self.nodes[at].store, Store::Struct { .. }) {
             let row = self.nodes[at].len;
-            self.frames.push(Frame::Struct { node: at, row });
+            let Store::Struct { names, .. } = &self.nodes[at].store else {
+                unreachable!()
+            };
+            let prev = names.len();
+            self.frames.push(Frame::Struct {
+                node: at,
+                row,
+                prev,
+            });
             Ok(())
         } else {
             self.misfit(at, "an object")?;
@@ -909,32 +930,44 @@ impl Sink for Columns {
 
     #[inline]
     fn key(&mut self, key: &str) -> Result<(), Misfit> {
-        let Some(&Frame::Struct { node, row }) = self.frames.last() else {
+        let Some(Frame::Struct { node, row, prev }) = self.frames.last_mut() else {
             return Ok(());
         };
+        let (node, row, after) = (*node, *row, *prev);
         let Store::Struct {
             children,
             names,
-            hint,
+            next,
             ..
         } = &mut self.nodes[node].store
         else {
             unreachable!("struct frames are structs")
         };
-        let n = names.len();
-        let mut i = if *hint < n { *hint } else { 0 };
-        let mut found = None;
-        for _ in 0..n {
-            if same_key(names[i].as_bytes(), key.as_bytes()) {
-                *hint = i + 1;
-                found = Some(children[i]);
-                break;
+        let index = match &next[after] {
+            Slot::Field(i) if same_key(names[*i as usize].as_bytes(), key.as_bytes()) => {
+                Some(*i as usize)
             }
-            i += 1;
-            if i == n {
-                i = 0;
+            Slot::Unknown(name)
+                if !name.is_empty() && same_key(name.as_bytes(), key.as_bytes()) =>
+            {
+                None
             }
+            _ => {
+                let index = names
+                    .iter()
+                    .position(|name| same_key(name.as_bytes(), key.as_bytes()));
+                next[after] = match index {
+                    Some(i) => Slot::Field(i as u32),
+                    None => Slot::Unknown(key.into()),
+                };
+                index
+            }
+        };
+        let unknown = names.len() + 1;
+        if let Some(Frame::Struct { prev, .. }) = self.frames.last_mut() {
+            *prev = index.unwrap_or(unknown);
         }
+        let found = index.map(|i| children[i]);
         self.pending = Some(match found {
             Some(child) if self.nodes[child].len > row => {
                 if self.lenient {
@@ -951,7 +984,7 @@ impl Sink for Columns {
 
     fn end_struct(&mut self) -> Result<(), Misfit> {
         match self.frames.pop() {
-            Some(Frame::Struct { node, row }) => {
+            Some(Frame::Struct { node, row, .. }) => {
                 let Store::Struct { children, .. } = &self.nodes[node].store else {
                     unreachable!("struct frames are structs")
                 };

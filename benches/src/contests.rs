@@ -4,7 +4,7 @@
 
 use std::hint::black_box;
 
-use quarry::{Decode, Encode, Format};
+use quarry::{Decode, Encode, Format, RawValue};
 use quarry_corpus_gen::shapes::{Article, Config, Person, Reading, SmallMessage, Wide};
 use quarry_corpus_gen::Shape;
 use serde::de::DeserializeOwned;
@@ -209,6 +209,7 @@ pub fn groups() -> Vec<(&'static str, BuildGroup)> {
         ("bplist", bplist_contests),
         ("config", config_contests),
         ("edit", edit_contests),
+        ("arrow", arrow_contests),
     ]
 }
 
@@ -803,4 +804,75 @@ fn edit_contests() -> Vec<Contest> {
 fn memchr_edited(out: &[u8]) -> bool {
     out.windows(8)
         .any(|w| w == b"\"edited\"" || w == b"'edited'")
+}
+
+/// JSON Lines of the records of a JSON document that is an array of objects.
+fn json_lines_of(bytes: &[u8]) -> Option<Vec<u8>> {
+    let RawValue::Seq(items) = quarry::json::parse(bytes).ok()? else {
+        return None;
+    };
+    let mut lines = Vec::with_capacity(bytes.len());
+    for item in &items {
+        if !matches!(item, RawValue::Map(_)) {
+            return None;
+        }
+        lines.extend(quarry::json::to_vec(item).ok()?);
+        lines.push(b'\n');
+    }
+    Some(lines)
+}
+
+/// JSON Lines into Arrow record batches (8,192 rows each), quarry-arrow against
+/// arrow-json's reader, on the schema arrow-json infers for the file.
+fn arrow_contests() -> Vec<Contest> {
+    let mut inputs: Vec<(String, Vec<u8>)> = quarry_corpus_gen::json_corpus()
+        .into_iter()
+        .filter(|doc| doc.shape.is_batch())
+        .filter_map(|doc| Some((format!("{}.jsonl", doc.name), json_lines_of(&doc.bytes)?)))
+        .collect();
+    inputs.extend(
+        crate::corpus_files("json")
+            .into_iter()
+            .filter_map(|(name, bytes)| Some((format!("{name}l"), json_lines_of(&bytes)?))),
+    );
+    let mut contests = Vec::new();
+    for (name, lines) in inputs {
+        let Ok((schema, _)) =
+            arrow_json::reader::infer_json_schema(std::io::Cursor::new(&lines), None)
+        else {
+            continue;
+        };
+        let schema = std::sync::Arc::new(schema);
+        let lines = std::rc::Rc::new(lines);
+        let (quarry_lines, quarry_schema) = (lines.clone(), schema.clone());
+        let (arrow_lines, arrow_schema) = (lines.clone(), schema);
+        contests.push(Contest {
+            format: "arrow",
+            input: name,
+            arm: "JSON Lines to record batches",
+            bytes: lines.len(),
+            arms: vec![
+                arm("quarry-arrow", move || {
+                    let options = quarry_arrow::Options::default().batch_size(8192);
+                    quarry_arrow::read(
+                        &quarry_lines,
+                        quarry_arrow::RecordFormat::JsonLines,
+                        quarry_schema.clone(),
+                        &options,
+                    )
+                    .map_or(0, |batches| batches.iter().map(|b| b.num_rows()).sum())
+                }),
+                arm("arrow-json", move || {
+                    let Ok(reader) = arrow_json::ReaderBuilder::new(arrow_schema.clone())
+                        .with_batch_size(8192)
+                        .build(std::io::Cursor::new(&arrow_lines[..]))
+                    else {
+                        return 0;
+                    };
+                    reader.map(|batch| batch.map_or(0, |b| b.num_rows())).sum()
+                }),
+            ],
+        });
+    }
+    contests
 }

@@ -4,8 +4,13 @@
 //! `Value`. A separate binary from bench-report, so that the counting allocator does not
 //! slow the timings. With `--write`, rewrites the `memory` section of RESULTS.md.
 //!
+//! With `--arrow-stream MB`, instead streams a generated JSON Lines file of that many
+//! megabytes through quarry-arrow's `JsonLinesReader` and arrow-json's reader, one batch
+//! held at a time, and reports each one's peak of live heap (the `arrow-memory` section).
+//!
 //! ```text
 //! cargo run --release -p quarry-benches --bin memory-report -- [--write]
+//! cargo run --release -p quarry-benches --bin memory-report -- --arrow-stream 1024 [--write]
 //! ```
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -70,8 +75,120 @@ fn measure<T>(parse: impl FnOnce() -> Option<T>) -> Option<(usize, usize)> {
     Some((allocated, peak))
 }
 
+/// Writes `megabytes` of JSON Lines log records to a temporary file, deterministically.
+fn generate_lines(megabytes: usize) -> std::path::PathBuf {
+    use std::io::Write as _;
+    let path = std::env::temp_dir().join(format!("quarry-arrow-stream-{megabytes}.jsonl"));
+    let mut out = std::io::BufWriter::new(std::fs::File::create(&path).expect("temp file"));
+    let levels = ["info", "warn", "error", "debug"];
+    let mut written = 0;
+    let mut i: u64 = 0;
+    let mut line = String::new();
+    while written < megabytes << 20 {
+        line.clear();
+        let _ = writeln!(
+            line,
+            r#"{{"id": {i}, "level": "{}", "service": "api-{}", "latency_ms": {}.{}, "ok": {}, "tags": ["t{}", "region-{}"], "msg": "request {i} served by worker {}"}}"#,
+            levels[(i % 4) as usize],
+            i % 17,
+            i % 997,
+            i % 10,
+            i % 3 != 0,
+            i % 5,
+            i % 7,
+            i % 31
+        );
+        out.write_all(line.as_bytes()).expect("write");
+        written += line.len();
+        i += 1;
+    }
+    out.flush().expect("flush");
+    path
+}
+
+/// Streams `megabytes` of JSON Lines through both readers, holding one batch at a time.
+fn arrow_stream(megabytes: usize, write: bool) {
+    let path = generate_lines(megabytes);
+    let size = std::fs::metadata(&path).map_or(0, |m| m.len());
+    let open = || std::io::BufReader::new(std::fs::File::open(&path).expect("generated file"));
+    let (schema, _) = arrow_json::reader::infer_json_schema(open(), Some(1000)).expect("schema");
+    let schema = std::sync::Arc::new(schema);
+    let options = quarry_arrow::Options::default().batch_size(8192);
+    let mut batch_bytes = 0;
+    let mut rows = 0;
+    let started = std::time::Instant::now();
+    let quarry = measure(|| {
+        for batch in quarry_arrow::read_json_lines(open(), schema.clone(), &options) {
+            let batch = batch.expect("quarry-arrow reads the generated file");
+            batch_bytes = batch_bytes.max(batch.get_array_memory_size());
+            rows += batch.num_rows();
+        }
+        Some(())
+    });
+    let quarry_time = started.elapsed();
+    let started = std::time::Instant::now();
+    let mut arrow_rows = 0;
+    let arrow = measure(|| {
+        let reader = arrow_json::ReaderBuilder::new(schema.clone())
+            .with_batch_size(8192)
+            .build(open())
+            .ok()?;
+        for batch in reader {
+            arrow_rows += batch.ok()?.num_rows();
+        }
+        Some(())
+    });
+    let arrow_time = started.elapsed();
+    let _ = std::fs::remove_file(&path);
+    let mb = |x: usize| x as f64 / f64::from(1 << 20);
+    let (Some((_, quarry_peak)), Some((_, arrow_peak))) = (quarry, arrow) else {
+        eprintln!("memory-report: a reader failed");
+        return;
+    };
+    assert_eq!(rows, arrow_rows, "both readers see every row");
+    let mut report = String::new();
+    let _ = writeln!(report, "{}", dated());
+    let _ = writeln!(
+        report,
+        "- **Command:** `cargo run --release -p quarry-benches --bin memory-report -- --arrow-stream {megabytes} --write`\n"
+    );
+    let _ = writeln!(
+        report,
+        "A generated JSON Lines file of {:.2} GB ({rows} log records, 8 fields with a list) streamed from disk into record batches of 8,192 rows, each dropped before the next; peak of live heap while reading:\n",
+        size as f64 / 1e9
+    );
+    report.push_str("| reader | peak live heap | largest batch | peak ÷ batch | rows | seconds |\n|---|---:|---:|---:|---:|---:|\n");
+    let _ = writeln!(
+        report,
+        "| quarry-arrow `JsonLinesReader` | {:.1} MiB | {:.1} MiB | {:.1} | {rows} | {:.1} |",
+        mb(quarry_peak),
+        mb(batch_bytes),
+        quarry_peak as f64 / batch_bytes.max(1) as f64,
+        quarry_time.as_secs_f64()
+    );
+    let _ = writeln!(
+        report,
+        "| arrow-json `Reader` | {:.1} MiB | | {:.1} | {arrow_rows} | {:.1} |",
+        mb(arrow_peak),
+        arrow_peak as f64 / batch_bytes.max(1) as f64,
+        arrow_time.as_secs_f64()
+    );
+    println!("{report}");
+    if write {
+        write_section("arrow-memory", &report);
+    }
+}
+
 fn main() {
     let write = std::env::args().any(|a| a == "--write");
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(at) = args.iter().position(|a| a == "--arrow-stream") {
+        let megabytes = args
+            .get(at + 1)
+            .and_then(|m| m.parse().ok())
+            .unwrap_or(1024);
+        return arrow_stream(megabytes, write);
+    }
     let mut table = String::new();
     table.push_str("| input | bytes | quarry allocated ÷ input | quarry peak ÷ input | serde_json allocated | serde_json peak | sonic-rs allocated | sonic-rs peak |\n");
     table.push_str("|---|---:|---:|---:|---:|---:|---:|---:|\n");
