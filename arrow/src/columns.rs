@@ -4,7 +4,9 @@
 //! open structs and lists says where the next value goes; a struct finds a key's field by
 //! first trying the one after the field matched last, so records that keep their fields
 //! in one order cost one comparison per key. Each node counts its values, which is how a
-//! struct sees that a field is missing (it gets a null) or given twice.
+//! struct sees that a field is given twice. A missing field costs nothing when its record
+//! ends: a struct's children may fall behind it, and are padded with nulls in one step
+//! when next written or when the batch is taken (wide, sparse records stay cheap).
 
 use std::sync::Arc;
 
@@ -55,8 +57,10 @@ enum Frame {
 
 /// One field of the schema and the values appended to it so far.
 struct Node {
-    /// The field's path from the record (`a.b`, `a[]`), for errors.
-    path: String,
+    /// The node this one is a field or the item of (the root is its own).
+    parent: usize,
+    /// Which field of its parent it is (a list's item: 0).
+    slot: usize,
     nullable: bool,
     len: usize,
     store: Store,
@@ -110,6 +114,8 @@ enum Store {
         children: Vec<usize>,
         /// The children's names, side by side for the key lookup.
         names: Vec<Box<str>>,
+        /// The children that may not be null (a record must give them).
+        required: Vec<usize>,
         fields: Fields,
         /// For each field (then the start of an object, then an unknown key), what the
         /// key after it was last time: records of one source mostly keep their keys in
@@ -149,14 +155,17 @@ impl Columns {
             records: 0,
         };
         columns.nodes.push(Node {
-            path: String::new(),
+            parent: ROOT,
+            slot: 0,
             nullable: false,
             len: 0,
             store: Store::Null,
         });
-        let children = columns.add_fields(schema.fields(), "")?;
+        let children = columns.add_fields(schema.fields(), ROOT)?;
+        let required = columns.required(&children);
         columns.nodes[ROOT].store = Store::Struct {
             nulls: NullBufferBuilder::new(0),
+            required,
             children,
             names: names_of(schema.fields()),
             fields: schema.fields().clone(),
@@ -165,20 +174,54 @@ impl Columns {
         Ok(columns)
     }
 
-    fn add_fields(&mut self, fields: &Fields, parent: &str) -> Result<Vec<usize>, Error> {
+    fn add_fields(&mut self, fields: &Fields, parent: usize) -> Result<Vec<usize>, Error> {
         let mut children = Vec::with_capacity(fields.len());
-        for field in fields {
-            let path = if parent.is_empty() {
-                field.name().clone()
-            } else {
-                format!("{parent}.{}", field.name())
-            };
-            children.push(self.add(field, path)?);
+        for (slot, field) in fields.iter().enumerate() {
+            children.push(self.add(field, parent, slot)?);
         }
         Ok(children)
     }
 
-    fn add(&mut self, field: &Field, path: String) -> Result<usize, Error> {
+    fn required(&self, children: &[usize]) -> Vec<usize> {
+        children
+            .iter()
+            .copied()
+            .filter(|&c| !self.nodes[c].nullable)
+            .collect()
+    }
+
+    /// The path of field `field` under `parent` (`a.b`), for errors.
+    fn child_path(&self, parent: usize, field: &Field) -> String {
+        match parent {
+            ROOT => field.name().clone(),
+            _ => format!("{}.{}", self.path(parent), field.name()),
+        }
+    }
+
+    /// The path of a node from the record (`a.b`, `a[]`), made only for errors.
+    #[cold]
+    fn path(&self, at: usize) -> String {
+        let mut parts = Vec::new();
+        let mut at = at;
+        while at != ROOT {
+            let node = &self.nodes[at];
+            match &self.nodes[node.parent].store {
+                Store::Struct { names, .. } => parts.push(names.get(node.slot).map_or("", |n| n)),
+                _ => parts.push("[]"),
+            }
+            at = node.parent;
+        }
+        let mut path = String::new();
+        for part in parts.iter().rev() {
+            if !path.is_empty() && *part != "[]" {
+                path.push('.');
+            }
+            path.push_str(part);
+        }
+        path
+    }
+
+    fn add(&mut self, field: &Field, parent: usize, slot: usize) -> Result<usize, Error> {
         let nulls = || NullBufferBuilder::new(0);
         let store = match field.data_type() {
             DataType::Null => Store::Null,
@@ -213,7 +256,10 @@ impl Columns {
                     .as_deref()
                     .unwrap_or("+00:00")
                     .parse::<Tz>()
-                    .map_err(|e| Error::new(format!("field `{path}`: time zone {tz:?}: {e}")))?;
+                    .map_err(|e| {
+                        let path = self.child_path(parent, field);
+                        Error::new(format!("field `{path}`: time zone {tz:?}: {e}"))
+                    })?;
                 Store::Timestamp {
                     values: Vec::new(),
                     nulls: nulls(),
@@ -227,8 +273,8 @@ impl Columns {
                 nulls: nulls(),
             },
             DataType::List(item) => {
-                let at = self.reserve(field, &path);
-                let child = self.add(item, format!("{path}[]"))?;
+                let at = self.reserve(field, parent, slot);
+                let child = self.add(item, at, 0)?;
                 self.nodes[at].store = Store::List {
                     offsets: vec![0],
                     nulls: nulls(),
@@ -238,10 +284,11 @@ impl Columns {
                 return Ok(at);
             }
             DataType::Struct(fields) => {
-                let at = self.reserve(field, &path);
-                let children = self.add_fields(fields, &path)?;
+                let at = self.reserve(field, parent, slot);
+                let children = self.add_fields(fields, at)?;
                 self.nodes[at].store = Store::Struct {
                     nulls: nulls(),
+                    required: self.required(&children),
                     children,
                     names: names_of(fields),
                     fields: fields.clone(),
@@ -250,13 +297,15 @@ impl Columns {
                 return Ok(at);
             }
             other => {
+                let path = self.child_path(parent, field);
                 return Err(Error::new(format!(
                     "field `{path}`: quarry-arrow cannot fill a {other} column"
-                )))
+                )));
             }
         };
         self.nodes.push(Node {
-            path,
+            parent,
+            slot,
             nullable: field.is_nullable(),
             len: 0,
             store,
@@ -265,9 +314,10 @@ impl Columns {
     }
 
     /// A node whose store is set once its children exist.
-    fn reserve(&mut self, field: &Field, path: &str) -> usize {
+    fn reserve(&mut self, field: &Field, parent: usize, slot: usize) -> usize {
         self.nodes.push(Node {
-            path: path.to_owned(),
+            parent,
+            slot,
             nullable: field.is_nullable(),
             len: 0,
             store: Store::Null,
@@ -295,6 +345,7 @@ impl Columns {
         let children = children.clone();
         let mut arrays = Vec::with_capacity(children.len());
         for child in children {
+            self.pad(child, rows);
             arrays.push(self.finish(child)?);
         }
         self.nodes[ROOT].len = 0;
@@ -417,6 +468,7 @@ impl Columns {
                 let (children, fields) = (children.clone(), fields.clone());
                 let mut arrays = Vec::with_capacity(children.len());
                 for child in children {
+                    self.pad(child, len);
                     arrays.push(self.finish(child)?);
                 }
                 if fields.is_empty() {
@@ -481,10 +533,9 @@ impl Columns {
             self.append_null(at);
             return Ok(());
         }
-        let node = &self.nodes[at];
         Err(format!(
             "field `{}`: expected {}, found {found}",
-            node.path,
+            self.path(at),
             self.type_name(at)
         )
         .into())
@@ -506,64 +557,68 @@ impl Columns {
 
     /// A null at `at` (and in every child of a struct, so lengths agree).
     fn append_null(&mut self, at: usize) {
+        self.append_nulls(at, 1);
+    }
+
+    /// `n` nulls at `at` (a struct's children are padded when next written).
+    fn append_nulls(&mut self, at: usize, n: usize) {
         let node = &mut self.nodes[at];
-        node.len += 1;
+        node.len += n;
         match &mut node.store {
             Store::Null => {}
             Store::Bool { values, nulls } => {
-                values.append(false);
-                nulls.append_null();
+                values.append_n(n, false);
+                nulls.append_n_nulls(n);
             }
             Store::Int { values, nulls, .. } => {
-                values.push(0);
-                nulls.append_null();
+                values.resize(values.len() + n, 0);
+                nulls.append_n_nulls(n);
             }
             Store::UInt { values, nulls, .. } => {
-                values.push(0);
-                nulls.append_null();
+                values.resize(values.len() + n, 0);
+                nulls.append_n_nulls(n);
             }
             Store::Float { values, nulls, .. } => {
-                values.push(0.0);
-                nulls.append_null();
+                values.resize(values.len() + n, 0.0);
+                nulls.append_n_nulls(n);
             }
-            Store::Utf8(builder) => builder.append_null(),
-            Store::LargeUtf8(builder) => builder.append_null(),
-            Store::Utf8View(builder) => builder.append_null(),
+            Store::Utf8(builder) => builder.append_nulls(n),
+            Store::LargeUtf8(builder) => builder.append_nulls(n),
+            Store::Utf8View(builder) => {
+                for _ in 0..n {
+                    builder.append_null();
+                }
+            }
             Store::Timestamp { values, nulls, .. } => {
-                values.push(0);
-                nulls.append_null();
+                values.resize(values.len() + n, 0);
+                nulls.append_n_nulls(n);
             }
             Store::Date32 { values, nulls } => {
-                values.push(0);
-                nulls.append_null();
+                values.resize(values.len() + n, 0);
+                nulls.append_n_nulls(n);
             }
             Store::List { offsets, nulls, .. } => {
                 let last = *offsets.last().unwrap_or(&0);
-                offsets.push(last);
-                nulls.append_null();
+                offsets.resize(offsets.len() + n, last);
+                nulls.append_n_nulls(n);
             }
-            Store::Struct {
-                nulls, children, ..
-            } => {
-                nulls.append_null();
-                for i in 0..children.len() {
-                    let Store::Struct { children, .. } = &self.nodes[at].store else {
-                        unreachable!()
-                    };
-                    let child = children[i];
-                    self.append_null(child);
-                }
-            }
+            Store::Struct { nulls, .. } => nulls.append_n_nulls(n),
         }
     }
 
-    /// An explicit or missing null for `at`.
-    fn put_null(&mut self, at: usize, missing: bool) -> Result<(), Misfit> {
+    /// Nulls at `at` up to `len` values (a struct's child that fell behind it).
+    #[inline]
+    fn pad(&mut self, at: usize, len: usize) {
+        let have = self.nodes[at].len;
+        if have < len {
+            self.append_nulls(at, len - have);
+        }
+    }
+
+    /// An explicit null for `at`.
+    fn put_null(&mut self, at: usize) -> Result<(), Misfit> {
         if !self.nodes[at].nullable {
-            let what = if missing { "missing" } else { "null" };
-            return Err(
-                format!("field `{}` is {what} but not nullable", self.nodes[at].path).into(),
-            );
+            return Err(format!("field `{}` is null but not nullable", self.path(at)).into());
         }
         self.append_null(at);
         Ok(())
@@ -637,11 +692,11 @@ impl Columns {
                 builder.append_value(value);
                 true
             }
-            Store::Utf8View(builder) => {
+            Store::LargeUtf8(builder) => {
                 builder.append_value(value);
                 true
             }
-            Store::LargeUtf8(builder) => {
+            Store::Utf8View(builder) => {
                 builder.append_value(value);
                 true
             }
@@ -793,7 +848,7 @@ impl Sink for Columns {
     #[inline]
     fn null(&mut self) -> Result<(), Misfit> {
         match self.target()? {
-            Target::Node(at) => self.put_null(at, false),
+            Target::Node(at) => self.put_null(at),
             Target::Skip => Ok(()),
         }
     }
@@ -888,7 +943,7 @@ impl Sink for Columns {
                 let end = i32::try_from(self.nodes[*child].len).map_err(|_| {
                     format!(
                         "field `{}`: over 2^31 list items in one batch",
-                        self.nodes[node].path
+                        self.path(node)
                     )
                 })?;
                 let Store::List { offsets, nulls, .. } = &mut self.nodes[node].store else {
@@ -973,10 +1028,13 @@ impl Sink for Columns {
                 if self.lenient {
                     Target::Skip
                 } else {
-                    return Err(format!("field `{}` is given twice", self.nodes[child].path).into());
+                    return Err(format!("field `{}` is given twice", self.path(child)).into());
                 }
             }
-            Some(child) => Target::Node(child),
+            Some(child) => {
+                self.pad(child, row);
+                Target::Node(child)
+            }
             None => Target::Skip,
         });
         Ok(())
@@ -985,17 +1043,15 @@ impl Sink for Columns {
     fn end_struct(&mut self) -> Result<(), Misfit> {
         match self.frames.pop() {
             Some(Frame::Struct { node, row, .. }) => {
-                let Store::Struct { children, .. } = &self.nodes[node].store else {
+                let Store::Struct { required, .. } = &self.nodes[node].store else {
                     unreachable!("struct frames are structs")
                 };
-                for i in 0..children.len() {
-                    let Store::Struct { children, .. } = &self.nodes[node].store else {
-                        unreachable!()
-                    };
-                    let child = children[i];
-                    if self.nodes[child].len == row {
-                        self.put_null(child, true)?;
-                    }
+                if let Some(&missing) = required.iter().find(|&&c| self.nodes[c].len <= row) {
+                    return Err(format!(
+                        "field `{}` is missing but not nullable",
+                        self.path(missing)
+                    )
+                    .into());
                 }
                 if let Store::Struct { nulls, .. } = &mut self.nodes[node].store {
                     if node != ROOT {

@@ -463,3 +463,21 @@ fn inference_follows_arrow_json() {
     let batch = one_batch("{\"a\": \"x\"}", RecordFormat::JsonLines, Arc::new(views));
     assert_eq!(batch.column(0).as_string_view().value(0), "x");
 }
+
+#[test]
+fn errors_name_nested_fields_by_path() {
+    let list = DataType::List(Arc::new(Field::new_list_field(DataType::Int64, true)));
+    let inner = DataType::Struct(vec![Field::new("b", list, true)].into());
+    let schema = schema(vec![Field::new("a", inner, true)]);
+    let error = read(
+        br#"{"a": {"b": [1, "x"]}}"#,
+        RecordFormat::Json,
+        schema,
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "record 1: field `a.b[]`: expected an integer (Int64), found \"x\" at line 1, column 17"
+    );
+}
