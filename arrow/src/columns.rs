@@ -663,8 +663,8 @@ impl Columns {
             // As arrow-json: a float into an integer column is truncated when it fits.
             Store::Int { values, nulls, ty }
                 if value.is_finite()
-                    && value.trunc() >= -9.223_372_036_854_775_808e18
-                    && value.trunc() < 9.223_372_036_854_775_808e18
+                    && value.trunc() >= i64::MIN as f64
+                    && value.trunc() < -(i64::MIN as f64)
                     && fits_signed(ty, value as i64) =>
             {
                 values.push(value as i64);
@@ -673,7 +673,7 @@ impl Columns {
             Store::UInt { values, nulls, ty }
                 if value.is_finite()
                     && value.trunc() >= 0.0
-                    && value.trunc() < 1.844_674_407_370_955_2e19
+                    && value.trunc() < u64::MAX as f64
                     && fits_unsigned(ty, value as u64) =>
             {
                 values.push(value as u64);
@@ -783,30 +783,6 @@ fn same_key(a: &[u8], b: &[u8]) -> bool {
         4..=7 => a.first_chunk::<4>() == b.first_chunk() && a.last_chunk::<4>() == b.last_chunk(),
         8..=16 => a.first_chunk::<8>() == b.first_chunk() && a.last_chunk::<8>() == b.last_chunk(),
         _ => a == b,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::same_key;
-
-    /// Every length up to 40 against a copy and against each single-byte change.
-    #[test]
-    fn same_key_is_byte_equality() {
-        let text: Vec<u8> = (0..40u8).map(|i| b'a' + i % 26).collect();
-        for len in 0..=text.len() {
-            let a = &text[..len];
-            let mut b = a.to_vec();
-            assert!(same_key(a, &b));
-            for i in 0..len {
-                b[i] ^= 1;
-                assert!(!same_key(a, &b), "len {len}, byte {i}");
-                b[i] ^= 1;
-            }
-            if len > 0 {
-                assert!(!same_key(a, &b[..len - 1]));
-            }
-        }
     }
 }
 
@@ -1106,4 +1082,28 @@ pub(crate) fn days_from_civil(year: i64, month: u8, day: u8) -> i64 {
         (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5 + day as i64 - 1;
     let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
     era * 146_097 + day_of_era - 719_468
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_key;
+
+    /// Every length up to 40 against a copy and against each single-byte change.
+    #[test]
+    fn same_key_is_byte_equality() {
+        let text: Vec<u8> = (0..40u8).map(|i| b'a' + i % 26).collect();
+        for len in 0..=text.len() {
+            let a = &text[..len];
+            let mut b = a.to_vec();
+            assert!(same_key(a, &b));
+            for i in 0..len {
+                b[i] ^= 1;
+                assert!(!same_key(a, &b), "len {len}, byte {i}");
+                b[i] ^= 1;
+            }
+            if len > 0 {
+                assert!(!same_key(a, &b[..len - 1]));
+            }
+        }
+    }
 }

@@ -20,7 +20,7 @@
 //! ```
 //!
 //! A JSON Lines file of any size streams through [`JsonLinesReader`] one batch at a time.
-//! With the `datafusion` feature, [`QuarryFormat`] lets DataFusion's listing tables read
+//! With the `datafusion` feature, `QuarryFormat` lets DataFusion's listing tables read
 //! every format here, JSON Lines split into byte ranges so partitions run in parallel.
 
 mod columns;

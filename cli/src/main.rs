@@ -9,6 +9,8 @@ mod json;
 mod plist;
 mod schema;
 mod select;
+#[cfg(feature = "sql")]
+mod sql;
 mod toml;
 mod xml;
 mod yaml;
@@ -176,6 +178,29 @@ enum Command {
         #[command(flatten)]
         options: EditOptions,
     },
+    /// Run a SQL query over record files: JSON Lines, JSON, YAML, XML and TOML, read with
+    /// DataFusion.
+    #[cfg(feature = "sql")]
+    #[command(
+        after_help = "Each FILE is a table named by its file name without the extension, lowercased, with\n\
+                      every character but letters and digits turned to `_`; a lone FILE is also the table `t`.\n\
+                      Records: the objects of a JSON Lines file or a JSON array, the documents of a YAML stream\n\
+                      (or the items of a sequence), the elements under an XML root (attributes as `@name`\n\
+                      columns), the tables of a TOML array of tables.\n\n\
+                      Examples:\n  quarry sql 'SELECT level, count(*) FROM t GROUP BY level' app.jsonl\n  \
+                      quarry sql 'SELECT * FROM hosts JOIN checks USING (host)' hosts.yaml checks.toml --output json"
+    )]
+    Sql {
+        /// The query.
+        query: String,
+        /// The files (format from the extension: .jsonl, .ndjson, .json, .yaml, .yml,
+        /// .xml, .toml).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// `table` (bordered, aligned) or `json` (JSON Lines: one object per row).
+        #[arg(long, value_name = "FORMAT", default_value = "table")]
+        output: sql::SqlOutput,
+    },
     /// Print a shell completion script: bash, zsh, fish, powershell or elvish.
     #[command(after_help = "Example:\n  quarry completions bash > /etc/bash_completion.d/quarry")]
     Completions {
@@ -314,6 +339,12 @@ fn main() -> ExitCode {
             options,
         } => edit::run(&target, edit::Edit::Set(value), &options),
         Command::Delete { target, options } => edit::run(&target, edit::Edit::Delete, &options),
+        #[cfg(feature = "sql")]
+        Command::Sql {
+            query,
+            files,
+            output,
+        } => sql::run(&query, &files, output),
         Command::Completions { shell } => {
             let mut out = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "quarry", &mut out);

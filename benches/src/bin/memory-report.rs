@@ -93,7 +93,7 @@ fn generate_lines(megabytes: usize) -> std::path::PathBuf {
             i % 17,
             i % 997,
             i % 10,
-            i % 3 != 0,
+            !i.is_multiple_of(3),
             i % 5,
             i % 7,
             i % 31

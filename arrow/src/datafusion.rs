@@ -1,0 +1,626 @@
+//! DataFusion over quarry's readers: [`QuarryFormat`], a [`FileFormat`] for listing tables
+//! of JSON Lines, JSON, YAML, XML and TOML files.
+//!
+//! The format plugs into DataFusion the way its own JSON format does: a [`FileFormat`]
+//! that infers schemas, a [`FileSource`] that DataFusion plans scans with, and a
+//! [`FileOpener`] that turns one file (or one byte range of one) into a stream of record
+//! batches. JSON Lines files are splittable: when DataFusion repartitions a scan
+//! (`datafusion.optimizer.repartition_file_scans`), each partition reads the lines that
+//! start in its byte range, so every line is read exactly once, in parallel. The other
+//! formats are read whole, one file per partition.
+//!
+//! Partitions, scheduling and parallelism are DataFusion's: the provider runs unchanged
+//! wherever DataFusion plans run — a [`SessionContext`] in one process, or engines that
+//! execute DataFusion plans elsewhere, such as Ballista (which, as for any custom file
+//! source, must be able to ship the scan to its executors through its plan codec). quarry
+//! builds no scheduler of its own.
+//!
+//! ```no_run
+//! use datafusion::prelude::SessionContext;
+//! use quarry_arrow::{register_table, Options, RecordFormat};
+//!
+//! # async fn run() -> datafusion::error::Result<()> {
+//! let ctx = SessionContext::new();
+//! register_table(&ctx, "logs", "logs/", RecordFormat::Yaml, Options::default()).await?;
+//! let levels = ctx.sql("SELECT level, count(*) FROM logs GROUP BY level").await?;
+//! levels.show().await?;
+//! # Ok(())
+//! # }
+//! ```
+
+use std::collections::HashMap;
+use std::fmt;
+use std::io::{self, BufRead, Read};
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use bytes::{Buf, Bytes};
+use datafusion::arrow::datatypes::{Schema, SchemaRef};
+use datafusion::arrow::record_batch::RecordBatch;
+use datafusion::catalog::Session;
+use datafusion::common::runtime::SpawnedTask;
+use datafusion::common::tree_node::TreeNodeRecursion;
+use datafusion::common::{config_err, not_impl_err, DataFusionError, GetExt, Statistics};
+use datafusion::datasource::file_format::file_compression_type::FileCompressionType;
+use datafusion::datasource::file_format::{FileFormat, FileFormatFactory};
+use datafusion::datasource::listing::{ListingOptions, ListingTableUrl, PartitionedFile};
+use datafusion::datasource::physical_plan::{
+    FileOpenFuture, FileOpener, FileScanConfig, FileSource,
+};
+use datafusion::datasource::projection::{ProjectionOpener, SplitProjection};
+use datafusion::datasource::provider::DefaultTableFactory;
+use datafusion::datasource::source::DataSourceExec;
+use datafusion::datasource::table_schema::TableSchema;
+use datafusion::error::Result;
+use datafusion::execution::context::SessionContext;
+use datafusion::object_store::path::Path;
+use datafusion::object_store::{ObjectMeta, ObjectStore, ObjectStoreExt};
+use datafusion::physical_plan::metrics::ExecutionPlanMetricsSet;
+use datafusion::physical_plan::projection::ProjectionExprs;
+use datafusion::physical_plan::{apply_expression_roots, ExecutionPlan, PhysicalExpr};
+use datafusion_datasource::boundary_stream::AlignedBoundaryStream;
+use futures::channel::mpsc;
+use futures::stream::BoxStream;
+use futures::{SinkExt, StreamExt};
+
+use crate::{Options, RecordFormat};
+
+/// Chunks of a JSON Lines file in flight between the object store and the parser.
+const CHUNKS_IN_FLIGHT: usize = 16;
+
+/// A DataFusion [`FileFormat`] reading one [`RecordFormat`] with quarry's parsers.
+///
+/// Use it in [`ListingOptions`] (or through [`register_table`]); schemas are inferred with
+/// [`crate::infer_schema`] and merged across files, statistics are unknown, and a scan
+/// reads only the columns it projects.
+#[derive(Debug, Clone)]
+pub struct QuarryFormat {
+    format: RecordFormat,
+    options: Options,
+}
+
+impl QuarryFormat {
+    /// A format reading `format` files with `options` (the batch size is the session's
+    /// when DataFusion gives one).
+    pub fn new(format: RecordFormat, options: Options) -> Self {
+        QuarryFormat { format, options }
+    }
+
+    /// The record format of the files.
+    pub fn record_format(&self) -> RecordFormat {
+        self.format
+    }
+
+    /// The reading options.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// The bytes schema inference reads from one object: for JSON Lines only the lines
+    /// that hold the first [`Options::infer_records`] records, for the others all of it.
+    async fn sample(&self, store: &Arc<dyn ObjectStore>, object: &ObjectMeta) -> Result<Bytes> {
+        let result = store.get(&object.location).await?;
+        let wanted = match (self.format, self.options.get_infer_records()) {
+            (RecordFormat::JsonLines, Some(wanted)) => wanted,
+            _ => return Ok(result.bytes().await?),
+        };
+        let mut chunks = result.into_stream();
+        let mut sample = Vec::new();
+        let mut lines = RecordLines::default();
+        while lines.records < wanted {
+            let Some(chunk) = chunks.next().await.transpose()? else {
+                break;
+            };
+            sample.extend_from_slice(&chunk);
+            if let Some(end) = lines.end_of(&sample, wanted) {
+                sample.truncate(end);
+            }
+        }
+        Ok(Bytes::from(sample))
+    }
+}
+
+/// Counts the records (non-blank lines) of a JSON Lines prefix as it grows.
+#[derive(Debug, Default)]
+struct RecordLines {
+    scanned: usize,
+    records: usize,
+}
+
+impl RecordLines {
+    /// The end (past its line break) of the line holding record `wanted`, once `text`
+    /// reaches it.
+    fn end_of(&mut self, text: &[u8], wanted: usize) -> Option<usize> {
+        if self.records >= wanted {
+            return Some(self.scanned);
+        }
+        while let Some(at) = text[self.scanned..].iter().position(|&b| b == b'\n') {
+            let end = self.scanned + at + 1;
+            if !is_blank(&text[self.scanned..end]) {
+                self.records += 1;
+            }
+            self.scanned = end;
+            if self.records >= wanted {
+                return Some(end);
+            }
+        }
+        None
+    }
+}
+
+fn is_blank(line: &[u8]) -> bool {
+    line.iter()
+        .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+}
+
+#[async_trait]
+impl FileFormat for QuarryFormat {
+    fn get_ext(&self) -> String {
+        self.format.extension().to_string()
+    }
+
+    fn get_ext_with_compression(&self, compression: &FileCompressionType) -> Result<String> {
+        if compression.is_compressed() {
+            return not_impl_err!("quarry reads uncompressed {} files only", self.get_ext());
+        }
+        Ok(self.get_ext())
+    }
+
+    fn compression_type(&self) -> Option<FileCompressionType> {
+        Some(FileCompressionType::UNCOMPRESSED)
+    }
+
+    async fn infer_schema(
+        &self,
+        _state: &dyn Session,
+        store: &Arc<dyn ObjectStore>,
+        objects: &[ObjectMeta],
+    ) -> Result<SchemaRef> {
+        let mut schemas = Vec::with_capacity(objects.len());
+        for object in objects {
+            let sample = self.sample(store, object).await?;
+            let schema = crate::infer_schema(&sample, self.format, &self.options)
+                .map_err(|error| file_error(&object.location, None, error))?;
+            schemas.push(schema);
+        }
+        Ok(Arc::new(Schema::try_merge(schemas)?))
+    }
+
+    async fn infer_stats(
+        &self,
+        _state: &dyn Session,
+        _store: &Arc<dyn ObjectStore>,
+        table_schema: SchemaRef,
+        _object: &ObjectMeta,
+    ) -> Result<Statistics> {
+        Ok(Statistics::new_unknown(&table_schema))
+    }
+
+    async fn create_physical_plan(
+        &self,
+        _state: &dyn Session,
+        conf: FileScanConfig,
+    ) -> Result<Arc<dyn ExecutionPlan>> {
+        if conf.file_compression_type.is_compressed() {
+            return not_impl_err!("quarry reads uncompressed {} files only", self.get_ext());
+        }
+        Ok(DataSourceExec::from_data_source(conf))
+    }
+
+    fn file_source(&self, table_schema: TableSchema) -> Arc<dyn FileSource> {
+        Arc::new(QuarrySource::new(
+            self.format,
+            self.options.clone(),
+            table_schema,
+        ))
+    }
+}
+
+/// Makes [`QuarryFormat`]s for `CREATE EXTERNAL TABLE … STORED AS <EXTENSION>` (see
+/// [`register_formats`]).
+///
+/// `OPTIONS` may set `lenient`, `infer_records` (a number or `all`), `records_at`,
+/// `string_view` and `batch_size`, with or without a `format.` prefix.
+#[derive(Debug, Clone)]
+pub struct QuarryFormatFactory {
+    format: RecordFormat,
+    options: Options,
+}
+
+impl QuarryFormatFactory {
+    /// A factory of `format` readers whose options start as `options`. Its name in
+    /// `STORED AS` is the format's extension (`JSONL`, `JSON`, `YAML`, `XML`, `TOML`).
+    pub fn new(format: RecordFormat, options: Options) -> Self {
+        QuarryFormatFactory { format, options }
+    }
+
+    /// The format with `options` applied over this factory's own.
+    pub fn create_format(&self, options: &HashMap<String, String>) -> Result<QuarryFormat> {
+        let mut read = self.options.clone();
+        for (key, value) in options {
+            let name = key.strip_prefix("format.").unwrap_or(key);
+            read = match name {
+                "lenient" => read.lenient(parse_bool(key, value)?),
+                "string_view" => read.string_view(parse_bool(key, value)?),
+                "records_at" => read.records_at(value.as_str()),
+                "batch_size" => read.batch_size(parse_usize(key, value)?),
+                "infer_records" | "schema_infer_max_rec" => {
+                    if value.eq_ignore_ascii_case("all") {
+                        read.infer_records(None)
+                    } else {
+                        read.infer_records(Some(parse_usize(key, value)?))
+                    }
+                }
+                // Read by DataFusion's table factory, not by the format.
+                "unbounded" => read,
+                _ => {
+                    return config_err!(
+                        "unknown option '{key}' for {} files (known: lenient, infer_records, \
+                         records_at, string_view, batch_size)",
+                        self.format.extension()
+                    )
+                }
+            };
+        }
+        Ok(QuarryFormat::new(self.format, read))
+    }
+}
+
+fn parse_bool(key: &str, value: &str) -> Result<bool> {
+    match value.to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => config_err!("option '{key}' must be true or false, not '{value}'"),
+    }
+}
+
+fn parse_usize(key: &str, value: &str) -> Result<usize> {
+    match value.parse() {
+        Ok(number) => Ok(number),
+        Err(_) => config_err!("option '{key}' must be a whole number, not '{value}'"),
+    }
+}
+
+impl GetExt for QuarryFormatFactory {
+    fn get_ext(&self) -> String {
+        self.format.extension().to_string()
+    }
+}
+
+impl FileFormatFactory for QuarryFormatFactory {
+    fn create(
+        &self,
+        _state: &dyn Session,
+        format_options: &HashMap<String, String>,
+    ) -> Result<Arc<dyn FileFormat>> {
+        Ok(Arc::new(self.create_format(format_options)?))
+    }
+
+    fn default(&self) -> Arc<dyn FileFormat> {
+        Arc::new(QuarryFormat::new(self.format, self.options.clone()))
+    }
+}
+
+/// Lets `CREATE EXTERNAL TABLE name STORED AS JSONL | YAML | XML | TOML LOCATION '…'` read
+/// with quarry in `ctx` (a directory location reads the files with that extension). JSON
+/// is left to DataFusion's own format; register a [`QuarryFormatFactory`] of
+/// [`RecordFormat::Json`] to replace it.
+pub fn register_formats(ctx: &SessionContext) -> Result<()> {
+    let state = ctx.state_ref();
+    let mut state = state.write();
+    for format in [
+        RecordFormat::JsonLines,
+        RecordFormat::Yaml,
+        RecordFormat::Xml,
+        RecordFormat::Toml,
+    ] {
+        let factory = QuarryFormatFactory::new(format, Options::default());
+        state.register_file_format(Arc::new(factory), true)?;
+        state
+            .table_factories_mut()
+            .entry(format.extension().to_ascii_uppercase())
+            .or_insert_with(|| Arc::new(DefaultTableFactory::new()));
+    }
+    Ok(())
+}
+
+/// Registers the `format` files at `path` (a file, a directory, or a glob; a local path or
+/// a URL of an object store registered in `ctx`) as the table `name`. A directory reads
+/// the files with the format's usual extension ([`RecordFormat::extension`]); the schema
+/// is inferred from all of them and merged.
+pub async fn register_table(
+    ctx: &SessionContext,
+    name: &str,
+    path: &str,
+    format: RecordFormat,
+    options: Options,
+) -> Result<()> {
+    let url = ListingTableUrl::parse(path)?;
+    let extension = if url.is_collection() && url.get_glob().is_none() {
+        format!(".{}", format.extension())
+    } else {
+        // A file, or a glob: the path already says which files.
+        String::new()
+    };
+    let listing = ListingOptions::new(Arc::new(QuarryFormat::new(format, options)))
+        .with_file_extension(extension);
+    ctx.register_listing_table(name, path, listing, None, None)
+        .await
+}
+
+/// The [`FileSource`] of [`QuarryFormat`]: plans scans and makes their openers.
+#[derive(Clone)]
+struct QuarrySource {
+    format: RecordFormat,
+    options: Options,
+    table_schema: TableSchema,
+    batch_size: Option<usize>,
+    metrics: ExecutionPlanMetricsSet,
+    projection: SplitProjection,
+}
+
+impl QuarrySource {
+    fn new(format: RecordFormat, options: Options, table_schema: TableSchema) -> Self {
+        QuarrySource {
+            format,
+            options,
+            projection: SplitProjection::unprojected(&table_schema),
+            table_schema,
+            batch_size: None,
+            metrics: ExecutionPlanMetricsSet::new(),
+        }
+    }
+}
+
+impl FileSource for QuarrySource {
+    fn create_file_opener(
+        &self,
+        object_store: Arc<dyn ObjectStore>,
+        _base_config: &FileScanConfig,
+        _partition: usize,
+    ) -> Result<Arc<dyn FileOpener>> {
+        // Reading with the projected schema skips the other fields as they are parsed.
+        let file_schema = self.table_schema.file_schema();
+        let schema = Arc::new(file_schema.project(&self.projection.file_indices)?);
+        let options = match self.batch_size {
+            Some(rows) => self.options.clone().batch_size(rows),
+            None => self.options.clone(),
+        };
+        let opener = Arc::new(QuarryOpener {
+            format: self.format,
+            options,
+            schema,
+            store: object_store,
+        });
+        ProjectionOpener::try_new(self.projection.clone(), opener, file_schema)
+    }
+
+    fn table_schema(&self) -> &TableSchema {
+        &self.table_schema
+    }
+
+    fn with_batch_size(&self, batch_size: usize) -> Arc<dyn FileSource> {
+        let mut source = self.clone();
+        source.batch_size = Some(batch_size);
+        Arc::new(source)
+    }
+
+    fn try_pushdown_projection(
+        &self,
+        projection: &ProjectionExprs,
+    ) -> Result<Option<Arc<dyn FileSource>>> {
+        let mut source = self.clone();
+        let merged = self.projection.source.try_merge(projection)?;
+        source.projection = SplitProjection::new(self.table_schema.file_schema(), &merged);
+        Ok(Some(Arc::new(source)))
+    }
+
+    fn projection(&self) -> Option<&ProjectionExprs> {
+        Some(&self.projection.source)
+    }
+
+    fn metrics(&self) -> &ExecutionPlanMetricsSet {
+        &self.metrics
+    }
+
+    fn file_type(&self) -> &str {
+        self.format.extension()
+    }
+
+    /// Only JSON Lines can be read in byte ranges.
+    fn supports_repartitioning(&self) -> bool {
+        self.format.is_splittable()
+    }
+
+    fn apply_expressions(
+        &self,
+        f: &mut dyn FnMut(&Arc<dyn PhysicalExpr>) -> Result<TreeNodeRecursion>,
+    ) -> Result<TreeNodeRecursion> {
+        apply_expression_roots(self.projection.source.iter(), f)
+    }
+}
+
+/// Opens one file, or one byte range of a JSON Lines file, as a stream of batches.
+struct QuarryOpener {
+    format: RecordFormat,
+    options: Options,
+    /// The file schema projected to the columns the scan reads.
+    schema: SchemaRef,
+    store: Arc<dyn ObjectStore>,
+}
+
+impl FileOpener for QuarryOpener {
+    /// Opens `file`. With a byte range `[start, end)`, the lines read are those whose
+    /// first byte is in the range, as DataFusion's JSON opener reads them: the first is
+    /// the line starting at or after `start`, the last the one holding byte `end - 1`.
+    /// Ranges that tile a file therefore read each of its lines exactly once.
+    fn open(&self, file: PartitionedFile) -> Result<FileOpenFuture> {
+        let format = self.format;
+        if file.range.is_some() && !format.is_splittable() {
+            return not_impl_err!(
+                "{} files cannot be read in byte ranges; only JSON Lines can",
+                format.extension()
+            );
+        }
+        let options = self.options.clone();
+        let schema = Arc::clone(&self.schema);
+        let store = Arc::clone(&self.store);
+        Ok(Box::pin(async move {
+            let location = file.object_meta.location.clone();
+            if format == RecordFormat::JsonLines {
+                let range = file.range.as_ref().map(|range| (range.start, range.end));
+                let chunks = match range {
+                    Some((start, end)) => {
+                        let (start, end) = (to_offset(start)?, to_offset(end)?);
+                        let size = file.object_meta.size;
+                        AlignedBoundaryStream::new(store, location.clone(), start, end, size, b'\n')
+                            .await?
+                            .boxed()
+                    }
+                    None => store.get(&location).await?.into_stream(),
+                };
+                let place = FilePlace { location, range };
+                return Ok(json_lines(chunks, schema, options, place));
+            }
+            let bytes = store.get(&location).await?.bytes().await?;
+            let batches =
+                SpawnedTask::spawn_blocking(move || crate::read(&bytes, format, schema, &options))
+                    .join_unwind()
+                    .await
+                    .map_err(|e| DataFusionError::ExecutionJoin(Box::new(e)))?
+                    .map_err(|error| file_error(&location, None, error))?;
+            Ok(futures::stream::iter(batches.into_iter().map(Ok)).boxed())
+        }))
+    }
+}
+
+fn to_offset(offset: i64) -> Result<u64> {
+    u64::try_from(offset)
+        .map_err(|_| DataFusionError::Execution(format!("negative file offset {offset}")))
+}
+
+/// Where a reader is: a file, and the byte range of it a partition reads.
+struct FilePlace {
+    location: Path,
+    range: Option<(i64, i64)>,
+}
+
+/// Streams JSON Lines `chunks` through [`crate::read_json_lines`] on a blocking thread:
+/// memory holds a few chunks and a couple of batches, however large the file or range.
+fn json_lines(
+    mut chunks: BoxStream<'static, datafusion::object_store::Result<Bytes>>,
+    schema: SchemaRef,
+    options: Options,
+    place: FilePlace,
+) -> BoxStream<'static, Result<RecordBatch>> {
+    let (mut chunk_tx, chunk_rx) = mpsc::channel::<io::Result<Bytes>>(CHUNKS_IN_FLIGHT);
+    let (mut batch_tx, batch_rx) = mpsc::channel::<Result<RecordBatch>>(1);
+    let fetch = SpawnedTask::spawn(async move {
+        while let Some(chunk) = chunks.next().await {
+            let chunk = chunk.map_err(io::Error::other);
+            let failed = chunk.is_err();
+            if chunk_tx.send(chunk).await.is_err() || failed {
+                break;
+            }
+        }
+    });
+    let parse = SpawnedTask::spawn_blocking(move || {
+        let reader = ChunkReader {
+            chunks: chunk_rx,
+            current: Bytes::new(),
+        };
+        for batch in crate::read_json_lines(reader, schema, &options) {
+            let batch = batch.map_err(|error| file_error(&place.location, place.range, error));
+            if futures::executor::block_on(batch_tx.send(batch)).is_err() {
+                break;
+            }
+        }
+    });
+    // The tasks live as long as the stream (dropping it aborts them); once the batches
+    // end, the parser is joined so that a panic in it is not mistaken for the end.
+    futures::stream::unfold(
+        (batch_rx, Some(parse), fetch),
+        |(mut batches, parse, fetch)| async move {
+            if let Some(batch) = batches.next().await {
+                return Some((batch, (batches, parse, fetch)));
+            }
+            let joined = parse?.join_unwind().await;
+            let error = joined.err()?;
+            Some((
+                Err(DataFusionError::ExecutionJoin(Box::new(error))),
+                (batches, None, fetch),
+            ))
+        },
+    )
+    .boxed()
+}
+
+/// A blocking [`BufRead`] over the chunks a fetch task sends: the parser's side of the
+/// channel, on a thread of its own.
+struct ChunkReader {
+    chunks: mpsc::Receiver<io::Result<Bytes>>,
+    current: Bytes,
+}
+
+impl Read for ChunkReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let available = self.fill_buf()?;
+        let n = available.len().min(buf.len());
+        buf[..n].copy_from_slice(&available[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl BufRead for ChunkReader {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        while self.current.is_empty() {
+            match futures::executor::block_on(self.chunks.next()) {
+                Some(chunk) => self.current = chunk?,
+                None => break,
+            }
+        }
+        Ok(&self.current)
+    }
+
+    fn consume(&mut self, amt: usize) {
+        self.current.advance(amt);
+    }
+}
+
+/// A quarry error with the file (and byte range) it happened in.
+#[derive(Debug)]
+struct FileError {
+    location: String,
+    range: Option<(i64, i64)>,
+    error: crate::Error,
+}
+
+/// `error`, read in `location` (and `range`), as DataFusion's error.
+fn file_error(location: &Path, range: Option<(i64, i64)>, error: crate::Error) -> DataFusionError {
+    DataFusionError::External(Box::new(FileError {
+        location: location.to_string(),
+        range,
+        error,
+    }))
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.range {
+            // Lines are counted from the start of the range.
+            Some((start, end)) => write!(
+                f,
+                "{} (the lines starting in bytes {start}..{end}): {}",
+                self.location, self.error
+            ),
+            None => write!(f, "{}: {}", self.location, self.error),
+        }
+    }
+}
+
+impl std::error::Error for FileError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
