@@ -94,6 +94,20 @@ impl<'a, S: Sink> Records<'_, '_, 'a, S> {
         }
     }
 
+    /// A collection starts (recorded, with its anchor, for aliases to replay).
+    fn open(&mut self, event: Event<'a>, anchor: Option<&'a str>, offset: usize) {
+        self.start_recording(anchor);
+        self.record(&event);
+        self.handle(event, offset);
+    }
+
+    /// A collection ends (and the recordings of anchors it closes).
+    fn close(&mut self, event: Event<'a>, offset: usize) {
+        self.record(&event);
+        self.handle(event, offset);
+        self.stop_recording();
+    }
+
     fn handle(&mut self, event: Event<'a>, offset: usize) {
         if let Some((events, depth)) = &mut self.capture {
             match event {
@@ -368,16 +382,12 @@ impl<'a, S: Sink> YamlBuilder<'a> for Records<'_, '_, 'a, S> {
         props: Props<'a>,
         start: usize,
     ) -> Result<(), ErrorKind> {
-        self.start_recording(props.anchor);
-        self.record(&Event::SequenceStart);
-        self.handle(Event::SequenceStart, start);
+        self.open(Event::SequenceStart, props.anchor, start);
         Ok(())
     }
 
     fn sequence_end(&mut self, span: Span) -> Result<(), ErrorKind> {
-        self.record(&Event::SequenceEnd);
-        self.handle(Event::SequenceEnd, span.end);
-        self.stop_recording();
+        self.close(Event::SequenceEnd, span.end);
         Ok(())
     }
 
@@ -387,16 +397,12 @@ impl<'a, S: Sink> YamlBuilder<'a> for Records<'_, '_, 'a, S> {
         props: Props<'a>,
         start: usize,
     ) -> Result<(), ErrorKind> {
-        self.start_recording(props.anchor);
-        self.record(&Event::MappingStart);
-        self.handle(Event::MappingStart, start);
+        self.open(Event::MappingStart, props.anchor, start);
         Ok(())
     }
 
     fn mapping_end(&mut self, span: Span) -> Result<(), ErrorKind> {
-        self.record(&Event::MappingEnd);
-        self.handle(Event::MappingEnd, span.end);
-        self.stop_recording();
+        self.close(Event::MappingEnd, span.end);
         Ok(())
     }
 

@@ -26,6 +26,18 @@ fn corpus(format: &str) -> Vec<PathBuf> {
     files
 }
 
+/// The corpus files of `format` and the generated documents, by name.
+fn inputs(format: &str, generated: Vec<quarry_corpus_gen::Document>) -> Vec<(String, Vec<u8>)> {
+    let files = corpus(format).into_iter().map(|path| {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        (name, std::fs::read(&path).unwrap())
+    });
+    let generated = generated
+        .into_iter()
+        .map(|doc| (doc.name.to_owned(), doc.bytes));
+    files.chain(generated).collect()
+}
+
 /// The schema with every struct's fields sorted by name: arrow-json meets an object's
 /// new fields in serde_json's (sorted) key order, quarry in document order.
 fn sorted(fields: &Fields) -> Fields {
@@ -217,20 +229,7 @@ fn json_corpus_matches_arrow_json() {
 #[test]
 fn yaml_corpus_matches_its_json_conversion() {
     let mut tally = Tally::default();
-    let mut inputs: Vec<(String, Vec<u8>)> = corpus("yaml")
-        .into_iter()
-        .map(|p| {
-            (
-                p.file_name().unwrap().to_string_lossy().into_owned(),
-                std::fs::read(&p).unwrap(),
-            )
-        })
-        .collect();
-    inputs.extend(
-        quarry_corpus_gen::yaml_corpus()
-            .into_iter()
-            .map(|d| (d.name.to_owned(), d.bytes)),
-    );
+    let inputs = inputs("yaml", quarry_corpus_gen::yaml_corpus());
     for (name, bytes) in inputs {
         let documents = yaml::parse_stream(&bytes).unwrap();
         let mut records = Vec::new();
@@ -257,20 +256,7 @@ fn yaml_corpus_matches_its_json_conversion() {
 #[test]
 fn xml_corpus_matches_its_json_conversion() {
     let mut tally = Tally::default();
-    let mut inputs: Vec<(String, Vec<u8>)> = corpus("xml")
-        .into_iter()
-        .map(|p| {
-            (
-                p.file_name().unwrap().to_string_lossy().into_owned(),
-                std::fs::read(&p).unwrap(),
-            )
-        })
-        .collect();
-    inputs.extend(
-        quarry_corpus_gen::xml_corpus()
-            .into_iter()
-            .map(|d| (d.name.to_owned(), d.bytes)),
-    );
+    let inputs = inputs("xml", quarry_corpus_gen::xml_corpus());
     for (name, bytes) in inputs {
         let (_, root) = xml::parse_root(&bytes).unwrap();
         // Records in document order are the root's children only when they share one name
@@ -310,20 +296,7 @@ fn xml_corpus_matches_its_json_conversion() {
 #[test]
 fn toml_corpus_matches_its_json_conversion() {
     let mut tally = Tally::default();
-    let mut inputs: Vec<(String, Vec<u8>)> = corpus("toml")
-        .into_iter()
-        .map(|p| {
-            (
-                p.file_name().unwrap().to_string_lossy().into_owned(),
-                std::fs::read(&p).unwrap(),
-            )
-        })
-        .collect();
-    inputs.extend(
-        quarry_corpus_gen::toml_corpus()
-            .into_iter()
-            .map(|d| (d.name.to_owned(), d.bytes)),
-    );
+    let inputs = inputs("toml", quarry_corpus_gen::toml_corpus());
     for (name, bytes) in inputs {
         let RawValue::Map(entries) = toml::parse(&bytes).unwrap() else {
             continue;
