@@ -127,6 +127,10 @@ impl<'a, S: Sink> Records<'_, '_, 'a, S> {
             ..
         }) = self.frames.last()
         {
+            if matches!(event, Event::SequenceEnd | Event::MappingEnd) {
+                // A merge key whose mapping ends before a value (`? <<`).
+                return self.invalid_merge(offset);
+            }
             self.capture = Some((Vec::new(), 0));
             return self.handle(event, offset);
         }

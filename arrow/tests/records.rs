@@ -481,3 +481,22 @@ fn errors_name_nested_fields_by_path() {
         "record 1: field `a.b[]`: expected an integer (Int64), found \"x\" at line 1, column 17"
     );
 }
+
+/// Found by the fuzzer: a merge key that ends its mapping without a value.
+#[test]
+fn a_merge_key_without_a_value_is_an_error_not_a_panic() {
+    let schema = schema(vec![Field::new("R", DataType::Utf8, true)]);
+    let error = read(
+        b"? R\n\n\n? <<",
+        RecordFormat::Yaml,
+        schema,
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("a merge key's value must be a mapping"),
+        "{error}"
+    );
+}
