@@ -907,8 +907,7 @@ impl Sink for Columns {
         };
         let done = match (&self.nodes[at].store, value.date, value.time) {
             (Store::Date32 { .. }, Some(date), None) => {
-                let days = days_from_civil(date.year as i64, date.month, date.day);
-                self.put_i64(at, days)
+                self.put_i64(at, date.days_since_unix_epoch())
             }
             _ => self.put_str(at, &value.to_string()),
         };
@@ -1070,18 +1069,6 @@ impl Sink for Columns {
     fn records(&self) -> usize {
         self.records
     }
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-pub(crate) fn days_from_civil(year: i64, month: u8, day: u8) -> i64 {
-    let year = if month <= 2 { year - 1 } else { year };
-    let era = year.div_euclid(400);
-    let year_of_era = year - era * 400;
-    let month = month as i64;
-    let day_of_year =
-        (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5 + day as i64 - 1;
-    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    era * 146_097 + day_of_era - 719_468
 }
 
 #[cfg(test)]

@@ -19,6 +19,11 @@ fn one_batch(bytes: &str, format: RecordFormat, schema: SchemaRef) -> RecordBatc
     batches.remove(0)
 }
 
+/// The error reading `bytes` with the default options.
+fn refused(bytes: &[u8], format: RecordFormat, schema: SchemaRef) -> quarry_arrow::Error {
+    read(bytes, format, schema, &Options::default()).unwrap_err()
+}
+
 fn inferred(bytes: &str, format: RecordFormat) -> Schema {
     infer_schema(bytes.as_bytes(), format, &Options::default()).unwrap()
 }
@@ -72,13 +77,7 @@ fn json_lines_fill_every_type() {
 fn a_value_that_does_not_fit_names_record_line_and_column() {
     let text = "{\"n\": 1}\n\n{\"n\": 2}\n{\"n\": \"three\"}\n";
     let schema = schema(vec![Field::new("n", DataType::Int64, true)]);
-    let error = read(
-        text.as_bytes(),
-        RecordFormat::JsonLines,
-        schema.clone(),
-        &Options::default(),
-    )
-    .unwrap_err();
+    let error = refused(text.as_bytes(), RecordFormat::JsonLines, schema.clone());
     assert_eq!(error.record(), Some(3));
     assert_eq!((error.line(), error.column()), (Some(4), Some(7)));
     assert_eq!(
@@ -99,25 +98,21 @@ fn a_value_that_does_not_fit_names_record_line_and_column() {
 #[test]
 fn syntax_errors_and_records_that_are_not_objects_are_placed() {
     let schema = schema(vec![Field::new("n", DataType::Int64, true)]);
-    let error = read(
+    let error = refused(
         b"{\"n\": 1}\n{\"n\": }\n",
         RecordFormat::JsonLines,
         schema.clone(),
-        &Options::default(),
-    )
-    .unwrap_err();
+    );
     assert_eq!(
         (error.line(), error.column()),
         (Some(2), Some(7)),
         "{error}"
     );
-    let error = read(
+    let error = refused(
         b"{\"n\": 1}\n[1]\n",
         RecordFormat::JsonLines,
         schema.clone(),
-        &Options::default(),
-    )
-    .unwrap_err();
+    );
     assert_eq!(
         error.to_string(),
         "record 2: a record must be an object, found an array at line 2, column 1"
@@ -142,7 +137,7 @@ fn syntax_errors_and_records_that_are_not_objects_are_placed() {
         "{error}"
     );
     let strict = Arc::new(Schema::new(vec![Field::new("n", DataType::Int64, false)]));
-    let error = read(b"{}", RecordFormat::Json, strict, &Options::default()).unwrap_err();
+    let error = refused(b"{}", RecordFormat::Json, strict);
     assert!(
         error
             .to_string()
@@ -190,13 +185,7 @@ fn narrow_integers_floats_and_strings_convert_as_arrow_json_does() {
             .values(),
         &[1.0, 2.5]
     );
-    let error = read(
-        br#"{"small": 300}"#,
-        RecordFormat::Json,
-        schema,
-        &Options::default(),
-    )
-    .unwrap_err();
+    let error = refused(br#"{"small": 300}"#, RecordFormat::Json, schema);
     assert!(
         error
             .to_string()
@@ -312,13 +301,7 @@ n: 1
             DataType::Float64
         ]
     );
-    let error = read(
-        b"a: x\n---\n- 3\n",
-        RecordFormat::Yaml,
-        Arc::new(schema),
-        &Options::default(),
-    )
-    .unwrap_err();
+    let error = refused(b"a: x\n---\n- 3\n", RecordFormat::Yaml, Arc::new(schema));
     assert_eq!(
         error.to_string(),
         "record 2: a record must be a mapping, found a scalar at line 3, column 3"
@@ -486,13 +469,7 @@ fn errors_name_nested_fields_by_path() {
 #[test]
 fn a_merge_key_without_a_value_is_an_error_not_a_panic() {
     let schema = schema(vec![Field::new("R", DataType::Utf8, true)]);
-    let error = read(
-        b"? R\n\n\n? <<",
-        RecordFormat::Yaml,
-        schema,
-        &Options::default(),
-    )
-    .unwrap_err();
+    let error = refused(b"? R\n\n\n? <<", RecordFormat::Yaml, schema);
     assert!(
         error
             .to_string()

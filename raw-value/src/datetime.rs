@@ -46,6 +46,40 @@ pub struct Datetime {
     pub offset: Option<Offset>,
 }
 
+impl Date {
+    /// Days from 1970-01-01 to this date, in the proleptic Gregorian calendar (Howard
+    /// Hinnant's algorithm); negative before 1970.
+    pub fn days_since_unix_epoch(&self) -> i64 {
+        let (month, day) = (i64::from(self.month), i64::from(self.day));
+        let year = i64::from(self.year) - i64::from(month <= 2);
+        let era = year.div_euclid(400);
+        let year_of_era = year - era * 400;
+        let day_of_year = (153 * ((month + 9) % 12) + 2) / 5 + day - 1;
+        let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+        era * 146_097 + day_of_era - 719_468
+    }
+
+    /// The date `days` after 1970-01-01 (before it when negative), if its year lies in
+    /// 0 ..= 9999.
+    pub fn from_days_since_unix_epoch(days: i64) -> Option<Date> {
+        let z = days.checked_add(719_468)?;
+        let era = z.div_euclid(146_097);
+        let day_of_era = z - era * 146_097;
+        let year_of_era =
+            (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+        let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+        let mp = (5 * day_of_year + 2) / 153;
+        let day = (day_of_year - (153 * mp + 2) / 5 + 1) as u8;
+        let month = if mp < 10 { mp + 3 } else { mp - 9 } as u8;
+        let year = year_of_era + era * 400 + i64::from(month <= 2);
+        Some(Date {
+            year: u16::try_from(year).ok().filter(|y| *y <= 9999)?,
+            month,
+            day,
+        })
+    }
+}
+
 impl fmt::Display for Date {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{:04}-{:02}-{:02}", self.year, self.month, self.day)
@@ -246,6 +280,42 @@ fn parse_offset(text: &[u8]) -> Option<(Offset, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Days and dates convert both ways over the whole range of years, and known days
+    /// land where they should.
+    #[test]
+    fn days_since_the_unix_epoch_round_trip() {
+        let first = Date {
+            year: 0,
+            month: 1,
+            day: 1,
+        }
+        .days_since_unix_epoch();
+        let last = Date {
+            year: 9999,
+            month: 12,
+            day: 31,
+        }
+        .days_since_unix_epoch();
+        assert_eq!(first * 86_400, -62_167_219_200);
+        assert_eq!(last * 86_400, 253_402_214_400);
+        for days in (first..=last).step_by(97) {
+            let date = Date::from_days_since_unix_epoch(days).unwrap();
+            assert_eq!(date.days_since_unix_epoch(), days);
+        }
+        assert_eq!(Date::from_days_since_unix_epoch(first - 1), None);
+        assert_eq!(Date::from_days_since_unix_epoch(last + 1), None);
+        let apple = Date {
+            year: 2001,
+            month: 1,
+            day: 1,
+        };
+        assert_eq!(apple.days_since_unix_epoch() * 86_400, 978_307_200);
+        assert_eq!(
+            Date::from_days_since_unix_epoch(10).unwrap().to_string(),
+            "1970-01-11"
+        );
+    }
 
     #[test]
     fn displays_rfc3339() {

@@ -180,38 +180,11 @@ const MIN_UNIX: i64 = -62_167_219_200;
 /// Unix seconds of 9999-12-31T23:59:59Z.
 const MAX_UNIX: i64 = 253_402_300_799;
 
-fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = i64::from((month + 9) % 12);
-    let doy = (153 * mp + 2) / 5 + i64::from(day) - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-fn civil_from_days(days: i64) -> (i64, u8, u8) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u8;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u8;
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
-}
-
 /// The Unix time (seconds, nanoseconds) of a date-time; a date-time without offset is
 /// read as UTC. `None` without both a date and a time.
 pub fn unix_time(datetime: &Datetime) -> Option<(i64, u32)> {
     let (date, time) = (datetime.date?, datetime.time?);
-    let days = days_from_civil(
-        i64::from(date.year),
-        u32::from(date.month),
-        u32::from(date.day),
-    );
+    let days = date.days_since_unix_epoch();
     let mut seconds = days * 86_400
         + i64::from(time.hour) * 3600
         + i64::from(time.minute) * 60
@@ -229,13 +202,8 @@ pub fn datetime_from_unix(seconds: i64, nanosecond: u32) -> Option<Datetime> {
     }
     let days = seconds.div_euclid(86_400);
     let secs = seconds.rem_euclid(86_400);
-    let (year, month, day) = civil_from_days(days);
     Some(Datetime {
-        date: Some(Date {
-            year: year as u16,
-            month,
-            day,
-        }),
+        date: Some(Date::from_days_since_unix_epoch(days)?),
         time: Some(Time {
             hour: (secs / 3600) as u8,
             minute: (secs / 60 % 60) as u8,
@@ -277,16 +245,6 @@ pub fn to_utc(datetime: &Datetime) -> Option<Datetime> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn civil_days_round_trip() {
-        for days in (-800_000..3_000_000).step_by(997) {
-            let (y, m, d) = civil_from_days(days);
-            assert_eq!(days_from_civil(y, u32::from(m), u32::from(d)), days);
-        }
-        assert_eq!(days_from_civil(2001, 1, 1) * 86_400, APPLE_EPOCH);
-        assert_eq!(days_from_civil(0, 1, 1) * 86_400, MIN_UNIX);
-    }
 
     #[test]
     fn apple_seconds_convert_both_ways() {
