@@ -7,6 +7,9 @@
 //! struct sees that a field is given twice. A missing field costs nothing when its record
 //! ends: a struct's children may fall behind it, and are padded with nulls in one step
 //! when next written or when the batch is taken (wide, sparse records stay cheap).
+//! A column makes room for the rows a batch is expected to hold when it is first
+//! written in that batch ([`Columns::expect_rows`]), so it is not grown by doubling
+//! from empty; columns that are never written take no room but their nulls.
 
 use std::sync::Arc;
 
@@ -63,8 +66,14 @@ struct Node {
     slot: usize,
     nullable: bool,
     len: usize,
+    /// For a string column, the bytes per value of the last batch: the room its next
+    /// batch starts with.
+    value_bytes: usize,
     store: Store,
 }
+
+/// The bytes per string value a column starts with before it has seen a batch.
+const VALUE_BYTES: usize = 16;
 
 enum Store {
     Null,
@@ -140,6 +149,9 @@ pub(crate) struct Columns {
     lenient: bool,
     singles_as_lists: bool,
     records: usize,
+    /// The rows a batch is expected to hold: each column makes room for them when it is
+    /// first written in a batch (0: columns grow as they go).
+    rows_hint: usize,
 }
 
 impl Columns {
@@ -153,12 +165,14 @@ impl Columns {
             lenient,
             singles_as_lists: false,
             records: 0,
+            rows_hint: 0,
         };
         columns.nodes.push(Node {
             parent: ROOT,
             slot: 0,
             nullable: false,
             len: 0,
+            value_bytes: VALUE_BYTES,
             store: Store::Null,
         });
         let children = columns.add_fields(schema.fields(), ROOT)?;
@@ -248,8 +262,8 @@ impl Columns {
                 nulls: nulls(),
                 ty: ty.clone(),
             },
-            DataType::Utf8 => Store::Utf8(StringBuilder::new()),
-            DataType::LargeUtf8 => Store::LargeUtf8(LargeStringBuilder::new()),
+            DataType::Utf8 => Store::Utf8(StringBuilder::with_capacity(0, 0)),
+            DataType::LargeUtf8 => Store::LargeUtf8(LargeStringBuilder::with_capacity(0, 0)),
             DataType::Utf8View => Store::Utf8View(StringViewBuilder::new()),
             DataType::Timestamp(unit, tz) => {
                 let zone = tz
@@ -308,6 +322,7 @@ impl Columns {
             slot,
             nullable: field.is_nullable(),
             len: 0,
+            value_bytes: VALUE_BYTES,
             store,
         });
         Ok(self.nodes.len() - 1)
@@ -320,6 +335,7 @@ impl Columns {
             slot,
             nullable: field.is_nullable(),
             len: 0,
+            value_bytes: VALUE_BYTES,
             store: Store::Null,
         });
         self.nodes.len() - 1
@@ -329,6 +345,40 @@ impl Columns {
     /// quarry's XML mapping reads a lone child element where several may stand.
     pub(crate) fn singles_as_lists(&mut self) {
         self.singles_as_lists = true;
+    }
+
+    /// Expects batches of about `rows` rows: a column makes room for that many values
+    /// when it is first written in a batch, instead of growing from empty. Each batch
+    /// taken sets the hint to its own row count.
+    pub(crate) fn expect_rows(&mut self, rows: usize) {
+        self.rows_hint = rows;
+    }
+
+    /// Room for the expected rows in a column about to take its first value of a batch
+    /// (a list's items are expected one per row).
+    fn make_room(&mut self, at: usize) {
+        let rows = self.rows_hint;
+        if rows == 0 {
+            return;
+        }
+        let node = &mut self.nodes[at];
+        let bytes = rows.saturating_mul(node.value_bytes);
+        match &mut node.store {
+            Store::Bool { values, .. } => values.reserve(rows),
+            Store::Int { values, .. } | Store::Timestamp { values, .. } => values.reserve(rows),
+            Store::UInt { values, .. } => values.reserve(rows),
+            Store::Float { values, .. } => values.reserve(rows),
+            Store::Date32 { values, .. } => values.reserve(rows),
+            Store::Utf8(builder) => *builder = StringBuilder::with_capacity(rows, bytes),
+            Store::LargeUtf8(builder) => *builder = LargeStringBuilder::with_capacity(rows, bytes),
+            Store::Utf8View(builder) => *builder = StringViewBuilder::with_capacity(rows),
+            Store::List { offsets, child, .. } => {
+                offsets.reserve(rows);
+                let child = *child;
+                self.make_room(child);
+            }
+            Store::Null | Store::Struct { .. } => {}
+        }
     }
 
     /// Rows appended since the last batch.
@@ -349,6 +399,7 @@ impl Columns {
             arrays.push(self.finish(child)?);
         }
         self.nodes[ROOT].len = 0;
+        self.rows_hint = rows;
         let options = arrow_array::RecordBatchOptions::new().with_row_count(Some(rows));
         Ok(RecordBatch::try_new_with_options(
             self.schema.clone(),
@@ -360,6 +411,15 @@ impl Columns {
     /// The node's values as an array; the node starts empty again.
     fn finish(&mut self, at: usize) -> Result<ArrayRef, Error> {
         let len = std::mem::take(&mut self.nodes[at].len);
+        let node = &mut self.nodes[at];
+        let bytes = match &node.store {
+            Store::Utf8(builder) => Some(builder.values_slice().len()),
+            Store::LargeUtf8(builder) => Some(builder.values_slice().len()),
+            _ => None,
+        };
+        if let (Some(bytes), 1..) = (bytes, len) {
+            node.value_bytes = bytes / len;
+        }
         let array: ArrayRef = match &mut self.nodes[at].store {
             Store::Null => Arc::new(NullArray::new(len)),
             Store::Bool { values, nulls } => {
@@ -1030,6 +1090,9 @@ impl Sink for Columns {
                 }
             }
             Some(child) => {
+                if self.nodes[child].len == 0 {
+                    self.make_room(child);
+                }
                 self.pad(child, row);
                 Target::Node(child)
             }

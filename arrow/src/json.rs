@@ -255,6 +255,18 @@ impl<R: BufRead> JsonLinesReader<R> {
             return Ok(false);
         }
         let batch_size = self.batch_size;
+        if self.lines == 0 {
+            let rows = crate::records::expected_rows(
+                &self.chunk,
+                crate::RecordFormat::JsonLines,
+                batch_size,
+            );
+            columns.expect_rows(if self.chunk.len() >= CHUNK {
+                batch_size
+            } else {
+                rows
+            });
+        }
         let ready = &mut self.ready;
         let mut failed = None;
         let result = feed_stream(&self.chunk, columns, &mut |columns: &mut Columns| {

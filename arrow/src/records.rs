@@ -51,9 +51,10 @@ pub(crate) fn read(
     if format == RecordFormat::Xml {
         columns.singles_as_lists();
     }
+    let batch_size = options.batch_size;
+    columns.expect_rows(expected_rows(bytes, format, batch_size));
     let mut batches = Vec::new();
     let mut failed = None;
-    let batch_size = options.batch_size;
     feed(bytes, format, options, &mut columns, &mut |columns| {
         if columns.rows() >= batch_size {
             match columns.take_batch() {
@@ -73,6 +74,21 @@ pub(crate) fn read(
         batches.push(columns.take_batch()?);
     }
     Ok(batches)
+}
+
+/// About how many rows the first batch of `bytes` will hold, so columns are sized once
+/// instead of growing from empty: a JSON Lines text's line count, and for the other
+/// formats a guess of one record per 64 bytes (a column only takes the room when it is
+/// written).
+pub(crate) fn expected_rows(bytes: &[u8], format: RecordFormat, batch_size: usize) -> usize {
+    let rows = match format {
+        RecordFormat::JsonLines => memchr::memchr_iter(b'\n', bytes)
+            .take(batch_size)
+            .count()
+            .saturating_add(1),
+        _ => bytes.len() / 64 + 1,
+    };
+    rows.min(batch_size)
 }
 
 /// The first misfit a builder met, kept until the parse ends (builders cannot stop a

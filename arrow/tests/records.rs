@@ -477,3 +477,30 @@ fn a_merge_key_without_a_value_is_an_error_not_a_panic() {
         "{error}"
     );
 }
+
+/// A column is sized once for the rows a JSON Lines text holds (its line count), not
+/// grown from empty by doubling: 100 lines leave 101 values of room (the last line may
+/// lack its newline), where growth would have left 128. A string column starts with
+/// room for 16 bytes a value, and later batches start with what the last one held.
+#[test]
+fn columns_make_room_for_the_rows_at_once() {
+    let text: String = (0..100)
+        .map(|i| format!("{{\"n\":{i},\"s\":\"v{i:02}\"}}\n"))
+        .collect();
+    let schema = schema(vec![
+        Field::new("n", DataType::Int64, true),
+        Field::new("s", DataType::Utf8, true),
+    ]);
+    let batch = one_batch(&text, RecordFormat::JsonLines, schema.clone());
+    let n = batch.column(0).as_primitive::<Int64Type>();
+    assert_eq!(n.values().inner().capacity(), 101 * 8);
+    let s = batch.column(1).as_string::<i32>();
+    assert_eq!(s.offsets().inner().inner().capacity(), 102 * 4);
+    assert_eq!(s.values().capacity(), 101 * 16);
+
+    let options = Options::default().batch_size(40);
+    let batches = read(text.as_bytes(), RecordFormat::JsonLines, schema, &options).unwrap();
+    assert_eq!(batches.len(), 3);
+    let second = batches[1].column(1).as_string::<i32>();
+    assert_eq!(second.values().capacity(), 40 * 3);
+}
