@@ -26,7 +26,7 @@ use arrow_array::{
 use arrow_buffer::{BooleanBufferBuilder, NullBufferBuilder, OffsetBuffer, ScalarBuffer};
 use arrow_cast::parse::{string_to_datetime, Parser};
 use arrow_schema::{DataType, Field, FieldRef, Fields, SchemaRef, TimeUnit};
-use quarry_raw_value::Datetime;
+use quarry_raw_value::{Datetime, Fallback, PullSource, RawValue, ValueKind};
 
 use crate::error::Error;
 use crate::sink::{Misfit, Num, Sink};
@@ -675,6 +675,132 @@ impl Columns {
         }
     }
 
+    /// The field of struct `node` named `key`, trying first the one that followed the
+    /// field at slot `after` last time: the key's slot (for the next key's guess) and
+    /// its node, `None` for a key the schema does not have.
+    #[inline]
+    fn find_field(&mut self, node: usize, after: usize, key: &str) -> (usize, Option<usize>) {
+        let Store::Struct {
+            children,
+            names,
+            next,
+            ..
+        } = &mut self.nodes[node].store
+        else {
+            unreachable!("struct frames are structs")
+        };
+        let index = match &next[after] {
+            Slot::Field(i) if same_key(names[*i as usize].as_bytes(), key.as_bytes()) => {
+                Some(*i as usize)
+            }
+            Slot::Unknown(name)
+                if !name.is_empty() && same_key(name.as_bytes(), key.as_bytes()) =>
+            {
+                None
+            }
+            _ => {
+                let index = names
+                    .iter()
+                    .position(|name| same_key(name.as_bytes(), key.as_bytes()));
+                next[after] = match index {
+                    Some(i) => Slot::Field(i as u32),
+                    None => Slot::Unknown(key.into()),
+                };
+                index
+            }
+        };
+        match index {
+            Some(i) => (i, Some(children[i])),
+            None => (names.len() + 1, None),
+        }
+    }
+
+    /// Field `child` of the struct filling row `row` is about to take its value: an error
+    /// if it already has one (skipped under the lenient option), else caught up to the row.
+    #[inline]
+    fn enter_field(&mut self, child: usize, row: usize) -> Result<Target, Misfit> {
+        if self.nodes[child].len > row {
+            if self.lenient {
+                return Ok(Target::Skip);
+            }
+            return Err(format!("field `{}` is given twice", self.path(child)).into());
+        }
+        if self.nodes[child].len == 0 {
+            self.make_room(child);
+        }
+        self.pad(child, row);
+        Ok(Target::Node(child))
+    }
+
+    /// The end of struct `node`'s row `row`: an error if a field that may not be null was
+    /// not given.
+    fn close_struct(&mut self, node: usize, row: usize) -> Result<(), Misfit> {
+        let Store::Struct { required, .. } = &self.nodes[node].store else {
+            unreachable!("struct frames are structs")
+        };
+        if let Some(&missing) = required.iter().find(|&&c| self.nodes[c].len <= row) {
+            return Err(
+                format!("field `{}` is missing but not nullable", self.path(missing)).into(),
+            );
+        }
+        if let Store::Struct { nulls, .. } = &mut self.nodes[node].store {
+            if node != ROOT {
+                nulls.append_non_null();
+            }
+        }
+        self.nodes[node].len += 1;
+        Ok(())
+    }
+
+    /// The end of a list at `node`: its items so far are its row.
+    fn close_list(&mut self, node: usize) -> Result<(), Misfit> {
+        let Store::List { child, .. } = &self.nodes[node].store else {
+            unreachable!("list frames are lists")
+        };
+        let end = i32::try_from(self.nodes[*child].len).map_err(|_| {
+            format!(
+                "field `{}`: over 2^31 list items in one batch",
+                self.path(node)
+            )
+        })?;
+        let Store::List { offsets, nulls, .. } = &mut self.nodes[node].store else {
+            unreachable!()
+        };
+        offsets.push(end);
+        nulls.append_non_null();
+        self.nodes[node].len += 1;
+        Ok(())
+    }
+
+    fn put_bool(&mut self, at: usize, value: bool) -> Result<(), Misfit> {
+        match &mut self.nodes[at].store {
+            Store::Bool { values, nulls } => {
+                values.append(value);
+                nulls.append_non_null();
+                self.nodes[at].len += 1;
+                Ok(())
+            }
+            _ => self.misfit(at, if value { "true" } else { "false" }),
+        }
+    }
+
+    #[inline]
+    fn put_num(&mut self, at: usize, value: Num) -> Result<(), Misfit> {
+        match value {
+            Num::I64(v) => self.put_i64(at, v),
+            Num::U64(v) => match &mut self.nodes[at].store {
+                Store::UInt { values, nulls, ty } if fits_unsigned(ty, v) => {
+                    values.push(v);
+                    nulls.append_non_null();
+                    self.nodes[at].len += 1;
+                    Ok(())
+                }
+                _ => self.put_f64(at, v as f64),
+            },
+            Num::F64(v) => self.put_f64(at, v),
+        }
+    }
+
     /// An explicit null for `at`.
     fn put_null(&mut self, at: usize) -> Result<(), Misfit> {
         if !self.nodes[at].nullable {
@@ -882,6 +1008,104 @@ where
     PrimitiveArray::new(ScalarBuffer::from(values), nulls)
 }
 
+/// The direct path: records pulled from a format's [`PullSource`] (the source the
+/// derive decodes from) straight into the columns, with no events, frames or pending
+/// targets in between. It takes what the event path takes and gives up
+/// ([`Fallback`]) where the event path would report an error, so the caller reads the
+/// input again through the event path to say what is wrong and where. The columns are
+/// left part-filled then: the caller starts over with new ones.
+impl Columns {
+    /// Reads one record (an object) into the next row.
+    pub(crate) fn pull_record<'a, P: PullSource<'a>>(
+        &mut self,
+        src: &mut P,
+    ) -> Result<(), Fallback> {
+        self.pull_struct(ROOT, src)?;
+        self.records += 1;
+        Ok(())
+    }
+
+    fn pull_struct<'a, P: PullSource<'a>>(
+        &mut self,
+        node: usize,
+        src: &mut P,
+    ) -> Result<(), Fallback> {
+        src.begin_object()?;
+        let row = self.nodes[node].len;
+        let Store::Struct { names, .. } = &self.nodes[node].store else {
+            unreachable!("pulled structs are structs")
+        };
+        let mut after = names.len();
+        let mut first = true;
+        while let Some(key) = src.next_key(first)? {
+            first = false;
+            let (slot, child) = self.find_field(node, after, &key);
+            after = slot;
+            match child {
+                Some(child) => match self.enter_field(child, row).map_err(|_| Fallback)? {
+                    Target::Node(child) => self.pull_value(child, src)?,
+                    Target::Skip => src.skip_value()?,
+                },
+                None => src.skip_value()?,
+            }
+        }
+        self.close_struct(node, row).map_err(|_| Fallback)
+    }
+
+    fn pull_value<'a, P: PullSource<'a>>(
+        &mut self,
+        at: usize,
+        src: &mut P,
+    ) -> Result<(), Fallback> {
+        let done = match src.peek_token()? {
+            ValueKind::String => {
+                let value = src.read_str()?;
+                self.put_str(at, &value)
+            }
+            ValueKind::Number => {
+                let value = match src.read_number()? {
+                    RawValue::Int(v) => Num::I64(v),
+                    RawValue::UInt(v) => Num::U64(v),
+                    RawValue::Float(v) => Num::F64(v),
+                    RawValue::BigNumber(text) => Num::F64(text.parse().unwrap_or(f64::NAN)),
+                    _ => return Err(Fallback),
+                };
+                self.put_num(at, value)
+            }
+            ValueKind::Bool => {
+                let value = src.read_bool()?;
+                self.put_bool(at, value)
+            }
+            ValueKind::Null => {
+                src.read_null()?;
+                self.put_null(at)
+            }
+            ValueKind::Object => {
+                if matches!(self.nodes[at].store, Store::Struct { .. }) {
+                    return self.pull_struct(at, src);
+                }
+                self.misfit(at, "an object").map_err(|_| Fallback)?;
+                return src.skip_value();
+            }
+            ValueKind::Array => {
+                let Store::List { child, .. } = &self.nodes[at].store else {
+                    self.misfit(at, "a list").map_err(|_| Fallback)?;
+                    return src.skip_value();
+                };
+                let child = *child;
+                src.begin_array()?;
+                let mut first = true;
+                while src.next_item(first)? {
+                    first = false;
+                    self.pull_value(child, src)?;
+                }
+                self.close_list(at)
+            }
+        };
+        done.map_err(|_| Fallback)
+    }
+}
+
 impl Sink for Columns {
     fn begin_record(&mut self) -> Result<(), Misfit> {
         if !self.frames.is_empty() {
@@ -917,15 +1141,7 @@ impl Sink for Columns {
         let Target::Node(at) = self.value_target()? else {
             return Ok(());
         };
-        let done = match &mut self.nodes[at].store {
-            Store::Bool { values, nulls } => {
-                values.append(value);
-                nulls.append_non_null();
-                self.nodes[at].len += 1;
-                Ok(())
-            }
-            _ => self.misfit(at, if value { "true" } else { "false" }),
-        };
+        let done = self.put_bool(at, value);
         self.close_single(done)
     }
 
@@ -934,19 +1150,7 @@ impl Sink for Columns {
         let Target::Node(at) = self.value_target()? else {
             return Ok(());
         };
-        let done = match value {
-            Num::I64(v) => self.put_i64(at, v),
-            Num::U64(v) => match &mut self.nodes[at].store {
-                Store::UInt { values, nulls, ty } if fits_unsigned(ty, v) => {
-                    values.push(v);
-                    nulls.append_non_null();
-                    self.nodes[at].len += 1;
-                    Ok(())
-                }
-                _ => self.put_f64(at, v as f64),
-            },
-            Num::F64(v) => self.put_f64(at, v),
-        };
+        let done = self.put_num(at, value);
         self.close_single(done)
     }
 
@@ -994,24 +1198,7 @@ impl Sink for Columns {
 
     fn end_list(&mut self) -> Result<(), Misfit> {
         match self.frames.pop() {
-            Some(Frame::List { node, .. }) => {
-                let Store::List { child, .. } = &self.nodes[node].store else {
-                    unreachable!("list frames are lists")
-                };
-                let end = i32::try_from(self.nodes[*child].len).map_err(|_| {
-                    format!(
-                        "field `{}`: over 2^31 list items in one batch",
-                        self.path(node)
-                    )
-                })?;
-                let Store::List { offsets, nulls, .. } = &mut self.nodes[node].store else {
-                    unreachable!()
-                };
-                offsets.push(end);
-                nulls.append_non_null();
-                self.nodes[node].len += 1;
-                Ok(())
-            }
+            Some(Frame::List { node, .. }) => self.close_list(node),
             Some(Frame::Skip) => Ok(()),
             _ => Err("unbalanced list".into()),
         }
@@ -1047,55 +1234,12 @@ impl Sink for Columns {
             return Ok(());
         };
         let (node, row, after) = (*node, *row, *prev);
-        let Store::Struct {
-            children,
-            names,
-            next,
-            ..
-        } = &mut self.nodes[node].store
-        else {
-            unreachable!("struct frames are structs")
-        };
-        let index = match &next[after] {
-            Slot::Field(i) if same_key(names[*i as usize].as_bytes(), key.as_bytes()) => {
-                Some(*i as usize)
-            }
-            Slot::Unknown(name)
-                if !name.is_empty() && same_key(name.as_bytes(), key.as_bytes()) =>
-            {
-                None
-            }
-            _ => {
-                let index = names
-                    .iter()
-                    .position(|name| same_key(name.as_bytes(), key.as_bytes()));
-                next[after] = match index {
-                    Some(i) => Slot::Field(i as u32),
-                    None => Slot::Unknown(key.into()),
-                };
-                index
-            }
-        };
-        let unknown = names.len() + 1;
+        let (slot, child) = self.find_field(node, after, key);
         if let Some(Frame::Struct { prev, .. }) = self.frames.last_mut() {
-            *prev = index.unwrap_or(unknown);
+            *prev = slot;
         }
-        let found = index.map(|i| children[i]);
-        self.pending = Some(match found {
-            Some(child) if self.nodes[child].len > row => {
-                if self.lenient {
-                    Target::Skip
-                } else {
-                    return Err(format!("field `{}` is given twice", self.path(child)).into());
-                }
-            }
-            Some(child) => {
-                if self.nodes[child].len == 0 {
-                    self.make_room(child);
-                }
-                self.pad(child, row);
-                Target::Node(child)
-            }
+        self.pending = Some(match child {
+            Some(child) => self.enter_field(child, row)?,
             None => Target::Skip,
         });
         Ok(())
@@ -1104,22 +1248,7 @@ impl Sink for Columns {
     fn end_struct(&mut self) -> Result<(), Misfit> {
         match self.frames.pop() {
             Some(Frame::Struct { node, row, .. }) => {
-                let Store::Struct { required, .. } = &self.nodes[node].store else {
-                    unreachable!("struct frames are structs")
-                };
-                if let Some(&missing) = required.iter().find(|&&c| self.nodes[c].len <= row) {
-                    return Err(format!(
-                        "field `{}` is missing but not nullable",
-                        self.path(missing)
-                    )
-                    .into());
-                }
-                if let Store::Struct { nulls, .. } = &mut self.nodes[node].store {
-                    if node != ROOT {
-                        nulls.append_non_null();
-                    }
-                }
-                self.nodes[node].len += 1;
+                self.close_struct(node, row)?;
                 self.pending = None;
                 self.close_single(Ok(()))
             }

@@ -9,7 +9,7 @@ use arrow_schema::SchemaRef;
 use quarry_formats::common::Span;
 use quarry_formats::json::{self, JsonBuilder, NumberToken};
 use quarry_formats::Limits;
-use quarry_raw_value::Text;
+use quarry_raw_value::{Fallback, PullSource, Text, ValueKind};
 
 use crate::columns::Columns;
 use crate::error::Error;
@@ -163,6 +163,44 @@ fn limits() -> Limits {
     let mut limits = Limits::default();
     limits.max_document_size = usize::MAX;
     limits
+}
+
+/// The direct path over a whole JSON Lines text (`lines`) or JSON document (an array of
+/// records, or one record): each record pulled from the parser's [`json::DirectSource`]
+/// into `columns` ([`Columns::pull_record`]). `Fallback` wherever the event path
+/// ([`feed_lines`], [`feed_document`]) would fail, and when `after` stops the read.
+pub(crate) fn pull(
+    bytes: &[u8],
+    lines: bool,
+    columns: &mut Columns,
+    after: &mut After<'_, Columns>,
+) -> Result<(), Fallback> {
+    let mut src = json::DirectSource::new(bytes, limits()).map_err(|_| Fallback)?;
+    let mut record = |src: &mut json::DirectSource<'_>, columns: &mut Columns| {
+        columns.pull_record(src)?;
+        match after(columns) {
+            Flow::Go => Ok(()),
+            Flow::Stop => Err(Fallback),
+        }
+    };
+    if lines {
+        while !src.at_end() {
+            record(&mut src, columns)?;
+        }
+        return Ok(());
+    }
+    match src.peek_token()? {
+        ValueKind::Array => {
+            src.begin_array()?;
+            let mut first = true;
+            while src.next_item(first)? {
+                first = false;
+                record(&mut src, columns)?;
+            }
+        }
+        _ => record(&mut src, columns)?,
+    }
+    src.finish()
 }
 
 /// A JSON document: an array of records, or one record.

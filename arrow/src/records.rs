@@ -40,12 +40,43 @@ pub(crate) fn feed<S: Sink>(
     }
 }
 
-/// [`crate::read`].
+/// [`crate::read`]. JSON and JSON Lines are read first by the direct path
+/// ([`json::pull`]); where it gives up, the input is read again through the events,
+/// which say what is wrong and where.
 pub(crate) fn read(
     bytes: &[u8],
     format: RecordFormat,
     schema: SchemaRef,
     options: &Options,
+) -> Result<Vec<RecordBatch>, Error> {
+    if matches!(format, RecordFormat::JsonLines | RecordFormat::Json) {
+        let pulled = read_with(
+            bytes,
+            format,
+            schema.clone(),
+            options,
+            |bytes, columns, after| {
+                json::pull(bytes, format == RecordFormat::JsonLines, columns, after)
+                    .map_err(|_| Error::new("the direct path gave up"))
+            },
+        );
+        if let Ok(batches) = pulled {
+            return Ok(batches);
+        }
+    }
+    read_with(bytes, format, schema, options, |bytes, columns, after| {
+        feed(bytes, format, options, columns, after)
+    })
+}
+
+/// Reads `bytes` into batches of `schema` with `reader`, which calls its last argument
+/// after each record.
+fn read_with(
+    bytes: &[u8],
+    format: RecordFormat,
+    schema: SchemaRef,
+    options: &Options,
+    reader: impl FnOnce(&[u8], &mut Columns, &mut After<'_, Columns>) -> Result<(), Error>,
 ) -> Result<Vec<RecordBatch>, Error> {
     let mut columns = Columns::new(schema, options.lenient)?;
     if format == RecordFormat::Xml {
@@ -55,7 +86,7 @@ pub(crate) fn read(
     columns.expect_rows(expected_rows(bytes, format, batch_size));
     let mut batches = Vec::new();
     let mut failed = None;
-    feed(bytes, format, options, &mut columns, &mut |columns| {
+    reader(bytes, &mut columns, &mut |columns| {
         if columns.rows() >= batch_size {
             match columns.take_batch() {
                 Ok(batch) => batches.push(batch),

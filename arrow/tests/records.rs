@@ -6,7 +6,7 @@ use std::sync::Arc;
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float64Type, Int64Type, TimestampMicrosecondType};
 use arrow_array::{Array, RecordBatch};
-use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
+use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef, TimeUnit};
 use quarry_arrow::{infer_schema, read, read_json_lines, Options, RecordFormat};
 
 fn schema(fields: Vec<Field>) -> SchemaRef {
@@ -503,4 +503,82 @@ fn columns_make_room_for_the_rows_at_once() {
     assert_eq!(batches.len(), 3);
     let second = batches[1].column(1).as_string::<i32>();
     assert_eq!(second.values().capacity(), 40 * 3);
+}
+
+/// `read` takes JSON Lines by the direct path (records pulled from the parser into the
+/// columns); `read_json_lines` by the parser's events. On every input below, strict and
+/// lenient, both give the same batches or the same error, message and place included:
+/// where the direct path gives up, `read` reads again through the events.
+#[test]
+fn the_direct_path_and_the_events_agree() {
+    let item = Arc::new(Field::new("item", DataType::Int64, true));
+    let inner = Fields::from(vec![
+        Field::new("x", DataType::Float64, true),
+        Field::new("tags", DataType::List(item.clone()), true),
+    ]);
+    let schema = schema(vec![
+        Field::new("id", DataType::Int64, false),
+        Field::new("name", DataType::Utf8, true),
+        Field::new("ok", DataType::Boolean, true),
+        Field::new("small", DataType::UInt8, true),
+        Field::new("inner", DataType::Struct(inner), true),
+        Field::new("list", DataType::List(item), true),
+    ]);
+    let inputs = [
+        // Fits: unknown keys (scalar and nested), nulls, keys in any order, escapes,
+        // big numbers, empty containers, blank lines.
+        "{\"id\":1,\"name\":\"a\\n\\u00e9\",\"ok\":true,\"small\":7}\n\n{\"other\":{\"a\":[1,{}]},\"id\":2}\n",
+        "{\"list\":[1,null,3],\"id\":3,\"inner\":{\"tags\":[],\"x\":1e400}}\n{\"id\":4,\"inner\":null,\"list\":null}",
+        "{\"id\":18446744073709551615}\n{\"id\":5,\"inner\":{\"x\":12345678901234567890123}}",
+        "{}\n",
+        // Misfits: strict errors, lenient nulls.
+        "{\"id\":1,\"small\":300}\n",
+        "{\"id\":1,\"ok\":\"yes\"}\n",
+        "{\"id\":1,\"inner\":[1]}\n{\"id\":2,\"list\":{\"a\":1}}\n",
+        "{\"id\":1,\"list\":[1,\"two\"]}\n",
+        "{\"id\":1,\"name\":\"a\",\"name\":\"b\"}\n",
+        "{\"id\":1,\"inner\":{\"x\":1,\"x\":2}}\n",
+        "{\"id\":null}\n",
+        "{\"name\":\"no id\"}\n",
+        // Syntax errors, and records that are not objects.
+        "{\"id\":1}\n{\"id\":2,}\n",
+        "{\"id\":1} [1]\n",
+        "{\"id\":1}\n\"text\"\n",
+        "{\"id\":1,\"name\":\"a\u{1}b\"}\n",
+        "{\"id\":1\n",
+        "",
+    ];
+    for lenient in [false, true] {
+        let options = Options::default().lenient(lenient).batch_size(2);
+        for input in inputs {
+            let direct = read(
+                input.as_bytes(),
+                RecordFormat::JsonLines,
+                schema.clone(),
+                &options,
+            );
+            let events: Result<Vec<RecordBatch>, _> =
+                read_json_lines(Cursor::new(input.as_bytes()), schema.clone(), &options).collect();
+            match (direct, events) {
+                (Ok(direct), Ok(events)) => {
+                    let events = if events.is_empty() {
+                        vec![RecordBatch::new_empty(schema.clone())]
+                    } else {
+                        events
+                    };
+                    assert_eq!(direct, events, "{input:?} lenient {lenient}");
+                }
+                (Err(direct), Err(events)) => {
+                    assert_eq!(
+                        direct.to_string(),
+                        events.to_string(),
+                        "{input:?} lenient {lenient}"
+                    );
+                }
+                (direct, events) => {
+                    panic!("{input:?} lenient {lenient}: direct {direct:?}, events {events:?}")
+                }
+            }
+        }
+    }
 }

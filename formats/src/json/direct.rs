@@ -44,6 +44,14 @@ impl<'a> DirectSource<'a, true> {
 }
 
 impl<'a, const JSONC: bool> DirectSource<'a, JSONC> {
+    /// Skips whitespace; whether the input ends there. A reader of a stream of values
+    /// (JSON Lines) asks it between values, where [`PullSource::finish`] would end the
+    /// source.
+    #[inline]
+    pub fn at_end(&mut self) -> bool {
+        self.parser.lexer.peek().is_none()
+    }
+
     /// [`PullSource::next_key`] for a key with an escape (or a malformed one).
     #[inline(never)]
     fn escaped_key(&mut self) -> Result<Option<Text<'a, '_>>, Fallback> {
