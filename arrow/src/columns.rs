@@ -381,6 +381,12 @@ impl Columns {
         }
     }
 
+    /// Counts records from `records` on (for error messages), as a reader that already
+    /// read that many would.
+    pub(crate) fn count_records_from(&mut self, records: usize) {
+        self.records = records;
+    }
+
     /// Rows appended since the last batch.
     pub(crate) fn rows(&self) -> usize {
         self.nodes[ROOT].len

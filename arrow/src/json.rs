@@ -251,6 +251,9 @@ const CHUNK: usize = 256 << 10;
 pub struct JsonLinesReader<R> {
     reader: R,
     columns: Result<Columns, Option<Error>>,
+    schema: SchemaRef,
+    lenient: bool,
+    events_only: bool,
     batch_size: usize,
     chunk: Vec<u8>,
     ready: VecDeque<RecordBatch>,
@@ -263,7 +266,10 @@ impl<R: BufRead> JsonLinesReader<R> {
     pub fn new(reader: R, schema: SchemaRef, options: &Options) -> Self {
         JsonLinesReader {
             reader,
-            columns: Columns::new(schema, options.lenient).map_err(Some),
+            columns: Columns::new(schema.clone(), options.lenient).map_err(Some),
+            schema,
+            lenient: options.lenient,
+            events_only: options.events_only,
             batch_size: options.batch_size,
             chunk: Vec::new(),
             ready: VecDeque::new(),
@@ -307,7 +313,7 @@ impl<R: BufRead> JsonLinesReader<R> {
         }
         let ready = &mut self.ready;
         let mut failed = None;
-        let result = feed_stream(&self.chunk, columns, &mut |columns: &mut Columns| {
+        let mut after = |columns: &mut Columns| {
             if columns.rows() >= batch_size {
                 match columns.take_batch() {
                     Ok(batch) => ready.push_back(batch),
@@ -318,14 +324,44 @@ impl<R: BufRead> JsonLinesReader<R> {
                 }
             }
             Flow::Go
-        });
+        };
         let lines_before = self.lines;
         self.lines += memchr::memchr_iter(b'\n', &self.chunk).count() as u64;
+        let records_before = columns.records();
+        let result = if self.events_only {
+            feed_stream(&self.chunk, columns, &mut after)
+        } else {
+            // The direct path; where it gives up, the events read the chunk again to say
+            // what is wrong and where (the error ends the stream).
+            match pull(&self.chunk, true, columns, &mut after) {
+                Ok(()) => Ok(()),
+                Err(Fallback) if failed.is_some() => Ok(()),
+                Err(Fallback) => Err(self.explain(records_before)),
+            }
+        };
         result.map_err(|e| e.shifted(0, lines_before))?;
         if let Some(e) = failed {
             return Err(e);
         }
         Ok(true)
+    }
+
+    /// The error in the chunk the direct path gave up on: the events read it into new
+    /// columns, counting records from `records_before` as the stream's columns did.
+    #[cold]
+    fn explain(&self, records_before: usize) -> Error {
+        let mut columns = match Columns::new(self.schema.clone(), self.lenient) {
+            Ok(columns) => columns,
+            Err(error) => return error,
+        };
+        columns.count_records_from(records_before);
+        match feed_stream(&self.chunk, &mut columns, &mut |_: &mut Columns| Flow::Go) {
+            Err(error) => error,
+            Ok(()) => Error::new(
+                "quarry-arrow: the direct path gave up on a chunk the events read (a bug; \
+                 `Options::events_only(true)` reads around it)",
+            ),
+        }
     }
 
     fn next_batch(&mut self) -> Result<Option<RecordBatch>, Error> {

@@ -107,6 +107,7 @@ pub struct Options {
     lenient: bool,
     records_at: Option<String>,
     string_view: bool,
+    events_only: bool,
 }
 
 impl Default for Options {
@@ -117,6 +118,7 @@ impl Default for Options {
             lenient: false,
             records_at: None,
             string_view: false,
+            events_only: false,
         }
     }
 }
@@ -153,6 +155,15 @@ impl Options {
     /// (default false). Given schemas may use either.
     pub fn string_view(mut self, views: bool) -> Self {
         self.string_view = views;
+        self
+    }
+
+    /// Reads JSON and JSON Lines through the parser's events only, never by the direct
+    /// path (records pulled from the parser straight into the columns). Both give the
+    /// same batches and the same errors; this exists so tests and fuzzing can check that.
+    #[doc(hidden)]
+    pub fn events_only(mut self, events: bool) -> Self {
+        self.events_only = events;
         self
     }
 

@@ -49,7 +49,7 @@ pub(crate) fn read(
     schema: SchemaRef,
     options: &Options,
 ) -> Result<Vec<RecordBatch>, Error> {
-    if matches!(format, RecordFormat::JsonLines | RecordFormat::Json) {
+    if matches!(format, RecordFormat::JsonLines | RecordFormat::Json) && !options.events_only {
         let pulled = read_with(
             bytes,
             format,

@@ -505,10 +505,11 @@ fn columns_make_room_for_the_rows_at_once() {
     assert_eq!(second.values().capacity(), 40 * 3);
 }
 
-/// `read` takes JSON Lines by the direct path (records pulled from the parser into the
-/// columns); `read_json_lines` by the parser's events. On every input below, strict and
-/// lenient, both give the same batches or the same error, message and place included:
-/// where the direct path gives up, `read` reads again through the events.
+/// `read` and `read_json_lines` take JSON Lines by the direct path (records pulled from
+/// the parser into the columns); with `events_only`, by the parser's events. On every
+/// input below, strict and lenient, whole and streamed, the two paths give the same
+/// batches or the same error, message and place included: where the direct path gives
+/// up, the events read the input (or the chunk) again to say what is wrong.
 #[test]
 fn the_direct_path_and_the_events_agree() {
     let item = Arc::new(Field::new("item", DataType::Int64, true));
@@ -548,37 +549,58 @@ fn the_direct_path_and_the_events_agree() {
         "{\"id\":1\n",
         "",
     ];
-    for lenient in [false, true] {
-        let options = Options::default().lenient(lenient).batch_size(2);
-        for input in inputs {
-            let direct = read(
-                input.as_bytes(),
-                RecordFormat::JsonLines,
-                schema.clone(),
-                &options,
-            );
-            let events: Result<Vec<RecordBatch>, _> =
-                read_json_lines(Cursor::new(input.as_bytes()), schema.clone(), &options).collect();
-            match (direct, events) {
-                (Ok(direct), Ok(events)) => {
-                    let events = if events.is_empty() {
-                        vec![RecordBatch::new_empty(schema.clone())]
-                    } else {
-                        events
-                    };
-                    assert_eq!(direct, events, "{input:?} lenient {lenient}");
-                }
-                (Err(direct), Err(events)) => {
-                    assert_eq!(
-                        direct.to_string(),
-                        events.to_string(),
-                        "{input:?} lenient {lenient}"
-                    );
-                }
-                (direct, events) => {
-                    panic!("{input:?} lenient {lenient}: direct {direct:?}, events {events:?}")
-                }
+    fn same<E: std::fmt::Display + std::fmt::Debug>(
+        direct: Result<Vec<RecordBatch>, E>,
+        events: Result<Vec<RecordBatch>, E>,
+        what: &str,
+    ) {
+        match (direct, events) {
+            (Ok(direct), Ok(events)) => assert_eq!(direct, events, "{what}"),
+            (Err(direct), Err(events)) => {
+                assert_eq!(direct.to_string(), events.to_string(), "{what}")
             }
+            (direct, events) => panic!("{what}: direct {direct:?}, events {events:?}"),
         }
     }
+    for lenient in [false, true] {
+        let options = Options::default().lenient(lenient).batch_size(2);
+        let events = options.clone().events_only(true);
+        for input in inputs {
+            let what = format!("{input:?} lenient {lenient}");
+            let bytes = input.as_bytes();
+            same(
+                read(bytes, RecordFormat::JsonLines, schema.clone(), &options),
+                read(bytes, RecordFormat::JsonLines, schema.clone(), &events),
+                &what,
+            );
+            let stream = |options: &Options| -> Result<Vec<RecordBatch>, _> {
+                read_json_lines(Cursor::new(bytes), schema.clone(), options).collect()
+            };
+            same(
+                stream(&options),
+                stream(&events),
+                &format!("{what}, streamed"),
+            );
+        }
+    }
+    // Streamed, an error in a later chunk counts records and lines from the stream's start.
+    let mut text = String::new();
+    for i in 0..30_000 {
+        text.push_str(&format!("{{\"id\":{i},\"name\":\"record {i} of many\"}}\n"));
+    }
+    text.push_str("{\"id\":\"thirty thousand\"}\n");
+    let stream = |options: &Options| -> Result<Vec<RecordBatch>, _> {
+        read_json_lines(Cursor::new(text.as_bytes()), schema.clone(), options).collect()
+    };
+    let options = Options::default();
+    let direct = stream(&options).unwrap_err().to_string();
+    assert!(
+        direct.contains("record 30001") && direct.contains("line 30001"),
+        "{direct}"
+    );
+    same(
+        stream(&options),
+        stream(&options.clone().events_only(true)),
+        "a misfit after 30,000 records",
+    );
 }

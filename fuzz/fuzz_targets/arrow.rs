@@ -1,6 +1,8 @@
 //! quarry-arrow over every record format: inferring a schema and reading with it, or with
 //! a fixed schema of every type (strict and lenient), never panics; a JSON Lines text
-//! reads the same whole and streamed; every batch has the rows its columns hold.
+//! reads the same whole and streamed; JSON and JSON Lines read the same by the direct path
+//! and by the parser's events (`events_only`), batches or error text; every batch has the
+//! rows its columns hold.
 #![no_main]
 
 use std::io::Cursor;
@@ -35,7 +37,11 @@ fn fixed() -> Arc<Schema> {
             ),
             true,
         ),
-        Field::new("g", DataType::Timestamp(TimeUnit::Millisecond, Some("+02:00".into())), true),
+        Field::new(
+            "g",
+            DataType::Timestamp(TimeUnit::Millisecond, Some("+02:00".into())),
+            true,
+        ),
         Field::new("h", DataType::Date32, true),
         Field::new("@i", DataType::Utf8View, true),
         Field::new("j", DataType::Null, true),
@@ -66,9 +72,29 @@ fuzz_target!(|data: &[u8]| {
                     }
                 }
             }
+            if matches!(format, RecordFormat::JsonLines | RecordFormat::Json) {
+                let events = options.clone().events_only(true);
+                let by_events = read(bytes, format, schema.clone(), &events);
+                match (&whole, &by_events) {
+                    (Ok(a), Ok(b)) => assert_eq!(a, b),
+                    (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+                    _ => panic!("direct and events disagree: {whole:?} / {by_events:?}"),
+                }
+            }
             if format == RecordFormat::JsonLines {
                 let streamed: Result<Vec<_>, _> =
                     read_json_lines(Cursor::new(bytes), schema.clone(), &options).collect();
+                let streamed_by_events: Result<Vec<_>, _> = read_json_lines(
+                    Cursor::new(bytes),
+                    schema.clone(),
+                    &options.clone().events_only(true),
+                )
+                .collect();
+                match (&streamed, &streamed_by_events) {
+                    (Ok(a), Ok(b)) => assert_eq!(a, b),
+                    (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+                    _ => panic!("streamed direct and events disagree: {streamed:?} / {streamed_by_events:?}"),
+                }
                 match (&whole, &streamed) {
                     (Ok(a), Ok(b)) => {
                         // `read` hands an empty batch for an empty text; the stream none.
