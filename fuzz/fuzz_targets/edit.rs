@@ -47,7 +47,11 @@ fuzz_target!(|data: &[u8]| {
                     .ok()
                     .map(RawValue::into_owned),
             };
-            assert!(reread.is_some(), "an edit left text that does not parse:\n{}", doc.as_str());
+            assert!(
+                reread.is_some(),
+                "an edit left text that does not parse:\n{}",
+                doc.as_str()
+            );
         }
         Err(_) => assert_eq!(doc.as_str(), before, "a failed edit changed the text"),
     }
