@@ -276,26 +276,36 @@ fn scan_ranges(plan: &Arc<dyn ExecutionPlan>) -> Option<Vec<Group>> {
     plan.children().into_iter().find_map(scan_ranges)
 }
 
+/// A session that cuts files of at least 1 KiB into up to `partitions` ranges (with
+/// batches of `batch_size` rows, or the default), with the file at `path` registered as
+/// the table `big`.
+async fn split_session(
+    path: &Path,
+    format: RecordFormat,
+    partitions: usize,
+    batch_size: Option<usize>,
+) -> SessionContext {
+    let mut config = SessionConfig::new()
+        .with_target_partitions(partitions)
+        .with_repartition_file_scans(true)
+        .with_repartition_file_min_size(1024);
+    if let Some(rows) = batch_size {
+        config = config.with_batch_size(rows);
+    }
+    let ctx = SessionContext::new_with_config(config);
+    register_table(&ctx, "big", text(path), format, Options::default())
+        .await
+        .unwrap();
+    ctx
+}
+
 #[tokio::test]
 async fn json_lines_split_into_byte_ranges_reads_every_line_once() {
     let dir = TempDir::new("split");
     let (body, count, sum) = many_lines();
     let path = dir.write("big.jsonl", &body);
     for partitions in [2, 3, 4, 7, 16] {
-        let config = SessionConfig::new()
-            .with_target_partitions(partitions)
-            .with_repartition_file_scans(true)
-            .with_repartition_file_min_size(1024);
-        let ctx = SessionContext::new_with_config(config);
-        register_table(
-            &ctx,
-            "big",
-            text(&path),
-            RecordFormat::JsonLines,
-            Options::default(),
-        )
-        .await
-        .unwrap();
+        let ctx = split_session(&path, RecordFormat::JsonLines, partitions, None).await;
 
         let frame = ctx
             .sql("SELECT count(*) AS n, sum(id) AS total FROM big")
@@ -362,20 +372,7 @@ async fn other_formats_are_never_split() {
         .map(|line| format!("---\n{line}\n"))
         .collect();
     let path = dir.write("big.yaml", &yaml);
-    let config = SessionConfig::new()
-        .with_target_partitions(4)
-        .with_repartition_file_scans(true)
-        .with_repartition_file_min_size(1024);
-    let ctx = SessionContext::new_with_config(config);
-    register_table(
-        &ctx,
-        "big",
-        text(&path),
-        RecordFormat::Yaml,
-        Options::default(),
-    )
-    .await
-    .unwrap();
+    let ctx = split_session(&path, RecordFormat::Yaml, 4, None).await;
     let frame = ctx.sql("SELECT count(*), sum(id) FROM big").await.unwrap();
     let plan = frame.create_physical_plan().await.unwrap();
     let ranges = scan_ranges(&plan).unwrap();
@@ -592,21 +589,7 @@ async fn a_limit_stops_reading_early() {
     let dir = TempDir::new("limit");
     let (body, _, _) = many_lines();
     let path = dir.write("big.jsonl", &body);
-    let config = SessionConfig::new()
-        .with_batch_size(100)
-        .with_target_partitions(4)
-        .with_repartition_file_scans(true)
-        .with_repartition_file_min_size(1024);
-    let ctx = SessionContext::new_with_config(config);
-    register_table(
-        &ctx,
-        "big",
-        text(&path),
-        RecordFormat::JsonLines,
-        Options::default(),
-    )
-    .await
-    .unwrap();
+    let ctx = split_session(&path, RecordFormat::JsonLines, 4, Some(100)).await;
     // The scans stop (their readers blocked on full channels are released) once five rows
     // are in: the query ends, and ends again.
     for _ in 0..3 {

@@ -5,6 +5,7 @@
 //! rows its columns hold.
 #![no_main]
 
+use std::fmt::{Debug, Display};
 use std::io::Cursor;
 use std::sync::Arc;
 
@@ -48,6 +49,15 @@ fn fixed() -> Arc<Schema> {
     ]))
 }
 
+/// Two reads of one input give the same batches, or errors with the same text.
+fn agree<T: PartialEq + Debug, E: Display + Debug>(a: &Result<T, E>, b: &Result<T, E>, what: &str) {
+    match (a, b) {
+        (Ok(a), Ok(b)) => assert_eq!(a, b, "{what}"),
+        (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{what}"),
+        _ => panic!("{what} disagree: {a:?} / {b:?}"),
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
     let Some((&selector, bytes)) = data.split_first() else {
         return;
@@ -75,11 +85,7 @@ fuzz_target!(|data: &[u8]| {
             if matches!(format, RecordFormat::JsonLines | RecordFormat::Json) {
                 let events = options.clone().events_only(true);
                 let by_events = read(bytes, format, schema.clone(), &events);
-                match (&whole, &by_events) {
-                    (Ok(a), Ok(b)) => assert_eq!(a, b),
-                    (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
-                    _ => panic!("direct and events disagree: {whole:?} / {by_events:?}"),
-                }
+                agree(&whole, &by_events, "direct and events");
             }
             if format == RecordFormat::JsonLines {
                 let streamed: Result<Vec<_>, _> =
@@ -90,11 +96,7 @@ fuzz_target!(|data: &[u8]| {
                     &options.clone().events_only(true),
                 )
                 .collect();
-                match (&streamed, &streamed_by_events) {
-                    (Ok(a), Ok(b)) => assert_eq!(a, b),
-                    (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
-                    _ => panic!("streamed direct and events disagree: {streamed:?} / {streamed_by_events:?}"),
-                }
+                agree(&streamed, &streamed_by_events, "streamed direct and events");
                 match (&whole, &streamed) {
                     (Ok(a), Ok(b)) => {
                         // `read` hands an empty batch for an empty text; the stream none.

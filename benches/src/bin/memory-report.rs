@@ -146,12 +146,7 @@ fn arrow_stream(megabytes: usize, write: bool) {
         return;
     };
     assert_eq!(rows, arrow_rows, "both readers see every row");
-    let mut report = String::new();
-    let _ = writeln!(report, "{}", dated());
-    let _ = writeln!(
-        report,
-        "- **Command:** `cargo run --release -p quarry-benches --bin memory-report -- --arrow-stream {megabytes} --write`\n"
-    );
+    let mut report = report_head(&format!("--arrow-stream {megabytes} --write"));
     let _ = writeln!(
         report,
         "A generated JSON Lines file of {:.2} GB ({rows} log records, 8 fields with a list) streamed from disk into record batches of 8,192 rows, each dropped before the next; peak of live heap while reading:\n",
@@ -221,12 +216,7 @@ fn main() {
         );
     }
     let mean = |i: usize| (sums[i] / f64::from(count.max(1))).exp();
-    let mut report = String::new();
-    let _ = writeln!(report, "{}", dated());
-    let _ = writeln!(
-        report,
-        "- **Command:** `cargo run --release -p quarry-benches --bin memory-report -- --write`\n"
-    );
+    let mut report = report_head("--write");
     let _ = writeln!(
         report,
         "Geometric means over {count} files, bytes per input byte: quarry allocates {:.2} (peak {:.2}), serde_json `Value` {:.2} (peak {:.2}), sonic-rs `Value` {:.2} (peak {:.2}).\n",
@@ -242,4 +232,15 @@ fn main() {
     if write {
         write_section("memory", &report);
     }
+}
+
+/// A report's first lines: the date and machine, and the command that writes it.
+fn report_head(args: &str) -> String {
+    let mut head = String::new();
+    let _ = writeln!(head, "{}", dated());
+    let _ = writeln!(
+        head,
+        "- **Command:** `cargo run --release -p quarry-benches --bin memory-report -- {args}`\n"
+    );
+    head
 }
