@@ -63,7 +63,7 @@ pub use error::{Error, ErrorKind};
 pub use lexer::{Number, NumberToken};
 pub use parser::{parse_stream_with, parse_with, parse_with_dialect};
 pub use raw::RawValueBuilder;
-pub use tree::{Document, Node, NodeKind, TreeBuilder};
+pub use tree::{Document, Node, NodeKind, TreeBuilder, TreeKey};
 pub use writer::{write_escaped_str, JsonWriter};
 
 use crate::common::Limits;

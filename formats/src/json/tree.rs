@@ -31,7 +31,8 @@ use super::lexer::{Number, NumberToken, Text};
 pub struct Document<'a> {
     src: &'a str,
     nodes: Vec<NodeData>,
-    /// Object members' keys, in document order; a node names its key by index.
+    /// The keys a node cannot name by their place in the source (those with escapes,
+    /// decoded, and those of 64 KiB or more), in document order.
     keys: Vec<Cow<'a, str>>,
     /// Strings that had escapes, decoded; a node names its string by index (one without
     /// escapes is read from the source).
@@ -41,7 +42,8 @@ pub struct Document<'a> {
 }
 
 /// One node in 32 bytes: what it is, its payload, where it is, its subtree's end and its
-/// key. Offsets are `u32`: a tree is built for inputs under 4 GiB.
+/// key. Offsets are `u32`: a tree is built for inputs under 4 GiB. A key is named by
+/// where it is written (the bytes between its quotes) unless it had escapes.
 #[derive(Debug, Clone, Copy)]
 struct NodeData {
     /// The value: an integer's or a float's bits, a count of items or members, a boolean,
@@ -51,12 +53,18 @@ struct NodeData {
     end: u32,
     /// Index one past the last node of this subtree: the next sibling, if any.
     subtree_end: u32,
-    /// Index into [`Document::keys`], or [`NO_KEY`].
+    /// Where the key's text starts in the source; with [`KEY_SIDE`], its index in
+    /// [`Document::keys`].
     key: u32,
+    /// The key's length in bytes, or [`KEY_SIDE`], or [`NO_KEY`].
+    key_len: u16,
     tag: Tag,
 }
 
-const NO_KEY: u32 = u32::MAX;
+/// `key_len` of a node that is not an object member.
+const NO_KEY: u16 = u16::MAX;
+/// `key_len` of a member whose key is in [`Document::keys`].
+const KEY_SIDE: u16 = u16::MAX - 1;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Tag {
@@ -182,17 +190,29 @@ impl<'d, 'a> Node<'d, 'a> {
 
     /// The key this node sits under, when its parent is an object.
     pub fn key(&self) -> Option<&'d str> {
-        match self.data().key {
+        let n = self.data();
+        match n.key_len {
             NO_KEY => None,
-            k => self.doc.keys.get(k as usize).map(|k| &**k),
+            KEY_SIDE => self.doc.keys.get(n.key as usize).map(|k| &**k),
+            len => self
+                .doc
+                .src
+                .get(n.key as usize..n.key as usize + usize::from(len)),
         }
     }
 
     /// The key as the builder kept it (borrowed from the source when it had no escapes).
     fn key_cow(&self) -> Cow<'a, str> {
-        match self.data().key {
+        let n = self.data();
+        match n.key_len {
             NO_KEY => Cow::Borrowed(""),
-            k => self.doc.keys[k as usize].clone(),
+            KEY_SIDE => self.doc.keys[n.key as usize].clone(),
+            len => Cow::Borrowed(
+                self.doc
+                    .src
+                    .get(n.key as usize..n.key as usize + usize::from(len))
+                    .unwrap_or_default(),
+            ),
         }
     }
 
@@ -290,10 +310,15 @@ impl<'d, 'a> Node<'d, 'a> {
         Siblings::new(&doc.nodes, self.id + 1, self.len()).map(move |id| Node { doc, id })
     }
 
-    /// Where the key of this object member was written: found by stepping back from
-    /// the value over the `:` and the key string, and any whitespace and comments
-    /// between (the tree keeps no key spans).
+    /// Where the key of this object member was written, quotes included. A key with
+    /// escapes is found by stepping back from the value over the `:` and the key
+    /// string, and any whitespace and comments between.
     fn key_span(&self) -> Span {
+        let n = self.data();
+        if n.key_len < KEY_SIDE {
+            let at = n.key as usize;
+            return Span::new(at - 1, at + usize::from(n.key_len) + 1);
+        }
         let src = self.doc.src.as_bytes();
         let mut i = self.span().start;
         let back_over_space = |mut i: usize| loop {
@@ -427,6 +452,14 @@ impl<'d, 'a: 'd> Tree<'d> for Document<'a> {
     }
 }
 
+/// A member's key as [`TreeBuilder`] holds it until its value is built: where it is
+/// written, or (with escapes) which decoded key it is.
+#[derive(Debug, Clone, Copy)]
+pub struct TreeKey {
+    at: u32,
+    len: u16,
+}
+
 /// The builder of the tree door.
 #[derive(Debug, Default)]
 pub struct TreeBuilder<'a> {
@@ -466,7 +499,8 @@ impl<'a> TreeBuilder<'a> {
             start: span.start as u32,
             end: span.end as u32,
             subtree_end: id as u32 + 1,
-            key: NO_KEY,
+            key: 0,
+            key_len: NO_KEY,
             tag,
         });
         id
@@ -488,7 +522,7 @@ impl<'a> JsonBuilder<'a> for TreeBuilder<'a> {
     type Value = usize;
     type Array = (usize, usize);
     type Object = (usize, usize);
-    type Key = Cow<'a, str>;
+    type Key = TreeKey;
 
     #[inline]
     fn null(&mut self, span: Span) -> usize {
@@ -536,13 +570,27 @@ impl<'a> JsonBuilder<'a> for TreeBuilder<'a> {
         (self.push(Tag::Object, 0, Span::new(start, start)), 0)
     }
     #[inline]
-    fn key(&mut self, key: Text<'a, '_>, _: Span) -> Cow<'a, str> {
-        key.into_cow()
+    fn key(&mut self, key: Text<'a, '_>, span: Span) -> TreeKey {
+        match key {
+            // The key is the source between its quotes.
+            Text::Borrowed(text) if text.len() < usize::from(KEY_SIDE) => TreeKey {
+                at: span.start as u32 + 1,
+                len: text.len() as u16,
+            },
+            key => {
+                self.keys.push(key.into_cow());
+                TreeKey {
+                    at: self.keys.len() as u32 - 1,
+                    len: KEY_SIDE,
+                }
+            }
+        }
     }
     #[inline]
-    fn object_member(&mut self, object: &mut (usize, usize), key: Cow<'a, str>, value: usize) {
-        self.nodes[value].key = self.keys.len() as u32;
-        self.keys.push(key);
+    fn object_member(&mut self, object: &mut (usize, usize), key: TreeKey, value: usize) {
+        let node = &mut self.nodes[value];
+        node.key = key.at;
+        node.key_len = key.len;
         object.1 += 1;
     }
     #[inline]
@@ -592,6 +640,35 @@ mod tests {
         assert_eq!(d.len(), 1);
         let (key, _) = doc.root().entries().nth(1).unwrap();
         assert_eq!(key.span.slice(src), "\"d\"");
+    }
+
+    #[test]
+    fn keys_are_read_from_the_source_or_kept_decoded() {
+        let long = "k".repeat(70_000);
+        let src = format!("{{\"plain\": 1, \"es\\u0063aped\\n\": 2, \"{long}\": 3, \"\": 4}}");
+        let doc = json::parse_tree(src.as_bytes()).unwrap();
+        let entries: Vec<_> = doc.root().entries().collect();
+        let names: Vec<&str> = entries.iter().map(|(k, _)| k.name).collect();
+        assert_eq!(names, ["plain", "escaped\n", long.as_str(), ""]);
+        let spans: Vec<&str> = entries.iter().map(|(k, _)| k.span.slice(&src)).collect();
+        let quoted_long = format!("\"{long}\"");
+        assert_eq!(
+            spans,
+            [
+                "\"plain\"",
+                "\"es\\u0063aped\\n\"",
+                quoted_long.as_str(),
+                "\"\""
+            ]
+        );
+        assert_eq!(
+            doc.root().get("escaped\n").and_then(|n| n.as_u64()),
+            Some(2)
+        );
+        assert_eq!(doc.root().get(&long).and_then(|n| n.as_u64()), Some(3));
+        assert_eq!(doc.root().get("").and_then(|n| n.as_u64()), Some(4));
+        assert_eq!(doc.root().key(), None);
+        assert_eq!(doc.to_raw_value(), json::parse(src.as_bytes()).unwrap());
     }
 
     #[test]
