@@ -3,6 +3,7 @@
 //! Formats keep only their own error kinds.
 
 mod error;
+mod float;
 mod hash;
 mod limits;
 mod nulls;
@@ -15,6 +16,7 @@ mod tree;
 mod utf8;
 
 pub use error::Error;
+pub(crate) use float::decimal_to_f64;
 pub(crate) use hash::KeyHashState;
 pub use limits::Limits;
 pub use nulls::NullEntries;

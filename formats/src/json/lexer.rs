@@ -9,7 +9,7 @@
 //! strict lexer would stop at a `/` and fail.
 
 use super::{Error, ErrorKind};
-use crate::common::{fold_digits, skip_spaces, Span};
+use crate::common::{decimal_to_f64, fold_digits, skip_spaces, Span};
 
 /// A string read from the input: borrowed when it held no escape, otherwise decoded into
 /// the caller's scratch buffer. The caller is told which, so it can keep the borrow.
@@ -37,12 +37,6 @@ pub struct Lexer<'a, const JSONC: bool> {
     /// The spans of the comments skipped so far, when asked to keep them (JSONC only).
     comments: Option<Vec<Span>>,
 }
-
-/// Exact powers of ten for the fast float path (10^22 is the largest exact f64 power).
-const POW10: [f64; 23] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
-    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-];
 
 /// The offset of the first byte at or after `i` that is `"`, `\` or a control character
 /// (below 0x20), or `bytes.len()`. The writer uses it too.
@@ -556,17 +550,15 @@ impl<'a> NumberToken<'a> {
                 },
             };
         }
-        // Clinger's fast path: a mantissa up to 2^53 and a power of ten up to 22 are both
-        // exact, so one correctly rounded operation gives the correctly rounded result.
-        let exponent = self.exponent - i64::from(self.frac_len);
-        if digits <= 19 && self.mantissa <= 1 << 53 && (-22..=22).contains(&exponent) {
-            let m = self.mantissa as f64;
-            let value = if exponent < 0 {
-                m / POW10[(-exponent) as usize]
-            } else {
-                m * POW10[exponent as usize]
-            };
-            return Number::Float(if self.negative { -value } else { value });
+        // Up to 19 digits the folded mantissa is exact: convert it without the text.
+        if digits <= 19 {
+            let exponent = self.exponent - i64::from(self.frac_len);
+            if let Some(value) = decimal_to_f64(self.mantissa, exponent) {
+                if value.is_infinite() {
+                    return Number::Big(self.text);
+                }
+                return Number::Float(if self.negative { -value } else { value });
+            }
         }
         parse_float_slow(self.text)
     }
