@@ -1,5 +1,6 @@
 //! The JSON parser through both doors and the validator: no panic, the three agree,
-//! the tree converts to the same RawValue, and whatever parses writes back to itself.
+//! the tree converts to the same RawValue, every float is the one std's parse gives for
+//! its text, and whatever parses writes back to itself.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -14,6 +15,13 @@ fuzz_target!(|data: &[u8]| {
     match (raw, tree) {
         (Ok(raw), Ok(tree)) => {
             assert_eq!(tree.root().to_raw_value(), raw);
+            for node in tree.descendants() {
+                if let Some(json::Number::Float(f)) = node.as_number() {
+                    let text = node.source_text();
+                    let expected: f64 = text.parse().expect("a JSON number parses");
+                    assert_eq!(f.to_bits(), expected.to_bits(), "{text}");
+                }
+            }
             let written = json::to_vec(&raw).expect("a parsed value writes");
             assert_eq!(json::parse(&written).expect("written JSON parses"), raw);
             let pretty = json::to_vec_pretty(&raw).expect("a parsed value writes");
