@@ -92,6 +92,9 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
     pub fn peek(&mut self) -> Option<u8> {
         let bytes = self.src.as_bytes();
         match bytes.get(self.pos) {
+            // Every byte above the space is a token (in JSONC, but `/`): one comparison
+            // for the usual case, compact JSON.
+            Some(&b) if b > b' ' && !(JSONC && b == b'/') => Some(b),
             // One space (`"key": value`) without the call.
             Some(b' ') => match bytes.get(self.pos + 1) {
                 Some(b' ' | b'\n' | b'\r' | b'\t') => self.skip_whitespace(),
