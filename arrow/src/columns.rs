@@ -877,7 +877,21 @@ impl Columns {
         Ok(())
     }
 
+    /// A string for `at`: inline for the usual string column, the rest (other string
+    /// layouts, and strings converted to numbers, timestamps and dates) out of line.
+    #[inline]
     fn put_str(&mut self, at: usize, value: &str) -> Result<(), Misfit> {
+        let node = &mut self.nodes[at];
+        if let Store::Utf8(builder) = &mut node.store {
+            builder.append_value(value);
+            node.len += 1;
+            return Ok(());
+        }
+        self.put_str_other(at, value)
+    }
+
+    #[inline(never)]
+    fn put_str_other(&mut self, at: usize, value: &str) -> Result<(), Misfit> {
         let node = &mut self.nodes[at];
         let ok = match &mut node.store {
             Store::Utf8(builder) => {
