@@ -1,5 +1,37 @@
 //! Byte scanning shared by the formats' string lexers and writers.
 
+/// Eight bytes as a little-endian word (`chunk` holds exactly eight).
+#[inline(always)]
+pub(crate) fn word(chunk: &[u8]) -> u64 {
+    let mut bytes = [0u8; 8];
+    bytes.copy_from_slice(chunk);
+    u64::from_le_bytes(bytes)
+}
+
+/// The high bit of each byte of `w` equal to `byte`. Of several flags (this one or
+/// [`bytes_below`]'s, or'ed together), the lowest is always exact; later ones may be
+/// false positives from a borrow.
+#[inline(always)]
+pub(crate) fn bytes_equal(w: u64, byte: u8) -> u64 {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    let x = w ^ (LO * u64::from(byte));
+    x.wrapping_sub(LO) & !x & 0x8080_8080_8080_8080
+}
+
+/// The high bit of each byte of `w` below `bound` (at most 0x80), lowest flag exact as
+/// for [`bytes_equal`].
+#[inline(always)]
+pub(crate) fn bytes_below(w: u64, bound: u8) -> u64 {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    w.wrapping_sub(LO * u64::from(bound)) & !w & 0x8080_8080_8080_8080
+}
+
+/// The index of the byte of the lowest flag (a word's flags are not 0).
+#[inline(always)]
+pub(crate) fn first_flagged(flags: u64) -> usize {
+    (flags.trailing_zeros() / 8) as usize
+}
+
 /// The offset of the first byte at or after `i` that is `QUOTE`, `\`, a control
 /// character (below 0x20) or, when `DEL`, 0x7F; or `bytes.len()`. Eight bytes at a time.
 ///
@@ -15,24 +47,14 @@
 /// person-batch-250, 808 against 1,047; so the words stay.)
 #[inline]
 pub fn find_string_special<const QUOTE: u8, const DEL: bool>(bytes: &[u8], mut i: usize) -> usize {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    let zero_byte = |x: u64| x.wrapping_sub(LO) & !x;
     while let Some(chunk) = bytes.get(i..i + 8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let w = u64::from_le_bytes(word);
-        // A byte is flagged when it is zero after the xor, or below 0x20; the lowest
-        // flagged byte is always exact (later ones may be false positives from borrows).
-        let mut flagged = zero_byte(w ^ (LO * u64::from(QUOTE)))
-            | zero_byte(w ^ (LO * u64::from(b'\\')))
-            | (w.wrapping_sub(LO * 0x20) & !w);
+        let w = word(chunk);
+        let mut flagged = bytes_equal(w, QUOTE) | bytes_equal(w, b'\\') | bytes_below(w, 0x20);
         if DEL {
-            flagged |= zero_byte(w ^ (LO * 0x7F));
+            flagged |= bytes_equal(w, 0x7F);
         }
-        let flagged = flagged & HI;
         if flagged != 0 {
-            return i + (flagged.trailing_zeros() / 8) as usize;
+            return i + first_flagged(flagged);
         }
         i += 8;
     }

@@ -2,6 +2,8 @@
 //! loops, and the `Char`, `NameStartChar` and `NameChar` productions (the writer checks
 //! names and text with them too).
 
+use crate::common::{bytes_below, bytes_equal, first_flagged, word};
+
 /// A `[bool; 256]` byte-class table, built at compile time.
 macro_rules! table {
     (|$b:ident| $e:expr) => {{
@@ -48,18 +50,11 @@ pub(super) fn rare_in_attribute(x: u8) -> bool {
 /// byte by byte.
 #[inline(always)]
 pub(super) fn first_rare(s: &[u8], rare: fn(u8) -> bool) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
     let mut chunks = s.chunks_exact(8);
     let mut base = 0;
     for chunk in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let w = u64::from_le_bytes(word);
-        let below_space = w.wrapping_sub(ONES * 0x20) & !w & HIGHS;
-        let ef = w ^ (ONES * 0xEF);
-        let is_ef = ef.wrapping_sub(ONES) & !ef & HIGHS;
-        if below_space | is_ef != 0 {
+        let w = word(chunk);
+        if bytes_below(w, 0x20) | bytes_equal(w, 0xEF) != 0 {
             if let Some(p) = chunk.iter().position(|&x| rare(x)) {
                 return Some(base + p);
             }
@@ -73,11 +68,51 @@ pub(super) fn first_rare(s: &[u8], rare: fn(u8) -> bool) -> Option<usize> {
         .map(|p| base + p)
 }
 
-/// The first byte from `from` that character data cannot take as is: `<`, `&`, `]`
-/// (found with `memchr3`), or a rare byte before it.
+/// The first byte from `from` that character data cannot take as is: `<`, `&`, `]`, or
+/// a rare byte.
+///
+/// The first 32 bytes are tested a word at a time for all of them at once (text in a
+/// document of records is mostly a short value, where `memchr3`'s set-up costs more than
+/// the scan); beyond them, `memchr3` finds the markup and [`first_rare`] the rare bytes
+/// before it.
 #[inline]
 pub(super) fn scan_text(b: &[u8], from: usize) -> usize {
-    let rest = &b[from.min(b.len())..];
+    let mut i = from;
+    let mut words = 0;
+    while let Some(chunk) = b.get(i..i + 8) {
+        if words == 4 {
+            return scan_text_long(b, i);
+        }
+        let w = word(chunk);
+        let flags = bytes_equal(w, b'<')
+            | bytes_equal(w, b'&')
+            | bytes_equal(w, b']')
+            | bytes_below(w, 0x20)
+            | bytes_equal(w, 0xEF);
+        if flags == 0 {
+            i += 8;
+        } else {
+            let at = i + first_flagged(flags);
+            if !matches!(b[at], b'\t' | b'\n') {
+                return at;
+            }
+            i = at + 1;
+        }
+        words += 1;
+    }
+    while let Some(&x) = b.get(i) {
+        if matches!(x, b'<' | b'&' | b']') || rare_in_text(x) {
+            return i;
+        }
+        i += 1;
+    }
+    i
+}
+
+/// [`scan_text`] past its first words: `memchr3`, then the rare bytes before what it found.
+#[inline(never)]
+fn scan_text_long(b: &[u8], from: usize) -> usize {
+    let rest = &b[from..];
     let end = memchr::memchr3(b'<', b'&', b']', rest).unwrap_or(rest.len());
     from + first_rare(&rest[..end], rare_in_text).unwrap_or(end)
 }
@@ -124,4 +159,52 @@ pub(crate) fn is_name(s: &str) -> bool {
 #[inline]
 pub(super) fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn naive_text_stop(b: &[u8], from: usize) -> usize {
+        (from..b.len())
+            .find(|&i| matches!(b[i], b'<' | b'&' | b']') || rare_in_text(b[i]))
+            .unwrap_or(b.len().max(from))
+    }
+
+    /// The words, the byte tail and the long scan stop where a byte loop stops: every
+    /// start and length up to 80 bytes (past the four words), each kind of byte at each
+    /// place, over fillers that stop nothing (tab and newline among them).
+    #[test]
+    fn scan_text_stops_where_a_byte_loop_stops() {
+        let fillers = [b'a', b' ', b'\t', b'\n', 0xC3, 0xEE, 0x7F];
+        let bytes_at = [
+            b'<', b'&', b']', 0x00, b'\r', 0x1F, 0xEF, b'\t', b'\n', b'>',
+        ];
+        for len in 0..80 {
+            for &filler in &fillers {
+                for at in (0..len).chain([usize::MAX]) {
+                    for &byte in &bytes_at {
+                        let mut text = vec![filler; len];
+                        if at < len {
+                            text[at] = byte;
+                        }
+                        for from in 0..=len {
+                            assert_eq!(
+                                scan_text(&text, from),
+                                naive_text_stop(&text, from),
+                                "{text:?} from {from}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn scan_text_matches_a_byte_loop(text: Vec<u8>, from in 0usize..90) {
+            proptest::prop_assert_eq!(scan_text(&text, from), naive_text_stop(&text, from));
+        }
+    }
 }
