@@ -449,9 +449,9 @@ pub fn check(bytes: &[u8], format: Format) -> Result<(), Error> {
 /// Decodes a `T` from `bytes` in `format`. On failure, every decode error carries its
 /// path and the line and column of the offending value.
 ///
-/// JSON (and JSONC), YAML, TOML and binary plists are read straight into `T` (no intermediate value) when `T`
-/// supports it, as derived types do; on any failure the document is decoded again through [`RawValue`],
-/// so the errors are exactly the ones that path reports.
+/// JSON (and JSONC), YAML, TOML, XML and binary plists are read straight into `T` (no intermediate
+/// value) when `T` supports it, as derived types do; on any failure the document is decoded again
+/// through [`RawValue`], so the errors are exactly the ones that path reports.
 pub fn from_slice<'de, T: Decode<'de>>(bytes: &'de [u8], format: Format) -> Result<T, Error> {
     if let Some(value) = decode_direct(bytes, format) {
         return Ok(value);
@@ -475,8 +475,8 @@ pub fn from_slice<'de, T: Decode<'de>>(bytes: &'de [u8], format: Format) -> Resu
 /// The direct path of `format`, where it has one: `T` is read straight from the bytes
 /// through the format's `DirectSource`. `None` (any failure, or anything the source
 /// leaves to the RawValue door: a TOML table added to after it closed, YAML aliases,
-/// anchors, tags, merge keys or a second document, a plist that is not binary) sends the
-/// caller to the RawValue path.
+/// anchors, tags, merge keys or a second document, an XML name repeated after another
+/// child, a plist that is not binary) sends the caller to the RawValue path.
 #[inline]
 fn decode_direct<'de, T: Decode<'de>>(bytes: &'de [u8], format: Format) -> Option<T> {
     match format {
@@ -492,6 +492,11 @@ fn decode_direct<'de, T: Decode<'de>>(bytes: &'de [u8], format: Format) -> Optio
         Format::Plist if plist::detect(bytes) == plist::PlistFormat::Binary => {
             pull(plist::DirectSource::new(bytes, Limits::default()).ok()?)
         }
+        // Under XML's rule for sequences, as on the RawValue door below.
+        #[cfg(feature = "xml")]
+        Format::Xml => quarry_raw_value::with_xml_sequences(|| {
+            pull(xml::DirectSource::new(bytes, Limits::default()).ok()?)
+        }),
         _ => None,
     }
 }
@@ -501,6 +506,7 @@ fn decode_direct<'de, T: Decode<'de>>(bytes: &'de [u8], format: Format) -> Optio
     feature = "json",
     feature = "toml",
     feature = "yaml",
+    feature = "xml",
     feature = "plist"
 ))]
 #[inline]

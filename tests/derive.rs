@@ -1075,3 +1075,175 @@ fn every_derived_type_has_a_valid_json_schema() {
         (Some(1), Some(65535))
     );
 }
+
+/// XML's two paths for `T`, both under XML's rule for sequences as the facade runs them:
+/// the RawValue path's result (from the root element), and the direct path's (`None`
+/// when it falls back).
+fn xml_paths<'a, T: Decode<'a>>(src: &'a str) -> (Result<T, String>, Option<T>) {
+    quarry_raw_value::with_xml_sequences(|| {
+        let raw = quarry::xml::parse_root(src.as_bytes())
+            .map_err(|e| e.to_string())
+            .and_then(|(_, root)| T::decode(root).map_err(|e| e.to_string()));
+        let direct = quarry::xml::DirectSource::new(src.as_bytes(), quarry::Limits::default())
+            .ok()
+            .and_then(|mut source| {
+                let value = T::decode_direct(&mut source).ok()?;
+                source.finish().ok()?;
+                Some(value)
+            });
+        (raw, direct)
+    })
+}
+
+#[derive(Decode, Debug, PartialEq)]
+struct XmlHost {
+    #[quarry(rename = "@name")]
+    name: Option<String>,
+    port: Option<u16>,
+    alias: Vec<String>,
+    weight: Option<f64>,
+    on: Option<bool>,
+    #[quarry(rename = "$text")]
+    text: Option<String>,
+    inner: Option<XmlInner>,
+    list: Vec<XmlInner>,
+    pair: Option<(String, String)>,
+}
+
+#[derive(Decode, Debug, PartialEq)]
+struct XmlInner {
+    #[quarry(rename = "@id")]
+    id: Option<i64>,
+    v: Option<Vec<String>>,
+}
+
+#[test]
+fn xml_direct_path_reads_what_the_raw_value_path_reads() {
+    let src = "<host name=\"a&amp;b\"><port> 80 </port><alias>x</alias><alias>y&lt;</alias>\
+               <inner id=\"-3\"><v>1</v></inner><list id=\"9\"/><list id=\"2\"><v>p</v><v>q</v></list>\
+               <weight>1.5e3</weight><on>true</on>tail<!-- c --> more<![CDATA[ & ]]></host>";
+    let (raw, direct) = xml_paths::<XmlHost>(src);
+    let raw = raw.unwrap();
+    assert_eq!(direct.as_ref(), Some(&raw), "the direct path read it");
+    assert_eq!(raw.name.as_deref(), Some("a&b"));
+    assert_eq!(raw.port, Some(80));
+    assert_eq!(raw.alias, ["x", "y<"]);
+    assert_eq!(raw.text.as_deref(), Some("tail more & "));
+    assert_eq!(raw.list.len(), 2);
+    assert_eq!(
+        raw.list[1].v.as_deref(),
+        Some(&["p".to_owned(), "q".to_owned()][..])
+    );
+    assert_eq!(
+        raw.inner.as_ref().and_then(|i| i.v.clone()),
+        Some(vec!["1".to_owned()])
+    );
+    // One child is a one-element sequence, on both paths.
+    let (raw, direct) = xml_paths::<XmlHost>("<host><alias>only</alias></host>");
+    assert_eq!(raw.as_ref().unwrap().alias, ["only"]);
+    assert_eq!(direct.as_ref(), raw.as_ref().ok());
+    // A name repeated after another child is grouped by the RawValue path; the direct
+    // path falls back (the struct sees `alias` twice) rather than decode it otherwise.
+    let (raw, direct) =
+        xml_paths::<XmlHost>("<host><alias>a</alias><port>1</port><alias>b</alias></host>");
+    assert_eq!(raw.unwrap().alias, ["a", "b"]);
+    assert_eq!(direct, None);
+    // Errors on the RawValue path are fallbacks on the direct one.
+    for bad in [
+        "<host><port>http</port></host>",
+        "<host><port>70000</port></host>",
+        "<host><on>yes</on></host>",
+        "<host><inner>text</inner></host>",
+        "<host><pair><a>1</a></pair></host>",
+    ] {
+        let (raw, direct) = xml_paths::<XmlHost>(bad);
+        assert!(raw.is_err(), "{bad}");
+        assert_eq!(direct, None, "{bad}");
+    }
+    // The facade takes the direct path and falls back to the RawValue one for errors.
+    let host: XmlHost = quarry::from_str(src, Format::Xml).unwrap();
+    assert_eq!(host.port, Some(80));
+    let err =
+        quarry::from_str::<XmlHost>("<host>\n<port>http</port></host>", Format::Xml).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "port: expected integer, found text \"http\" at line 2, column 1"
+    );
+}
+
+/// Random XML documents for `XmlHost`: attributes and children it knows, with right and
+/// wrong values, repeats adjacent or not, text, CDATA, comments and references mixed in.
+fn xml_host_document() -> impl Strategy<Value = String> {
+    let attribute = prop_oneof![
+        Just(" name=\"n\""),
+        Just(" name=\"&quot;q&quot;\""),
+        Just(" other=\"o\""),
+        Just(" xmlns:p=\"urn:p\""),
+    ];
+    let piece = prop_oneof![
+        Just("<port>80</port>"),
+        Just("<port> 7 </port>"),
+        Just("<port>+9</port>"),
+        Just("<port>-0</port>"),
+        Just("<port>x</port>"),
+        Just("<port>99999</port>"),
+        Just("<port/>"),
+        Just("<alias>a</alias>"),
+        Just("<alias/>"),
+        Just("<alias>&amp;b<!--c-->c</alias>"),
+        Just("<alias k=\"1\">v</alias>"),
+        Just("<weight>1.5</weight>"),
+        Just("<weight> 2 </weight>"),
+        Just("<weight>inf</weight>"),
+        Just("<weight>w</weight>"),
+        Just("<on>true</on>"),
+        Just("<on> false </on>"),
+        Just("<on>1</on>"),
+        Just("<inner id=\"3\"><v>x</v></inner>"),
+        Just("<inner/>"),
+        Just("<inner>text</inner>"),
+        Just("<inner><v>a</v><v>b</v><w/></inner>"),
+        Just("<inner id=\"x\"/>"),
+        Just("<list id=\"1\"/>"),
+        Just("<list><v>a</v>t<v>b</v></list>"),
+        Just("<list>plain</list>"),
+        Just("<pair><a>1</a><a>2</a></pair>"),
+        Just("<pair>x</pair>"),
+        Just("<p:other/>"),
+        Just("<other a=\"1\"><deep><deeper/></deep></other>"),
+        Just("hello"),
+        Just("  \n "),
+        Just("<![CDATA[c]]>"),
+        Just("<!-- comment -->"),
+        Just("<?pi data?>"),
+        Just("&lt;"),
+    ];
+    (
+        prop::collection::vec(attribute, 0..3),
+        prop::collection::vec(piece, 0..8),
+    )
+        .prop_map(|(attributes, pieces)| {
+            let mut seen = Vec::new();
+            let attributes: String = attributes
+                .into_iter()
+                .filter(|a| {
+                    let fresh = !seen.contains(a);
+                    seen.push(a);
+                    fresh
+                })
+                .collect();
+            format!("<host{attributes}>{}</host>", pieces.concat())
+        })
+}
+
+proptest! {
+    #[test]
+    fn xml_direct_path_equals_raw_value_path(doc in xml_host_document()) {
+        let (raw, direct) = xml_paths::<XmlHost>(&doc);
+        if let Some(direct) = &direct {
+            prop_assert_eq!(Some(direct), raw.as_ref().ok(), "{}", doc);
+        }
+        let facade = quarry::from_str::<XmlHost>(&doc, Format::Xml);
+        prop_assert_eq!(facade.ok(), raw.ok(), "{}", doc);
+    }
+}

@@ -23,7 +23,7 @@ pub trait Decode<'de>: Sized {
     }
 
     /// Decodes `Self` straight from a format's bytes through a [`PullSource`] (the direct
-    /// path: JSON, TOML, YAML and binary plists). The default reads the
+    /// path: JSON, TOML, YAML, XML and binary plists). The default reads the
     /// value as a [`RawValue`] and decodes that; std types and derived types read the
     /// bytes directly. On [`Fallback`], the caller decodes through [`RawValue`] instead,
     /// so an implementation may give up whenever it likes, but must never succeed with
@@ -412,6 +412,10 @@ impl<'de, T: Decode<'de>> Decode<'de> for Vec<T> {
     }
 
     fn decode_direct<S: PullSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
+        // XML's rule, as in `decode`: any value but a sequence is a one-element one.
+        if xml_sequences() && source.peek_token()? != ValueKind::Array {
+            return T::decode_direct(source).map(|item| vec![item]);
+        }
         source.begin_array()?;
         // The hint comes from the input: trusted only as far as a small allocation.
         let mut items = Vec::with_capacity(source.len_hint().min(4096));

@@ -2,7 +2,7 @@
 //! bytes, without building a [`RawValue`] first. A reader hands out values in JSON's data
 //! model (null, bool, number, string, array, object) and may hand anything richer (a TOML
 //! datetime, plist data) over as a [`RawValue`]. Each format with a direct path
-//! implements it in its `DirectSource`: JSON, TOML, YAML and binary property lists.
+//! implements it in its `DirectSource`: JSON, TOML, YAML, XML and binary property lists.
 //!
 //! The path is optimistic. Any surprise — a syntax error, a value of the wrong type, a
 //! missing or duplicated field, a failed constraint — returns [`Fallback`], and the caller

@@ -77,6 +77,7 @@
 
 mod builder;
 mod chars;
+mod direct;
 mod encoding;
 mod error;
 mod parser;
@@ -92,6 +93,7 @@ pub use builder::{
     is_xml_whitespace, Attribute, Declaration, Doctype, NamespaceBinding, StartTag,
     StartTagAttributes, Text, XmlBuilder, XMLNS_NAMESPACE, XML_NAMESPACE,
 };
+pub use direct::DirectSource;
 pub use error::{Error, ErrorKind};
 pub use parser::{parse_with, parse_with_options, Options};
 pub use raw::{RawValueBuilder, TEXT_KEY};

@@ -44,12 +44,8 @@ struct Frame<'a> {
     start: usize,
     /// Has attributes or child elements: a map, not text.
     map: bool,
-    /// A text run is open (text and CDATA since the last child, comment or PI).
-    in_run: bool,
-    /// Where the open run starts in `text`.
-    run_start: usize,
-    /// The element's text so far: the runs kept, plus the open one.
-    text: Option<Cow<'a, str>>,
+    /// The element's text so far.
+    text: TextRuns<'a>,
     /// Position (plus one) in `indexes` of this element's name index, once it has
     /// many members; 0 for none.
     index: usize,
@@ -58,6 +54,83 @@ struct Frame<'a> {
 /// Members beyond which a child's name is looked up in a hash map (below it, the
 /// fingerprints are scanned: cheaper than hashing for the usual struct-sized element).
 const INDEX_AFTER: usize = 32;
+
+/// An element's text as the struct door keeps it: its runs (text and CDATA between child
+/// elements, comments and PIs) concatenated, each run dropped when it holds only white
+/// space. Both struct-door builders (this one and the direct path's tape) keep text so.
+#[derive(Debug, Default)]
+pub(super) struct TextRuns<'a> {
+    /// A run is open (text and CDATA since the last child, comment or PI).
+    in_run: bool,
+    /// Where the open run starts in `text`.
+    run_start: usize,
+    /// The runs kept, plus the open one.
+    text: Option<Cow<'a, str>>,
+}
+
+impl<'a> TextRuns<'a> {
+    /// Adds text (or CDATA) to the open run, opening one if none is.
+    #[inline(always)]
+    pub(super) fn push(&mut self, text: Text<'a, '_>) {
+        match &mut self.text {
+            None => {
+                self.run_start = 0;
+                self.text = Some(text.into_cow());
+                self.in_run = true;
+            }
+            Some(_) => self.push_more(text),
+        }
+    }
+
+    /// [`TextRuns::push`] when there is text already (mixed content, or text after a
+    /// reference or CDATA).
+    #[inline(never)]
+    fn push_more(&mut self, text: Text<'a, '_>) {
+        if let Some(existing) = &mut self.text {
+            if !self.in_run {
+                self.run_start = existing.len();
+            }
+            existing.to_mut().push_str(text.as_str());
+        }
+        self.in_run = true;
+    }
+
+    /// Ends the open run (at a child element, comment or PI): dropped if white space only.
+    #[inline(always)]
+    pub(super) fn end_run(&mut self) {
+        if self.in_run {
+            self.end_open_run();
+        }
+    }
+
+    #[inline]
+    fn end_open_run(&mut self) {
+        self.in_run = false;
+        let start = self.run_start;
+        let Some(text) = &mut self.text else {
+            return;
+        };
+        if !super::builder::is_xml_whitespace(&text[start..]) {
+            return;
+        }
+        if start == 0 {
+            self.text = None;
+            return;
+        }
+        match text {
+            Cow::Borrowed(s) => *s = &s[..start],
+            Cow::Owned(s) => s.truncate(start),
+        }
+    }
+
+    /// The text kept, once the element has ended (its open run ended first); `None`
+    /// when there is none.
+    #[inline(always)]
+    pub(super) fn take(&mut self) -> Option<Cow<'a, str>> {
+        self.end_run();
+        self.text.take()
+    }
+}
 
 /// A cheap fingerprint of a name (its length and up to its first and last eight
 /// bytes, read as whole words): equal names have equal fingerprints.
@@ -102,27 +175,8 @@ impl<'a> RawValueBuilder<'a> {
     /// Ends the innermost element's open text run: dropped if white space only.
     #[inline]
     fn end_run(&mut self) {
-        let Some(frame) = self.frames[..self.depth].last_mut() else {
-            return;
-        };
-        if !frame.in_run {
-            return;
-        }
-        frame.in_run = false;
-        let start = frame.run_start;
-        let Some(text) = &mut frame.text else {
-            return;
-        };
-        if !super::builder::is_xml_whitespace(&text[start..]) {
-            return;
-        }
-        if start == 0 {
-            frame.text = None;
-            return;
-        }
-        match text {
-            Cow::Borrowed(s) => *s = &s[..start],
-            Cow::Owned(s) => s.truncate(start),
+        if let Some(frame) = self.frames[..self.depth].last_mut() {
+            frame.text.end_run();
         }
     }
 
@@ -201,9 +255,7 @@ impl<'a> XmlBuilder<'a> for RawValueBuilder<'a> {
         frame.fingerprint = fingerprint(&frame.name);
         frame.start = start;
         frame.map = map;
-        frame.in_run = false;
-        frame.run_start = 0;
-        frame.text = None;
+        frame.text = TextRuns::default();
         frame.index = 0;
     }
 
@@ -243,22 +295,9 @@ impl<'a> XmlBuilder<'a> for RawValueBuilder<'a> {
 
     #[inline]
     fn text(&mut self, text: Text<'a, '_>, _: Span) {
-        let Some(frame) = self.frames[..self.depth].last_mut() else {
-            return;
-        };
-        match &mut frame.text {
-            None => {
-                frame.run_start = 0;
-                frame.text = Some(text.into_cow());
-            }
-            Some(existing) => {
-                if !frame.in_run {
-                    frame.run_start = existing.len();
-                }
-                existing.to_mut().push_str(text.as_str());
-            }
+        if let Some(frame) = self.frames[..self.depth].last_mut() {
+            frame.text.push(text);
         }
-        frame.in_run = true;
     }
 
     #[inline]

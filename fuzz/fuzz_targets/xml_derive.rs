@@ -1,0 +1,71 @@
+//! The struct door on XML: a derived type decodes the same through the direct path
+//! (`xml::DirectSource`, under XML's rule for sequences) and through RawValue from the
+//! root element, or the direct path falls back; and the facade agrees with both.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use quarry::{Decode, Format, PullSource};
+use quarry_raw_value::with_xml_sequences;
+
+#[derive(quarry::Decode, Debug, PartialEq)]
+#[quarry(rename_all = "kebab-case")]
+struct Config<'a> {
+    #[quarry(rename = "@name")]
+    name: Option<&'a str>,
+    #[quarry(range = 1..=65535)]
+    port: Option<u16>,
+    #[quarry(alias = "labels")]
+    tags: Vec<String>,
+    service: Option<Service>,
+    jobs: Vec<Job>,
+    ratio: Option<f64>,
+    on: Option<bool>,
+    mode: Option<Mode>,
+    #[quarry(rename = "$text")]
+    text: Option<String>,
+    pair: Option<(i64, bool)>,
+}
+
+#[derive(quarry::Decode, Debug, PartialEq)]
+struct Service {
+    #[quarry(rename = "@image")]
+    image: String,
+    replicas: Option<i64>,
+    weights: Vec<f32>,
+}
+
+#[derive(quarry::Decode, Debug, PartialEq)]
+#[quarry(deny_unknown_fields)]
+struct Job {
+    name: String,
+    script: Option<Vec<String>>,
+}
+
+#[derive(quarry::Decode, Debug, PartialEq)]
+enum Mode {
+    Fast,
+    Safe,
+}
+
+fuzz_target!(|data: &[u8]| {
+    with_xml_sequences(|| {
+        let raw = quarry::xml::parse_root(data).map(|(_, root)| Config::decode(root));
+        if let Ok(mut source) = quarry::xml::DirectSource::new(data, quarry::Limits::default()) {
+            assert!(raw.is_ok(), "the tape parsed what the RawValue door rejects");
+            if let Ok(direct) = Config::decode_direct(&mut source) {
+                assert!(source.finish().is_ok());
+                let raw = raw.as_ref().ok().and_then(|r| r.as_ref().ok());
+                assert_eq!(Some(&direct), raw, "the direct path differs");
+            }
+        } else {
+            assert!(raw.is_err(), "the tape rejected what the RawValue door parses");
+        }
+    });
+    let facade = quarry::from_slice::<Config>(data, Format::Xml);
+    let raw = with_xml_sequences(|| {
+        quarry::xml::parse_root(data)
+            .ok()
+            .and_then(|(_, root)| Config::decode(root).ok())
+    });
+    assert_eq!(facade.ok(), raw);
+});
