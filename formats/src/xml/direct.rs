@@ -136,11 +136,12 @@ enum Value {
 /// A map or a sequence the decoder has opened.
 #[derive(Debug)]
 enum Open {
-    /// A map element: the entry of the next attribute or child, where the element ends,
-    /// and whether its `"$text"` is still to come.
+    /// A map element: the entry of the next attribute or child, where its attributes
+    /// and the element end, and whether its `"$text"` is still to come.
     Map {
         element: usize,
         next: usize,
+        attributes_end: usize,
         end: usize,
         text_left: bool,
     },
@@ -325,6 +326,7 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
                 self.open.push(Open::Map {
                     element: at,
                     next: at + 1,
+                    attributes_end: at + 1 + entry.attributes as usize,
                     end: entry.end,
                     text_left: entry.text.is_some(),
                 });
@@ -339,6 +341,7 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
         let Some(Open::Map {
             element,
             next,
+            attributes_end,
             end,
             text_left,
         }) = self.open.last_mut()
@@ -347,7 +350,7 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
         };
         let entries = &self.entries;
         let at = *next;
-        if at <= *element + entries[*element].attributes as usize {
+        if at < *attributes_end {
             *next += 1;
             self.next = Value::Attribute(at);
             self.scratch.clear();

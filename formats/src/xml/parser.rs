@@ -1170,7 +1170,12 @@ impl<'a> Parser<'a> {
         let bytes = c.bytes();
         loop {
             let start = c.pos;
-            let i = scan_text(bytes, start);
+            // Markup right after markup (no text between tags) needs no scan.
+            let i = if bytes.get(start) == Some(&b'<') {
+                start
+            } else {
+                scan_text(bytes, start)
+            };
             let Some(&x) = bytes.get(i) else {
                 self.push_slice(c, start, i);
                 c.pos = i;
