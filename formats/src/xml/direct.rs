@@ -21,7 +21,7 @@ use std::borrow::Cow;
 
 use quarry_raw_value::{Fallback, PullSource, RawValue, Text as PullText, ValueKind};
 
-use crate::common::{Limits, Span};
+use crate::common::{fold_digits, Limits, Span};
 
 use super::builder::{StartTag, Text, XmlBuilder};
 use super::raw::TextRuns;
@@ -173,8 +173,9 @@ impl<'a> DirectSource<'a> {
     /// within them) and returns a source positioned before the root element's value.
     pub fn new(input: &'a [u8], limits: Limits) -> Result<Self, Error> {
         let mut tape = Tape {
-            // At most one element or attribute per 16 bytes of markup and text, as a rule.
-            entries: Vec::with_capacity(input.len() / 16),
+            // One element or attribute per 20 bytes of markup and text is generous for
+            // records, and keeps a small document's tape in a small allocation.
+            entries: Vec::with_capacity((input.len() / 20).max(8)),
             open: Vec::new(),
         };
         parse_with(input, &mut tape, limits)?;
@@ -201,6 +202,18 @@ impl<'a> DirectSource<'a> {
         };
         self.entries[at].text.as_ref().ok_or(Fallback)
     }
+}
+
+/// The value of `text` when it is 1 to `max` ASCII digits and nothing else (no sign, no
+/// white space): what std's parse would give, without its generality.
+#[inline]
+fn plain_digits(text: &str, max: usize) -> Option<u64> {
+    let bytes = text.as_bytes();
+    if bytes.is_empty() || bytes.len() > max {
+        return None;
+    }
+    let (end, value) = fold_digits(bytes, 0, 0);
+    (end == bytes.len()).then_some(value)
 }
 
 /// A tape string as the pull path lends it.
@@ -247,13 +260,27 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
     /// door; anything else there is an error, here a fallback).
     #[inline]
     fn read_i64(&mut self) -> Result<i64, Fallback> {
-        self.text()?.trim().parse().map_err(|_| Fallback)
+        let text = self.text()?;
+        let (negative, digits) = match text.strip_prefix('-') {
+            Some(digits) => (true, digits),
+            None => (false, &text[..]),
+        };
+        // Up to 18 digits always fit; anything else goes through std's parse.
+        if let Some(value) = plain_digits(digits, 18) {
+            let value = value as i64;
+            return Ok(if negative { -value } else { value });
+        }
+        text.trim().parse().map_err(|_| Fallback)
     }
 
     /// Integer text that fits `u64`.
     #[inline]
     fn read_u64(&mut self) -> Result<u64, Fallback> {
-        self.text()?.trim().parse().map_err(|_| Fallback)
+        let text = self.text()?;
+        match plain_digits(text, 19) {
+            Some(value) => Ok(value),
+            None => text.trim().parse().map_err(|_| Fallback),
+        }
     }
 
     #[inline]

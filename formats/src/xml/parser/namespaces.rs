@@ -7,6 +7,15 @@ impl<'a> Parser<'a> {
     /// Namespace declarations, prefix resolution and attribute uniqueness for the
     /// start tag just read; returns the element's namespace.
     pub(super) fn namespaces(&mut self, c: &Cursor<'_>, name: &NameInfo) -> Result<u32> {
+        if self.attrs.is_empty() && (name.colon.is_none() || !self.namespaces) {
+            // No declarations and no attributes to resolve or compare: only the
+            // element's own (default) namespace.
+            return Ok(if self.namespaces {
+                self.lookup_prefix("").unwrap_or(0)
+            } else {
+                0
+            });
+        }
         if !self.namespaces {
             self.check_unique(c, 0)?;
             return Ok(0);
