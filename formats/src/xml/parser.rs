@@ -373,9 +373,35 @@ impl<'a> Parser<'a> {
     // -----------------------------------------------------------------------------
     // Names.
 
-    /// Scans a `Name` at the cursor.
-    #[inline]
+    /// Scans a `Name` at the cursor. The usual name, ASCII without a colon, is read
+    /// here; any other goes to [`Parser::any_name`], which reads it again from the start.
+    #[inline(always)]
     fn name(&self, c: &mut Cursor<'_>) -> Result<NameInfo> {
+        let b = c.bytes();
+        let start = c.pos;
+        if let Some(&x) = b.get(start) {
+            if x != b':' && x < 0x80 && NAME_START[x as usize] {
+                let mut i = start + 1;
+                while i < b.len() && NAME_PLAIN[b[i] as usize] {
+                    i += 1;
+                }
+                if !matches!(b.get(i), Some(&y) if y == b':' || y >= 0x80) {
+                    c.pos = i;
+                    return Ok(NameInfo {
+                        start,
+                        end: i,
+                        colon: None,
+                        colons: 0,
+                    });
+                }
+            }
+        }
+        self.any_name(c)
+    }
+
+    /// [`Parser::name`] for every name: prefixed, non-ASCII or malformed.
+    #[inline(never)]
+    fn any_name(&self, c: &mut Cursor<'_>) -> Result<NameInfo> {
         let b = c.bytes();
         let start = c.pos;
         let mut i = start;
@@ -1090,11 +1116,17 @@ impl<'a> Parser<'a> {
 
     // Pending character data.
 
-    #[inline]
+    /// Adds the source text `start..end` to the pending character data.
+    #[inline(always)]
     fn push_slice(&mut self, c: &Cursor<'_>, start: usize, end: usize) {
-        if start == end {
-            return;
+        if start != end {
+            self.push_run(c, start, end);
         }
+    }
+
+    /// [`Parser::push_slice`] of a run that is not empty.
+    #[inline]
+    fn push_run(&mut self, c: &Cursor<'_>, start: usize, end: usize) {
         match self.pending {
             Pending::None if c.main => {
                 self.pending = Pending::Borrowed(start, end);

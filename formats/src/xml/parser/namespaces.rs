@@ -6,6 +6,7 @@ use super::*;
 impl<'a> Parser<'a> {
     /// Namespace declarations, prefix resolution and attribute uniqueness for the
     /// start tag just read; returns the element's namespace.
+    #[inline(always)]
     pub(super) fn namespaces(&mut self, c: &Cursor<'_>, name: &NameInfo) -> Result<u32> {
         if self.attrs.is_empty() && (name.colon.is_none() || !self.namespaces) {
             // No declarations and no attributes to resolve or compare: only the
@@ -16,6 +17,12 @@ impl<'a> Parser<'a> {
                 0
             });
         }
+        self.declared_namespaces(c, name)
+    }
+
+    /// [`Parser::namespaces`] for a tag with attributes or a prefix.
+    #[inline(never)]
+    fn declared_namespaces(&mut self, c: &Cursor<'_>, name: &NameInfo) -> Result<u32> {
         if !self.namespaces {
             self.check_unique(c, 0)?;
             return Ok(0);
