@@ -161,6 +161,32 @@ pub fn utf8_output(bytes: Vec<u8>) -> String {
     String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
+/// Test support for the scans: every text shorter than `max_len` bytes of one `filler`
+/// with at most one of `bytes` at any place in it, checked from every start.
+#[cfg(test)]
+pub(crate) fn for_each_placement(
+    fillers: &[u8],
+    bytes: &[u8],
+    max_len: usize,
+    mut check: impl FnMut(&[u8], usize),
+) {
+    for len in 0..max_len {
+        for &filler in fillers {
+            for at in (0..len).chain([usize::MAX]) {
+                for &byte in bytes {
+                    let mut text = vec![filler; len];
+                    if at < len {
+                        text[at] = byte;
+                    }
+                    for start in 0..=len {
+                        check(&text, start);
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -180,30 +206,18 @@ mod tests {
         }
         let fillers = [b'a', 0x80, 0xFF, 0x20, 0x7E, b'\''];
         let stops = [b'"', b'\\', 0x00, 0x1F, 0x7F, b'\'', 0x20];
-        for len in 0..70 {
-            for &filler in &fillers {
-                for stop_at in (0..len).chain([usize::MAX]) {
-                    for &stop in &stops {
-                        let mut bytes = vec![filler; len];
-                        if stop_at < len {
-                            bytes[stop_at] = stop;
-                        }
-                        for start in 0..=len {
-                            assert_eq!(
-                                find_string_special::<b'"', false>(&bytes, start),
-                                naive(&bytes, start, b'"', false),
-                                "{bytes:?} from {start}"
-                            );
-                            assert_eq!(
-                                find_string_special::<b'\'', true>(&bytes, start),
-                                naive(&bytes, start, b'\'', true),
-                                "{bytes:?} from {start}"
-                            );
-                        }
-                    }
-                }
-            }
-        }
+        for_each_placement(&fillers, &stops, 70, |bytes, start| {
+            assert_eq!(
+                find_string_special::<b'"', false>(bytes, start),
+                naive(bytes, start, b'"', false),
+                "{bytes:?} from {start}"
+            );
+            assert_eq!(
+                find_string_special::<b'\'', true>(bytes, start),
+                naive(bytes, start, b'\'', true),
+                "{bytes:?} from {start}"
+            );
+        });
     }
 
     /// Every run of 0 to 20 spaces, from every start in it, ended by each kind of byte

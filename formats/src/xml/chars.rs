@@ -164,6 +164,7 @@ pub(super) fn is_ws(b: u8) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::common::for_each_placement;
 
     fn naive_text_stop(b: &[u8], from: usize) -> usize {
         (from..b.len())
@@ -180,25 +181,13 @@ mod tests {
         let bytes_at = [
             b'<', b'&', b']', 0x00, b'\r', 0x1F, 0xEF, b'\t', b'\n', b'>',
         ];
-        for len in 0..80 {
-            for &filler in &fillers {
-                for at in (0..len).chain([usize::MAX]) {
-                    for &byte in &bytes_at {
-                        let mut text = vec![filler; len];
-                        if at < len {
-                            text[at] = byte;
-                        }
-                        for from in 0..=len {
-                            assert_eq!(
-                                scan_text(&text, from),
-                                naive_text_stop(&text, from),
-                                "{text:?} from {from}"
-                            );
-                        }
-                    }
-                }
-            }
-        }
+        for_each_placement(&fillers, &bytes_at, 80, |text, from| {
+            assert_eq!(
+                scan_text(text, from),
+                naive_text_stop(text, from),
+                "{text:?} from {from}"
+            );
+        });
     }
 
     proptest::proptest! {
