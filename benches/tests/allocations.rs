@@ -160,6 +160,51 @@ fn allocations_stay_within_ceilings() {
     json_doors_allocate_per_document();
     toml_struct_door_allocates_per_value_what_the_value_owns();
     yaml_struct_door_allocates_per_value_what_the_value_owns();
+    binary_plist_writer_allocates_per_document();
+}
+
+/// (quarry, plist) allocations writing `value` as a binary plist.
+fn both_bplist<T: quarry::Encode + serde::Serialize>(value: &T) -> (usize, usize) {
+    use quarry::plist::{NullEntries, PlistFormat};
+    let quarry = count(|| {
+        drop(quarry::plist::to_vec_with(value, PlistFormat::Binary, NullEntries::Skip).unwrap())
+    });
+    let plist = count(|| {
+        let mut out = Vec::new();
+        plist::to_writer_binary(&mut out, value).unwrap();
+    });
+    (quarry, plist)
+}
+
+/// The binary plist writer copies strings into one buffer and keeps its objects and
+/// references in flat vectors, so it allocates per document (vectors growing by
+/// doubling), not per value: at most 64 times for any generated document.
+fn binary_plist_writer_allocates_per_document() {
+    let mut report = Vec::new();
+    for doc in quarry_corpus_gen::plist_binary_corpus() {
+        if doc.name == "large" {
+            continue;
+        }
+        fn decoded<T: for<'de> Decode<'de>>(bytes: &[u8]) -> T {
+            quarry::from_slice(bytes, Format::Plist).unwrap()
+        }
+        let (quarry, plist) = match doc.shape {
+            Shape::SmallMessage => both_bplist(&decoded::<SmallMessage>(&doc.bytes)),
+            Shape::PersonBatch => both_bplist(&decoded::<Vec<Person>>(&doc.bytes)),
+            Shape::EscapedArticles => both_bplist(&decoded::<Vec<Article>>(&doc.bytes)),
+            Shape::Telemetry => both_bplist(&decoded::<Vec<Reading>>(&doc.bytes)),
+            Shape::WideRecord => both_bplist(&decoded::<Vec<Wide>>(&doc.bytes)),
+            Shape::IntList => both_bplist(&decoded::<Vec<i64>>(&doc.bytes)),
+            Shape::Config => both_bplist(&decoded::<Config>(&doc.bytes)),
+        };
+        report.push(format!("{}: quarry {quarry}, plist {plist}", doc.name));
+        assert!(
+            quarry <= 64 && quarry <= plist,
+            "{}: quarry {quarry} allocations, plist {plist}",
+            doc.name
+        );
+    }
+    println!("{}", report.join("\n"));
 }
 
 /// (quarry, serde_yaml) allocations decoding YAML `bytes` into `T`.

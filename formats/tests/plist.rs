@@ -731,6 +731,76 @@ fn binary_writer_shares_scalars_and_uses_minimal_widths() {
     assert_eq!(plist::parse(&file).unwrap(), many);
 }
 
+/// The binary writer collects objects as the value streams in: a skipped null entry
+/// and a `{"CF$UID": n}` dict leave no object of theirs behind.
+#[test]
+fn binary_writer_leaves_no_orphan_objects() {
+    let objects =
+        |file: &[u8]| u64::from_be_bytes(file[file.len() - 24..][..8].try_into().unwrap());
+    let with_nulls = map(vec![
+        ("a", RawValue::Null),
+        ("b", RawValue::Int(1)),
+        ("c", map(vec![("d", RawValue::Null)])),
+        ("e", RawValue::Null),
+    ]);
+    let without = map(vec![("b", RawValue::Int(1)), ("c", RawValue::Map(vec![]))]);
+    assert_eq!(
+        plist::to_vec_with(&with_nulls, PlistFormat::Binary, plist::NullEntries::Skip).unwrap(),
+        plist::to_vec_binary(&without).unwrap()
+    );
+    // Two equal UIDs share one object; the key "CF$UID" and the integer are not objects
+    // until a string of that text comes.
+    let uid = || map(vec![("CF$UID", RawValue::Int(1))]);
+    let value = RawValue::Seq(vec![uid(), uid()]);
+    let file = plist::to_vec_binary(&value).unwrap();
+    assert_eq!(objects(&file), 2);
+    assert_eq!(plist::parse(&file).unwrap(), value);
+    let value = RawValue::Seq(vec![uid(), s("CF$UID"), RawValue::Int(1), uid()]);
+    let file = plist::to_vec_binary(&value).unwrap();
+    assert_eq!(objects(&file), 4);
+    assert_eq!(plist::parse(&file).unwrap(), value);
+    // Dicts that are not UIDs stay dicts.
+    for not_uid in [
+        map(vec![("CF$UID", RawValue::Int(-1))]),
+        map(vec![("CF$UID", s("1"))]),
+        map(vec![("CF$UID", RawValue::Int(1)), ("b", RawValue::Int(2))]),
+    ] {
+        let file = plist::to_vec_binary(&not_uid).unwrap();
+        assert_eq!(plist::parse_tree(&file).unwrap().root().as_uid(), None);
+        assert_eq!(plist::parse(&file).unwrap(), not_uid);
+    }
+    // A UID at the top level, and one nested in a dict.
+    let file = plist::to_vec_binary(&map(vec![("k", uid())])).unwrap();
+    assert_eq!(objects(&file), 3);
+    assert_eq!(plist::parse(&file).unwrap(), map(vec![("k", uid())]));
+}
+
+#[test]
+fn binary_writer_rejects_unbalanced_events() {
+    use quarry_raw_value::Encoder;
+    let mut out = Vec::new();
+    let mut writer = plist::BinaryWriter::new(&mut out);
+    writer.i64(1).unwrap();
+    assert!(writer.i64(2).is_err(), "a second top-level value");
+    let mut out = Vec::new();
+    let mut writer = plist::BinaryWriter::new(&mut out);
+    assert!(writer.end_seq().is_err(), "an end without a begin");
+    assert!(writer.key("k").is_err(), "a key outside a dict");
+    writer.begin_map(None).unwrap();
+    assert!(writer.i64(1).is_err(), "a value without a key");
+    assert!(writer.end_seq().is_err(), "a dict closed as an array");
+    let mut out = Vec::new();
+    let mut writer = plist::BinaryWriter::new(&mut out);
+    writer.begin_seq(None).unwrap();
+    assert!(writer.finish().is_err(), "an open array");
+    let mut out = Vec::new();
+    assert!(
+        plist::BinaryWriter::new(&mut out).finish().is_err(),
+        "no value"
+    );
+    assert!(out.is_empty());
+}
+
 #[test]
 fn local_datetimes_are_written_as_text() {
     let local = RawValue::Datetime("2024-01-02".parse().unwrap());

@@ -61,15 +61,26 @@ impl Hasher for KeyHasher {
     fn write(&mut self, bytes: &[u8]) {
         let mut chunks = bytes.chunks_exact(8);
         for chunk in &mut chunks {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            self.mix(u64::from_le_bytes(word));
+            self.mix(u64::from_le_bytes(chunk.try_into().unwrap_or_default()));
         }
+        // The tail's bytes in fixed-size loads (a copy of a variable length would be a
+        // call to memcpy): two overlapping halves, or the first, middle and last byte.
         let rest = chunks.remainder();
-        let mut word = [0u8; 8];
-        word[..rest.len()].copy_from_slice(rest);
+        let n = rest.len();
+        let tail = if n >= 4 {
+            let half = |at: usize| {
+                u64::from(u32::from_le_bytes(
+                    rest[at..at + 4].try_into().unwrap_or_default(),
+                ))
+            };
+            half(0) | half(n - 4) << 32
+        } else if n > 0 {
+            u64::from(rest[0]) | u64::from(rest[n / 2]) << 8 | u64::from(rest[n - 1]) << 16
+        } else {
+            0
+        };
         // The length goes in with the tail, so "a" and "a\0" differ.
-        self.mix(u64::from_le_bytes(word) ^ ((bytes.len() as u64) << 56));
+        self.mix(tail ^ ((bytes.len() as u64) << 56));
     }
 
     #[inline]

@@ -79,7 +79,7 @@ mod tree;
 mod writer;
 mod xml;
 
-use quarry_raw_value::{raw_value_of, Encode, EncodeError, RawValue};
+use quarry_raw_value::{Encode, EncodeError, RawValue};
 
 pub use crate::common::EntryKey;
 pub use binary::parse_binary_with;
@@ -93,7 +93,8 @@ pub use openstep::parse_openstep_with;
 pub use raw::{integer_value, uid_value, RawValueBuilder, UID_KEY};
 pub use tree::{Document, Node, NodeKind, TreeBuilder};
 pub use writer::{
-    write_binary, write_binary_with, write_openstep_string, NullEntries, OpenStepWriter, XmlWriter,
+    write_binary, write_binary_with, write_openstep_string, BinaryWriter, NullEntries,
+    OpenStepWriter, XmlWriter,
 };
 pub use xml::parse_xml_with;
 
@@ -222,10 +223,7 @@ pub fn to_string_xml<T: Encode + ?Sized>(value: &T) -> Result<String, EncodeErro
 /// Encodes `value` as a binary property list (`bplist00`): equal scalars written once,
 /// minimal reference and offset widths. See [`write_binary`].
 pub fn to_vec_binary<T: Encode + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeError> {
-    let raw = raw_value_of(value)?;
-    let mut out = Vec::with_capacity(256);
-    write_binary(&raw, &mut out)?;
-    Ok(out)
+    to_vec_with(value, PlistFormat::Binary, NullEntries::Reject)
 }
 
 /// Encodes `value` as an OpenStep property list (see [`OpenStepWriter`]): numbers,
@@ -257,7 +255,11 @@ pub fn to_vec_with<T: Encode + ?Sized>(
             value.encode(&mut writer)?;
             writer.finish()?;
         }
-        PlistFormat::Binary => write_binary_with(&*raw_value_of(value)?, nulls, &mut out)?,
+        PlistFormat::Binary => {
+            let mut writer = BinaryWriter::with_nulls(&mut out, nulls);
+            value.encode(&mut writer)?;
+            writer.finish()?;
+        }
         PlistFormat::OpenStep => {
             let mut writer = OpenStepWriter::with_nulls(&mut out, nulls);
             value.encode(&mut writer)?;
@@ -284,10 +286,10 @@ pub fn to_writer<W: std::io::Write, T: Encode + ?Sized>(
             writer.finish()
         }
         PlistFormat::Binary => {
-            let raw = raw_value_of(value)?;
-            let mut sink = Sink::to(&mut writer);
-            writer::write_binary_to(&raw, NullEntries::Reject, &mut out, &mut sink)?;
-            sink.finish(&mut out)
+            let mut writer =
+                BinaryWriter::with_sink(&mut out, NullEntries::Reject, Sink::to(&mut writer));
+            value.encode(&mut writer)?;
+            writer.finish()
         }
         PlistFormat::OpenStep => {
             writer.write_all(&to_vec_with(value, format, NullEntries::Reject)?)?;

@@ -1,5 +1,6 @@
-//! The three plist writers: XML and OpenStep text (streaming [`Encoder`]s) and binary
-//! `bplist00` (from a [`RawValue`], with deduplicated objects and minimal widths).
+//! The three plist writers, all [`Encoder`]s: XML and OpenStep text, written as the
+//! value is encoded, and binary `bplist00`, collected and then written with
+//! deduplicated objects and minimal widths.
 //!
 //! Shared rules: a null cannot be written (an error naming its path); an integer must lie
 //! in -2^63 ..= 2^64-1; a date-time with an offset is written as a plist date (in UTC),
@@ -7,14 +8,15 @@
 //! string (a plist date is an instant). In binary plists the one-entry map
 //! `{"CF$UID": n}` (n ≥ 0) is written as a UID, as the readers return UIDs.
 
-use std::collections::HashMap;
+use std::hash::BuildHasher;
 
-use quarry_raw_value::{base64, Datetime, EncodeError, Encoder, RawValue};
+use hashbrown::HashTable;
+use quarry_raw_value::{base64, Datetime, Encode, EncodeError, Encoder, RawValue};
 
 use super::builder::{apple_seconds, to_utc, Integer};
 use super::openstep::UNQUOTED;
 use super::raw::UID_KEY;
-use crate::common::Sink;
+use crate::common::{KeyHashState, Sink};
 
 const FORMAT: &str = "a property list";
 
@@ -549,114 +551,473 @@ impl Encoder for OpenStepWriter<'_> {
 // ---------------------------------------------------------------------------------------
 // Binary.
 
-/// A scalar's identity for deduplication.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-enum Scalar<'v> {
+/// A scalar object; strings and data are ranges of the writer's arenas.
+#[derive(Debug, Clone, Copy)]
+enum Scalar {
     Bool(bool),
     Integer(Integer),
     Real(u64),
     Date(u64),
-    Str(&'v str),
-    Data(&'v [u8]),
+    /// `text[start..end]`.
+    Str(usize, usize),
+    /// `data[start..end]`.
+    Data(usize, usize),
     Uid(u64),
 }
 
-enum Object<'v> {
-    Scalar(Scalar<'v>),
-    Array(Vec<u32>),
-    Dict(Vec<u32>, Vec<u32>),
+/// A scalar as deduplication compares and hashes it.
+#[derive(Debug, PartialEq, Eq, Hash)]
+enum ScalarView<'s> {
+    Bool(bool),
+    Integer(Integer),
+    Real(u64),
+    Date(u64),
+    Str(&'s [u8]),
+    Data(&'s [u8]),
+    Uid(u64),
 }
 
-#[derive(Default)]
-struct Objects<'v> {
-    list: Vec<Object<'v>>,
-    seen: HashMap<Scalar<'v>, u32>,
-    skip_nulls: bool,
+#[derive(Debug)]
+enum Object {
+    Scalar(Scalar),
+    /// The references at `refs[start..start + len]`.
+    Array(usize, usize),
+    /// `len` key references at `refs[start..]`, then `len` value references.
+    Dict(usize, usize),
 }
 
-impl<'v> Objects<'v> {
-    fn scalar(&mut self, s: Scalar<'v>) -> u32 {
-        let next = self.list.len() as u32;
-        let id = *self.seen.entry(s).or_insert(next);
-        if id == next {
-            self.list.push(Object::Scalar(s));
+/// A container the encoder has opened.
+#[derive(Debug)]
+struct OpenContainer {
+    /// Its object (reserved when it opened).
+    id: u32,
+    /// Where its entries start in `pending`.
+    start: usize,
+    dict: bool,
+}
+
+/// Collects a binary property list (`bplist00`) as a value is encoded, and writes it at
+/// [`BinaryWriter::finish`] (the offset table needs every object first).
+///
+/// Equal scalars (strings and keys, numbers, dates, data, UIDs) are written once and
+/// shared; containers are written once per occurrence. Reference and offset widths are
+/// the smallest that fit. Strings are copied into one buffer as they come, so encoding
+/// allocates per document, not per value.
+#[derive(Debug)]
+pub struct BinaryWriter<'w> {
+    out: &'w mut Vec<u8>,
+    nulls: NullEntries,
+    /// Where full buffers go while the objects are written (nowhere for `to_vec`).
+    sink: Sink<'w>,
+    /// Every object, the top-level one first.
+    objects: Vec<Object>,
+    /// Each scalar object once, with its hash.
+    seen: HashTable<(u64, u32)>,
+    hasher: KeyHashState,
+    /// The strings' UTF-8, one after another (each a whole `&str`).
+    text: Vec<u8>,
+    /// The data objects' bytes, one after another.
+    data: Vec<u8>,
+    /// The references of closed containers, each container's in one run.
+    refs: Vec<u32>,
+    /// The references of the open containers' entries so far (a dict's keys and values
+    /// alternate).
+    pending: Vec<u32>,
+    open: Vec<OpenContainer>,
+    /// The pending dict key (its range in `text`) while its value is to come.
+    key: Option<(usize, usize)>,
+    /// The top-level value has begun.
+    done: bool,
+}
+
+impl<'w> BinaryWriter<'w> {
+    /// A writer appending to `out` (null dict entries are errors).
+    pub fn new(out: &'w mut Vec<u8>) -> Self {
+        Self::with_nulls(out, NullEntries::Reject)
+    }
+
+    /// A writer appending to `out` that handles null dict entries as `nulls` says.
+    pub fn with_nulls(out: &'w mut Vec<u8>, nulls: NullEntries) -> Self {
+        BinaryWriter {
+            out,
+            nulls,
+            sink: Sink::none(),
+            // Room for a small document, so that vectors do not grow from nothing.
+            objects: Vec::with_capacity(64),
+            seen: HashTable::with_capacity(32),
+            hasher: KeyHashState::default(),
+            text: Vec::with_capacity(512),
+            data: Vec::new(),
+            refs: Vec::with_capacity(64),
+            pending: Vec::with_capacity(32),
+            open: Vec::new(),
+            key: None,
+            done: false,
         }
-        id
     }
 
-    fn reserve(&mut self) -> u32 {
-        self.list.push(Object::Array(Vec::new()));
-        (self.list.len() - 1) as u32
+    /// A writer that hands `out` to `sink` as it fills (the offset table at the end
+    /// counts what went before).
+    pub(crate) fn with_sink(out: &'w mut Vec<u8>, nulls: NullEntries, sink: Sink<'w>) -> Self {
+        BinaryWriter {
+            sink,
+            ..Self::with_nulls(out, nulls)
+        }
     }
 
-    fn add(&mut self, value: &'v RawValue<'_>) -> Result<u32, EncodeError> {
-        Ok(match value {
-            RawValue::Null => return Err(null_error()),
-            RawValue::Bool(b) => self.scalar(Scalar::Bool(*b)),
-            RawValue::Int(i) => self.scalar(Scalar::Integer(Integer::Int(*i))),
-            RawValue::UInt(u) => self.scalar(Scalar::Integer(Integer::from(*u))),
-            RawValue::BigNumber(text) => self.scalar(Scalar::Integer(big_integer(text)?)),
-            RawValue::Float(f) => {
-                // One NaN object for every NaN payload.
-                let bits = if f.is_nan() {
-                    f64::NAN.to_bits()
-                } else {
-                    f.to_bits()
+    /// The scalar `s` as deduplication sees it.
+    fn view<'s>(text: &'s [u8], data: &'s [u8], s: Scalar) -> ScalarView<'s> {
+        match s {
+            Scalar::Bool(b) => ScalarView::Bool(b),
+            Scalar::Integer(i) => ScalarView::Integer(i),
+            Scalar::Real(bits) => ScalarView::Real(bits),
+            Scalar::Date(bits) => ScalarView::Date(bits),
+            Scalar::Str(start, end) => ScalarView::Str(&text[start..end]),
+            Scalar::Data(start, end) => ScalarView::Data(&data[start..end]),
+            Scalar::Uid(u) => ScalarView::Uid(u),
+        }
+    }
+
+    /// The id the next object gets.
+    fn next_id(&self) -> Result<u32, EncodeError> {
+        u32::try_from(self.objects.len())
+            .map_err(|_| EncodeError::custom("more than 2^32 objects in a binary plist"))
+    }
+
+    /// The object of scalar `s`: an equal one written before, or a new one. A string or
+    /// data that is already there gives its bytes back to the arena (they are its end).
+    fn scalar(&mut self, s: Scalar) -> Result<u32, EncodeError> {
+        let view = Self::view(&self.text, &self.data, s);
+        let hash = self.hasher.hash_one(&view);
+        let objects = &self.objects;
+        let (text, data) = (&self.text, &self.data);
+        let found = self.seen.find(hash, |&(h, id)| {
+            h == hash
+                && matches!(&objects[id as usize], Object::Scalar(o)
+                    if Self::view(text, data, *o) == view)
+        });
+        if let Some(&(_, id)) = found {
+            match s {
+                Scalar::Str(start, _) => self.text.truncate(start),
+                Scalar::Data(start, _) => self.data.truncate(start),
+                _ => {}
+            }
+            return Ok(id);
+        }
+        let id = self.next_id()?;
+        self.objects.push(Object::Scalar(s));
+        self.seen.insert_unique(hash, (hash, id), |&(h, _)| h);
+        Ok(id)
+    }
+
+    /// Before a value: a second top-level value is an error, and in a dict the pending
+    /// key becomes its object.
+    fn before_value(&mut self) -> Result<(), EncodeError> {
+        match self.open.last() {
+            None if self.done => Err(EncodeError::custom("a second top-level value")),
+            None => Ok(()),
+            Some(open) if open.dict => {
+                let Some((start, end)) = self.key.take() else {
+                    return Err(EncodeError::custom("a dict value without a key"));
                 };
-                self.scalar(Scalar::Real(bits))
+                let key = self.scalar(Scalar::Str(start, end))?;
+                self.pending.push(key);
+                Ok(())
             }
-            RawValue::String(s) | RawValue::Text(s) => self.scalar(Scalar::Str(s)),
-            RawValue::Bytes(b) => self.scalar(Scalar::Data(b)),
-            RawValue::Datetime(d) => match plist_date(d).as_ref().and_then(apple_seconds) {
-                Some(seconds) => self.scalar(Scalar::Date(seconds.to_bits())),
-                None if d.offset.is_some() => {
-                    return Err(EncodeError::unsupported(
-                        "a date outside the years 0000..=9999 (UTC)",
-                        FORMAT,
-                    ))
-                }
-                // Local date-times were turned into text before.
-                None => return Err(EncodeError::unsupported("a local date-time", FORMAT)),
-            },
-            RawValue::Seq(items) => {
-                let id = self.reserve();
-                let mut refs = Vec::with_capacity(items.len());
-                for (i, item) in items.iter().enumerate() {
-                    refs.push(self.add(item).map_err(|e| e.at_index(i))?);
-                }
-                self.list[id as usize] = Object::Array(refs);
-                id
+            Some(_) => Ok(()),
+        }
+    }
+
+    /// Places the value `id` (after [`BinaryWriter::before_value`]).
+    fn place(&mut self, id: u32) {
+        match self.open.is_empty() {
+            true => self.done = true,
+            false => self.pending.push(id),
+        }
+    }
+
+    /// Writes the scalar value `s` (its bytes, if any, are at the arena's end).
+    fn scalar_value(&mut self, s: Scalar) -> Result<(), EncodeError> {
+        let id = self.scalar(s)?;
+        self.place(id);
+        Ok(())
+    }
+
+    fn begin(&mut self, dict: bool) -> Result<(), EncodeError> {
+        self.before_value()?;
+        let id = self.next_id()?;
+        self.objects.push(Object::Array(0, 0));
+        self.place(id);
+        self.open.push(OpenContainer {
+            id,
+            start: self.pending.len(),
+            dict,
+        });
+        Ok(())
+    }
+
+    fn end(&mut self, dict: bool) -> Result<(), EncodeError> {
+        let Some(open) = self.open.pop() else {
+            return Err(EncodeError::custom("an end without a begin"));
+        };
+        if open.dict != dict || self.key.is_some() {
+            return Err(EncodeError::custom(
+                "unbalanced begin/end events, or a key without a value",
+            ));
+        }
+        let entries = &self.pending[open.start..];
+        let start = self.refs.len();
+        let object = if dict {
+            if let Some(uid) = self.uid(entries) {
+                return self.end_as_uid(open, uid);
             }
-            RawValue::Map(entries) => {
-                if let [(key, value)] = entries.as_slice() {
-                    if key == UID_KEY {
-                        let uid = match value {
-                            RawValue::Int(i) => u64::try_from(*i).ok(),
-                            RawValue::UInt(u) => Some(*u),
-                            _ => None,
-                        };
-                        if let Some(uid) = uid {
-                            return Ok(self.scalar(Scalar::Uid(uid)));
+            let len = entries.len() / 2;
+            self.refs.extend(entries.iter().step_by(2));
+            self.refs.extend(entries.iter().skip(1).step_by(2));
+            Object::Dict(start, len)
+        } else {
+            self.refs.extend_from_slice(entries);
+            Object::Array(start, entries.len())
+        };
+        self.objects[open.id as usize] = object;
+        self.pending.truncate(open.start);
+        Ok(())
+    }
+
+    /// The UID a dict of these entries stands for: one entry, `"CF$UID"` to an integer
+    /// of 0 or more (the readers return UIDs so).
+    fn uid(&self, entries: &[u32]) -> Option<u64> {
+        let &[key, value] = entries else {
+            return None;
+        };
+        let (Object::Scalar(Scalar::Str(start, end)), Object::Scalar(Scalar::Integer(n))) =
+            (&self.objects[key as usize], &self.objects[value as usize])
+        else {
+            return None;
+        };
+        if &self.text[*start..*end] != UID_KEY.as_bytes() {
+            return None;
+        }
+        match *n {
+            Integer::Int(i) => u64::try_from(i).ok(),
+            Integer::UInt(u) => Some(u),
+        }
+    }
+
+    /// Ends the dict `open` as the UID `uid`: the objects its entry added are taken
+    /// back, and its place holds the UID's object.
+    fn end_as_uid(&mut self, open: OpenContainer, uid: u64) -> Result<(), EncodeError> {
+        for id in (open.id + 1..self.next_id()?).rev() {
+            if let Object::Scalar(s) = self.objects[id as usize] {
+                let hash = self.hasher.hash_one(Self::view(&self.text, &self.data, s));
+                if let Ok(entry) = self.seen.find_entry(hash, |&(_, x)| x == id) {
+                    entry.remove();
+                }
+                if let Scalar::Str(start, _) = s {
+                    self.text.truncate(start);
+                }
+            }
+        }
+        self.objects.truncate(open.id as usize);
+        self.pending.truncate(open.start);
+        let id = self.scalar(Scalar::Uid(uid))?;
+        if let Some(place) = self.pending.last_mut().filter(|_| !self.open.is_empty()) {
+            *place = id;
+        }
+        Ok(())
+    }
+
+    /// Writes the plist; an error unless exactly one value was encoded.
+    pub fn finish(mut self) -> Result<(), EncodeError> {
+        if !self.done || !self.open.is_empty() {
+            return Err(EncodeError::custom(
+                "incomplete value: unbalanced begin/end events",
+            ));
+        }
+        self.write()?;
+        match self.sink.is_active() {
+            true => self.sink.finish(self.out),
+            false => Ok(()),
+        }
+    }
+
+    /// Writes the header, the objects, the offset table and the trailer.
+    fn write(&mut self) -> Result<(), EncodeError> {
+        let out = &mut *self.out;
+        let sink = &mut self.sink;
+        let count = self.objects.len();
+        let ref_size = width_of(count as u64 - 1);
+        let base = out.len();
+        // About the whole plist (ASCII text; a marker, a short length or number, and an
+        // offset per object), so that `out` grows once.
+        out.reserve(
+            40 + self.text.len() + self.data.len() + self.refs.len() * ref_size + count * 12,
+        );
+        out.extend_from_slice(b"bplist00");
+        let mut offsets = Vec::with_capacity(count);
+        let mut utf16 = Vec::new();
+        // Bytes already handed to the sink (including any before `base`).
+        let mut spilled = 0;
+        for object in &self.objects {
+            if sink.wants(out) {
+                spilled += out.len();
+                sink.spill(out);
+            }
+            offsets.push((spilled + out.len() - base) as u64);
+            match *object {
+                Object::Scalar(Scalar::Bool(b)) => out.push(if b { 0x09 } else { 0x08 }),
+                Object::Scalar(Scalar::Integer(v)) => push_int_object(out, v),
+                Object::Scalar(Scalar::Real(bits)) => {
+                    out.push(0x23);
+                    out.extend_from_slice(&bits.to_be_bytes());
+                }
+                Object::Scalar(Scalar::Date(bits)) => {
+                    out.push(0x33);
+                    out.extend_from_slice(&bits.to_be_bytes());
+                }
+                Object::Scalar(Scalar::Data(start, end)) => {
+                    push_marker_len(out, 0x40, end - start);
+                    out.extend_from_slice(&self.data[start..end]);
+                }
+                Object::Scalar(Scalar::Str(start, end)) => {
+                    let s = &self.text[start..end];
+                    if s.is_ascii() {
+                        push_marker_len(out, 0x50, s.len());
+                        out.extend_from_slice(s);
+                    } else {
+                        utf16.clear();
+                        // Never lossy: the bytes are a `&str`'s.
+                        utf16.extend(String::from_utf8_lossy(s).encode_utf16());
+                        push_marker_len(out, 0x60, utf16.len());
+                        for unit in &utf16 {
+                            out.extend_from_slice(&unit.to_be_bytes());
                         }
                     }
                 }
-                let id = self.reserve();
-                let mut keys = Vec::with_capacity(entries.len());
-                let mut values = Vec::with_capacity(entries.len());
-                let skip = self.skip_nulls;
-                let kept = entries
-                    .iter()
-                    .filter(|(_, v)| !(skip && matches!(v, RawValue::Null)));
-                for (key, _) in kept.clone() {
-                    keys.push(self.scalar(Scalar::Str(key)));
+                Object::Scalar(Scalar::Uid(u)) => {
+                    let w = width_of(u);
+                    out.push(0x80 | (w - 1) as u8);
+                    push_uint(out, u, w);
                 }
-                for (key, value) in kept {
-                    values.push(self.add(value).map_err(|e| e.at_key(key))?);
+                Object::Array(start, len) => {
+                    push_marker_len(out, 0xA0, len);
+                    for &r in &self.refs[start..start + len] {
+                        push_uint(out, u64::from(r), ref_size);
+                    }
                 }
-                self.list[id as usize] = Object::Dict(keys, values);
-                id
+                Object::Dict(start, len) => {
+                    push_marker_len(out, 0xD0, len);
+                    for &r in &self.refs[start..start + 2 * len] {
+                        push_uint(out, u64::from(r), ref_size);
+                    }
+                }
             }
-        })
+        }
+        let table = (spilled + out.len() - base) as u64;
+        let offset_size = width_of(offsets.last().copied().unwrap_or(0));
+        for &offset in &offsets {
+            if sink.wants(out) {
+                sink.spill(out);
+            }
+            push_uint(out, offset, offset_size);
+        }
+        out.extend_from_slice(&[0; 6]);
+        out.push(offset_size as u8);
+        out.push(ref_size as u8);
+        out.extend_from_slice(&(count as u64).to_be_bytes());
+        // The top-level object is the first.
+        out.extend_from_slice(&0u64.to_be_bytes());
+        out.extend_from_slice(&table.to_be_bytes());
+        Ok(())
+    }
+}
+
+impl Encoder for BinaryWriter<'_> {
+    fn null(&mut self) -> Result<(), EncodeError> {
+        match self.key.take() {
+            Some((start, _)) if self.nulls == NullEntries::Skip => {
+                self.text.truncate(start);
+                Ok(())
+            }
+            _ => Err(null_error()),
+        }
+    }
+    fn bool(&mut self, v: bool) -> Result<(), EncodeError> {
+        self.before_value()?;
+        self.scalar_value(Scalar::Bool(v))
+    }
+    fn i64(&mut self, v: i64) -> Result<(), EncodeError> {
+        self.before_value()?;
+        self.scalar_value(Scalar::Integer(Integer::Int(v)))
+    }
+    fn u64(&mut self, v: u64) -> Result<(), EncodeError> {
+        self.before_value()?;
+        self.scalar_value(Scalar::Integer(Integer::from(v)))
+    }
+    fn f64(&mut self, v: f64) -> Result<(), EncodeError> {
+        // One NaN object for every NaN payload.
+        let bits = if v.is_nan() {
+            f64::NAN.to_bits()
+        } else {
+            v.to_bits()
+        };
+        self.before_value()?;
+        self.scalar_value(Scalar::Real(bits))
+    }
+    fn big_number(&mut self, text: &str) -> Result<(), EncodeError> {
+        let v = big_integer(text)?;
+        self.before_value()?;
+        self.scalar_value(Scalar::Integer(v))
+    }
+    fn str(&mut self, v: &str) -> Result<(), EncodeError> {
+        self.before_value()?;
+        let start = self.text.len();
+        self.text.extend_from_slice(v.as_bytes());
+        self.scalar_value(Scalar::Str(start, self.text.len()))
+    }
+    fn bytes(&mut self, v: &[u8]) -> Result<(), EncodeError> {
+        self.before_value()?;
+        let start = self.data.len();
+        self.data.extend_from_slice(v);
+        self.scalar_value(Scalar::Data(start, self.data.len()))
+    }
+    /// A date-time with an offset is a plist date; a local one (or a date or time
+    /// alone) is its RFC 3339 text.
+    fn datetime(&mut self, v: &Datetime) -> Result<(), EncodeError> {
+        if v.offset.is_none() {
+            return self.str(&v.to_string());
+        }
+        match plist_date(v).as_ref().and_then(apple_seconds) {
+            Some(seconds) => {
+                self.before_value()?;
+                self.scalar_value(Scalar::Date(seconds.to_bits()))
+            }
+            None => Err(EncodeError::unsupported(
+                "a date outside the years 0000..=9999 (UTC)",
+                FORMAT,
+            )),
+        }
+    }
+    fn begin_seq(&mut self, _: Option<usize>) -> Result<(), EncodeError> {
+        self.begin(false)
+    }
+    fn end_seq(&mut self) -> Result<(), EncodeError> {
+        self.end(false)
+    }
+    fn begin_map(&mut self, _: Option<usize>) -> Result<(), EncodeError> {
+        self.begin(true)
+    }
+    fn key(&mut self, key: &str) -> Result<(), EncodeError> {
+        if !self.open.last().is_some_and(|open| open.dict) || self.key.is_some() {
+            return Err(EncodeError::custom("a key outside a dict, or two in a row"));
+        }
+        let start = self.text.len();
+        self.text.extend_from_slice(key.as_bytes());
+        self.key = Some((start, self.text.len()));
+        Ok(())
+    }
+    fn end_map(&mut self) -> Result<(), EncodeError> {
+        self.end(true)
     }
 }
 
@@ -673,8 +1034,16 @@ fn width_of(n: u64) -> usize {
     }
 }
 
+/// Writes the low `width` (1, 2, 4 or 8) bytes of `v`, big-endian.
+#[inline]
 fn push_uint(out: &mut Vec<u8>, v: u64, width: usize) {
-    out.extend_from_slice(&v.to_be_bytes()[8 - width..]);
+    // Fixed-size copies: a slice of a variable length would be a call to memcpy.
+    match width {
+        1 => out.push(v as u8),
+        2 => out.extend_from_slice(&(v as u16).to_be_bytes()),
+        4 => out.extend_from_slice(&(v as u32).to_be_bytes()),
+        _ => out.extend_from_slice(&v.to_be_bytes()),
+    }
 }
 
 fn push_int_object(out: &mut Vec<u8>, v: Integer) {
@@ -704,11 +1073,7 @@ fn push_marker_len(out: &mut Vec<u8>, high: u8, len: usize) {
     }
 }
 
-/// Writes `value` as a binary plist (`bplist00`) into `out`.
-///
-/// Equal scalars (strings and keys, numbers, dates, data, UIDs) are written once and
-/// shared; containers are written once per occurrence. Reference and offset widths are
-/// the smallest that fit.
+/// Writes `value` as a binary plist (`bplist00`) into `out` (see [`BinaryWriter`]).
 pub fn write_binary(value: &RawValue<'_>, out: &mut Vec<u8>) -> Result<(), EncodeError> {
     write_binary_with(value, NullEntries::Reject, out)
 }
@@ -719,128 +1084,7 @@ pub fn write_binary_with(
     nulls: NullEntries,
     out: &mut Vec<u8>,
 ) -> Result<(), EncodeError> {
-    write_binary_to(value, nulls, out, &mut Sink::none())
-}
-
-/// [`write_binary_with`], handing `out` to `sink` between objects as it fills (the
-/// offset table at the end counts what went before).
-pub(crate) fn write_binary_to(
-    value: &RawValue<'_>,
-    nulls: NullEntries,
-    out: &mut Vec<u8>,
-    sink: &mut Sink<'_>,
-) -> Result<(), EncodeError> {
-    let value = if !has_local_datetime(value) {
-        std::borrow::Cow::Borrowed(value)
-    } else {
-        std::borrow::Cow::Owned(local_datetimes_as_text(value))
-    };
-    let mut objects = Objects {
-        skip_nulls: nulls == NullEntries::Skip,
-        ..Objects::default()
-    };
-    objects.add(&value)?;
-    let count = objects.list.len();
-    let ref_size = width_of(count as u64 - 1);
-    let base = out.len();
-    out.extend_from_slice(b"bplist00");
-    let mut offsets = Vec::with_capacity(count);
-    let mut utf16 = Vec::new();
-    // Bytes already handed to the sink (including any before `base`).
-    let mut spilled = 0;
-    for object in &objects.list {
-        if sink.wants(out) {
-            spilled += out.len();
-            sink.spill(out);
-        }
-        offsets.push((spilled + out.len() - base) as u64);
-        match object {
-            Object::Scalar(Scalar::Bool(b)) => out.push(if *b { 0x09 } else { 0x08 }),
-            Object::Scalar(Scalar::Integer(v)) => push_int_object(out, *v),
-            Object::Scalar(Scalar::Real(bits)) => {
-                out.push(0x23);
-                out.extend_from_slice(&bits.to_be_bytes());
-            }
-            Object::Scalar(Scalar::Date(bits)) => {
-                out.push(0x33);
-                out.extend_from_slice(&bits.to_be_bytes());
-            }
-            Object::Scalar(Scalar::Data(b)) => {
-                push_marker_len(out, 0x40, b.len());
-                out.extend_from_slice(b);
-            }
-            Object::Scalar(Scalar::Str(s)) if s.is_ascii() => {
-                push_marker_len(out, 0x50, s.len());
-                out.extend_from_slice(s.as_bytes());
-            }
-            Object::Scalar(Scalar::Str(s)) => {
-                utf16.clear();
-                utf16.extend(s.encode_utf16());
-                push_marker_len(out, 0x60, utf16.len());
-                for unit in &utf16 {
-                    out.extend_from_slice(&unit.to_be_bytes());
-                }
-            }
-            Object::Scalar(Scalar::Uid(u)) => {
-                let w = width_of(*u);
-                out.push(0x80 | (w - 1) as u8);
-                push_uint(out, *u, w);
-            }
-            Object::Array(refs) => {
-                push_marker_len(out, 0xA0, refs.len());
-                for &r in refs {
-                    push_uint(out, u64::from(r), ref_size);
-                }
-            }
-            Object::Dict(keys, values) => {
-                push_marker_len(out, 0xD0, keys.len());
-                for &r in keys.iter().chain(values) {
-                    push_uint(out, u64::from(r), ref_size);
-                }
-            }
-        }
-    }
-    let table = (spilled + out.len() - base) as u64;
-    let offset_size = width_of(offsets.last().copied().unwrap_or(0));
-    for &offset in &offsets {
-        if sink.wants(out) {
-            sink.spill(out);
-        }
-        push_uint(out, offset, offset_size);
-    }
-    out.extend_from_slice(&[0; 6]);
-    out.push(offset_size as u8);
-    out.push(ref_size as u8);
-    out.extend_from_slice(&(count as u64).to_be_bytes());
-    out.extend_from_slice(&0u64.to_be_bytes());
-    out.extend_from_slice(&table.to_be_bytes());
-    Ok(())
-}
-
-fn is_local(d: &Datetime) -> bool {
-    d.offset.is_none()
-}
-
-fn has_local_datetime(value: &RawValue<'_>) -> bool {
-    match value {
-        RawValue::Datetime(d) => is_local(d),
-        RawValue::Seq(items) => items.iter().any(has_local_datetime),
-        RawValue::Map(entries) => entries.iter().any(|(_, v)| has_local_datetime(v)),
-        _ => false,
-    }
-}
-
-/// A copy of `value` with local date-times, dates and times as their RFC 3339 text.
-fn local_datetimes_as_text<'a>(value: &RawValue<'a>) -> RawValue<'a> {
-    match value {
-        RawValue::Datetime(d) if is_local(d) => RawValue::String(d.to_string().into()),
-        RawValue::Seq(items) => RawValue::Seq(items.iter().map(local_datetimes_as_text).collect()),
-        RawValue::Map(entries) => RawValue::Map(
-            entries
-                .iter()
-                .map(|(k, v)| (k.clone(), local_datetimes_as_text(v)))
-                .collect(),
-        ),
-        other => other.clone(),
-    }
+    let mut writer = BinaryWriter::with_nulls(out, nulls);
+    value.encode(&mut writer)?;
+    writer.finish()
 }
