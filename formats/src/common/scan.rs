@@ -8,6 +8,30 @@ pub(crate) fn word(chunk: &[u8]) -> u64 {
     u64::from_le_bytes(bytes)
 }
 
+/// `a == b`, without a call to `memcmp` when they are at most 16 bytes long (names,
+/// keys): two overlapping loads from each end, of eight bytes or of four, or the first,
+/// middle and last byte.
+#[inline(always)]
+pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    match n {
+        0 => true,
+        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
+        4..=7 => ends::<4>(a) == ends::<4>(b),
+        8..=16 => ends::<8>(a) == ends::<8>(b),
+        _ => a == b,
+    }
+}
+
+/// The first and the last `N` bytes of `s` (which holds at least `N`).
+#[inline(always)]
+fn ends<const N: usize>(s: &[u8]) -> (Option<&[u8; N]>, Option<&[u8; N]>) {
+    (s.first_chunk::<N>(), s.last_chunk::<N>())
+}
+
 /// The high bit of each byte of `w` equal to `byte`. Of several flags (this one or
 /// [`bytes_below`]'s, or'ed together), the lowest is always exact; later ones may be
 /// false positives from a borrow.
@@ -190,6 +214,24 @@ pub(crate) fn for_each_placement(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every length to 20 (each load size and the memcmp beyond), equal and with one
+    /// byte changed at each place.
+    #[test]
+    fn same_bytes_is_slice_equality() {
+        for n in 0..=20usize {
+            let a: Vec<u8> = (0..n as u8).map(|i| b'a' + i).collect();
+            assert!(same_bytes(&a, &a.clone()), "{n}");
+            for at in 0..n {
+                let mut b = a.clone();
+                b[at] ^= 0x20;
+                assert!(!same_bytes(&a, &b), "{n} {at}");
+            }
+            let mut longer = a.clone();
+            longer.push(b'z');
+            assert!(!same_bytes(&a, &longer) && !same_bytes(&longer, &a), "{n}");
+        }
+    }
 
     /// The words and a byte loop agree: every start and length up to 70 bytes (every
     /// alignment and word boundary), with each kind of stopping byte at each place, and

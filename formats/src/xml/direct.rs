@@ -21,7 +21,7 @@ use std::borrow::Cow;
 
 use quarry_raw_value::{Fallback, PullSource, RawValue, Text as PullText, ValueKind};
 
-use crate::common::{fold_digits, Limits, Span};
+use crate::common::{fold_digits, same_bytes, Limits, Span};
 
 use super::builder::{StartTag, Text, XmlBuilder};
 use super::raw::TextRuns;
@@ -389,7 +389,7 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
             let name = &entries[at].name;
             let mut after = entries[at].end;
             let mut count = 1;
-            while after < *end && entries[after].name == *name {
+            while after < *end && same_bytes(entries[after].name.as_bytes(), name.as_bytes()) {
                 count += 1;
                 after = entries[after].end;
             }

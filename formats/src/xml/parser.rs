@@ -16,7 +16,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use crate::common::{Limits, Span};
+use crate::common::{same_bytes, Limits, Span};
 
 use super::builder::{
     Declaration, Doctype, NamespaceBinding, RawAttribute, StartTag, Text, Value, XmlBuilder,
@@ -1311,7 +1311,7 @@ impl<'a> Parser<'a> {
         if self.open.len() > base {
             let open = self.open.last().map_or(&[][..], |o| o.name.as_bytes());
             let rest = &c.bytes()[c.pos..];
-            if rest.get(open.len()) == Some(&b'>') && rest.starts_with(open) {
+            if rest.get(open.len()) == Some(&b'>') && same_bytes(&rest[..open.len()], open) {
                 c.pos += open.len() + 1;
                 if let Some(open) = self.open.pop() {
                     self.drop_bindings(open.bindings);
