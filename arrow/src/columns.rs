@@ -26,6 +26,7 @@ use arrow_array::{
 use arrow_buffer::{BooleanBufferBuilder, NullBufferBuilder, OffsetBuffer, ScalarBuffer};
 use arrow_cast::parse::{string_to_datetime, Parser};
 use arrow_schema::{DataType, Field, FieldRef, Fields, SchemaRef, TimeUnit};
+use quarry_formats::common::same_bytes;
 use quarry_raw_value::{Datetime, Fallback, PullSource, RawValue, ValueKind};
 
 use crate::error::Error;
@@ -696,18 +697,18 @@ impl Columns {
             unreachable!("struct frames are structs")
         };
         let index = match &next[after] {
-            Slot::Field(i) if same_key(names[*i as usize].as_bytes(), key.as_bytes()) => {
+            Slot::Field(i) if same_bytes(names[*i as usize].as_bytes(), key.as_bytes()) => {
                 Some(*i as usize)
             }
             Slot::Unknown(name)
-                if !name.is_empty() && same_key(name.as_bytes(), key.as_bytes()) =>
+                if !name.is_empty() && same_bytes(name.as_bytes(), key.as_bytes()) =>
             {
                 None
             }
             _ => {
                 let index = names
                     .iter()
-                    .position(|name| same_key(name.as_bytes(), key.as_bytes()));
+                    .position(|name| same_bytes(name.as_bytes(), key.as_bytes()));
                 next[after] = match index {
                     Some(i) => Slot::Field(i as u32),
                     None => Slot::Unknown(key.into()),
@@ -971,24 +972,6 @@ impl Columns {
         }
         self.nodes[at].len += 1;
         Ok(())
-    }
-}
-
-/// Byte equality for keys, without a loop up to 16 bytes: two overlapping loads from
-/// each end (a call to `memcmp`, or a byte loop, per key cost more than the rest of the
-/// lookup).
-#[inline(always)]
-fn same_key(a: &[u8], b: &[u8]) -> bool {
-    let n = a.len();
-    if n != b.len() {
-        return false;
-    }
-    match n {
-        0 => true,
-        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
-        4..=7 => a.first_chunk::<4>() == b.first_chunk() && a.last_chunk::<4>() == b.last_chunk(),
-        8..=16 => a.first_chunk::<8>() == b.first_chunk() && a.last_chunk::<8>() == b.last_chunk(),
-        _ => a == b,
     }
 }
 
@@ -1280,29 +1263,5 @@ impl Sink for Columns {
 
     fn records(&self) -> usize {
         self.records
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::same_key;
-
-    /// Every length up to 40 against a copy and against each single-byte change.
-    #[test]
-    fn same_key_is_byte_equality() {
-        let text: Vec<u8> = (0..40u8).map(|i| b'a' + i % 26).collect();
-        for len in 0..=text.len() {
-            let a = &text[..len];
-            let mut b = a.to_vec();
-            assert!(same_key(a, &b));
-            for i in 0..len {
-                b[i] ^= 1;
-                assert!(!same_key(a, &b), "len {len}, byte {i}");
-                b[i] ^= 1;
-            }
-            if len > 0 {
-                assert!(!same_key(a, &b[..len - 1]));
-            }
-        }
     }
 }

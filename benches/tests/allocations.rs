@@ -15,6 +15,21 @@ use quarry::{Decode, Format};
 use quarry_corpus_gen::shapes::{Article, Config, Person, Reading, SmallMessage, Wide};
 use quarry_corpus_gen::Shape;
 
+/// `$count::<T>(&doc.bytes)` with `T` the document's shape (batches as `$batch<record>`).
+macro_rules! by_shape {
+    ($doc:expr, $batch:ident, $count:ident) => {
+        match $doc.shape {
+            Shape::SmallMessage => $count::<SmallMessage>(&$doc.bytes),
+            Shape::PersonBatch => $count::<$batch<Person>>(&$doc.bytes),
+            Shape::EscapedArticles => $count::<$batch<Article>>(&$doc.bytes),
+            Shape::Telemetry => $count::<$batch<Reading>>(&$doc.bytes),
+            Shape::WideRecord => $count::<$batch<Wide>>(&$doc.bytes),
+            Shape::IntList => $count::<$batch<i64>>(&$doc.bytes),
+            Shape::Config => $count::<Config>(&$doc.bytes),
+        }
+    };
+}
+
 struct Counting;
 
 static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
@@ -163,9 +178,14 @@ fn allocations_stay_within_ceilings() {
     binary_plist_writer_allocates_per_document();
 }
 
-/// (quarry, plist) allocations writing `value` as a binary plist.
-fn both_bplist<T: quarry::Encode + serde::Serialize>(value: &T) -> (usize, usize) {
+/// (quarry, plist) allocations writing the value of binary plist `bytes`, decoded as `T`,
+/// as a binary plist.
+fn both_bplist<T>(bytes: &[u8]) -> (usize, usize)
+where
+    T: for<'de> Decode<'de> + quarry::Encode + serde::Serialize,
+{
     use quarry::plist::{NullEntries, PlistFormat};
+    let value = &quarry::from_slice::<T>(bytes, Format::Plist).unwrap();
     let quarry = count(|| {
         drop(quarry::plist::to_vec_with(value, PlistFormat::Binary, NullEntries::Skip).unwrap())
     });
@@ -185,18 +205,7 @@ fn binary_plist_writer_allocates_per_document() {
         if doc.name == "large" {
             continue;
         }
-        fn decoded<T: for<'de> Decode<'de>>(bytes: &[u8]) -> T {
-            quarry::from_slice(bytes, Format::Plist).unwrap()
-        }
-        let (quarry, plist) = match doc.shape {
-            Shape::SmallMessage => both_bplist(&decoded::<SmallMessage>(&doc.bytes)),
-            Shape::PersonBatch => both_bplist(&decoded::<Vec<Person>>(&doc.bytes)),
-            Shape::EscapedArticles => both_bplist(&decoded::<Vec<Article>>(&doc.bytes)),
-            Shape::Telemetry => both_bplist(&decoded::<Vec<Reading>>(&doc.bytes)),
-            Shape::WideRecord => both_bplist(&decoded::<Vec<Wide>>(&doc.bytes)),
-            Shape::IntList => both_bplist(&decoded::<Vec<i64>>(&doc.bytes)),
-            Shape::Config => both_bplist(&decoded::<Config>(&doc.bytes)),
-        };
+        let (quarry, plist) = by_shape!(doc, Vec, both_bplist);
         report.push(format!("{}: quarry {quarry}, plist {plist}", doc.name));
         assert!(
             quarry <= 64 && quarry <= plist,
@@ -228,15 +237,7 @@ fn yaml_struct_door_allocates_per_value_what_the_value_owns() {
         if doc.name == "large" {
             continue;
         }
-        let (quarry, serde_yaml) = match doc.shape {
-            Shape::SmallMessage => both_yaml::<SmallMessage>(&doc.bytes),
-            Shape::PersonBatch => both_yaml::<Vec<Person>>(&doc.bytes),
-            Shape::EscapedArticles => both_yaml::<Vec<Article>>(&doc.bytes),
-            Shape::Telemetry => both_yaml::<Vec<Reading>>(&doc.bytes),
-            Shape::WideRecord => both_yaml::<Vec<Wide>>(&doc.bytes),
-            Shape::IntList => both_yaml::<Vec<i64>>(&doc.bytes),
-            Shape::Config => both_yaml::<Config>(&doc.bytes),
-        };
+        let (quarry, serde_yaml) = by_shape!(doc, Vec, both_yaml);
         report.push(format!(
             "{}: quarry {quarry}, serde_yaml {serde_yaml}",
             doc.name
@@ -273,15 +274,7 @@ fn toml_struct_door_allocates_per_value_what_the_value_owns() {
         if doc.name == "large" {
             continue;
         }
-        let (quarry, toml) = match doc.shape {
-            Shape::SmallMessage => both_toml::<SmallMessage>(&doc.bytes),
-            Shape::PersonBatch => both_toml::<Records<Person>>(&doc.bytes),
-            Shape::EscapedArticles => both_toml::<Records<Article>>(&doc.bytes),
-            Shape::Telemetry => both_toml::<Records<Reading>>(&doc.bytes),
-            Shape::WideRecord => both_toml::<Records<Wide>>(&doc.bytes),
-            Shape::IntList => both_toml::<Records<i64>>(&doc.bytes),
-            Shape::Config => both_toml::<Config>(&doc.bytes),
-        };
+        let (quarry, toml) = by_shape!(doc, Records, both_toml);
         report.push(format!("{}: quarry {quarry}, toml {toml}", doc.name));
         within_ceiling(TOML_CEILINGS, doc.name, quarry);
         // The parser's buffers and the value's own allocations: within a quarter (plus
@@ -329,15 +322,7 @@ fn struct_door_allocates_only_what_the_value_owns() {
         if doc.name == "large" {
             continue; // the same shape as person-batch, 80x the size: too slow unoptimised
         }
-        let (quarry, serde) = match doc.shape {
-            Shape::SmallMessage => both::<SmallMessage>(&doc.bytes),
-            Shape::PersonBatch => both::<Vec<Person>>(&doc.bytes),
-            Shape::EscapedArticles => both::<Vec<Article>>(&doc.bytes),
-            Shape::Telemetry => both::<Vec<Reading>>(&doc.bytes),
-            Shape::WideRecord => both::<Vec<Wide>>(&doc.bytes),
-            Shape::IntList => both::<Vec<i64>>(&doc.bytes),
-            Shape::Config => both::<Config>(&doc.bytes),
-        };
+        let (quarry, serde) = by_shape!(doc, Vec, both);
         report.push(format!("{}: quarry {quarry}, serde_json {serde}", doc.name));
         within_ceiling(CEILINGS, doc.name, quarry);
         // A few per document (the parser's reusable buffers), none per value.

@@ -4,14 +4,22 @@
 use quarry::{Decode, Format};
 use quarry_benches::shapes::{citm::Catalog, twitter::Twitter};
 
-fn check<T>(name: &str)
-where
+/// What the checks need of a typed value: quarry and serde decode it, quarry encodes it.
+trait Typed:
+    for<'de> Decode<'de> + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug + quarry::Encode
+{
+}
+
+impl<T> Typed for T where
     T: for<'de> Decode<'de>
         + serde::de::DeserializeOwned
         + PartialEq
         + std::fmt::Debug
-        + quarry::Encode,
+        + quarry::Encode
 {
+}
+
+fn check<T: Typed>(name: &str) {
     let bytes = std::fs::read(quarry_benches::corpus_dir().join("json").join(name)).unwrap();
     let ours: T =
         quarry::from_slice(&bytes, Format::Json).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -41,14 +49,7 @@ fn citm_decodes_like_serde_json() {
 
 /// quarry and the `toml` crate decode a TOML file into the same typed value, and what
 /// quarry encodes decodes back to it.
-fn check_toml<T>(name: &str, bytes: &[u8])
-where
-    T: for<'de> Decode<'de>
-        + serde::de::DeserializeOwned
-        + PartialEq
-        + std::fmt::Debug
-        + quarry::Encode,
-{
+fn check_toml<T: Typed>(name: &str, bytes: &[u8]) {
     let ours: T = quarry::from_slice(bytes, Format::Toml).unwrap_or_else(|e| panic!("{name}: {e}"));
     let theirs: T = toml::from_str(std::str::from_utf8(bytes).unwrap())
         .unwrap_or_else(|e| panic!("{name}: toml: {e}"));
@@ -79,27 +80,6 @@ fn toml_files_decode_like_the_toml_crate() {
     assert_eq!(checked, 4);
 }
 
-#[test]
-fn generated_toml_decodes_like_the_toml_crate() {
-    use quarry_corpus_gen::shapes::*;
-    use quarry_corpus_gen::Shape;
-    for doc in quarry_corpus_gen::toml_corpus() {
-        if doc.name == "large" {
-            continue; // the same records as person-batch, 20,000 of them: slow unoptimized
-        }
-        let (name, b) = (doc.name, &doc.bytes);
-        match doc.shape {
-            Shape::SmallMessage => check_toml::<SmallMessage>(name, b),
-            Shape::PersonBatch => check_toml::<Records<Person>>(name, b),
-            Shape::EscapedArticles => check_toml::<Records<Article>>(name, b),
-            Shape::Telemetry => check_toml::<Records<Reading>>(name, b),
-            Shape::WideRecord => check_toml::<Records<Wide>>(name, b),
-            Shape::IntList => check_toml::<Records<i64>>(name, b),
-            Shape::Config => check_toml::<Config>(name, b),
-        }
-    }
-}
-
 /// quarry and the peer decode one rendering into the same typed value.
 fn agree<T>(name: &str, bytes: &[u8], format: Format, peer: impl Fn(&[u8]) -> Result<T, String>)
 where
@@ -114,28 +94,42 @@ where
     );
 }
 
-macro_rules! every_shape {
-    ($corpus:expr, $format:expr, $batch:ident, $peer:expr) => {{
+/// Runs `$check::<T>(name, bytes, $args...)` on every document of `$corpus` but `large`,
+/// with `T` the document's shape (batches as `$batch<record>`).
+macro_rules! each_shape {
+    ($corpus:expr, $batch:ident, $check:ident $(, $arg:expr)*) => {{
         #[allow(unused_imports)]
         use quarry_corpus_gen::shapes::Records;
         use quarry_corpus_gen::shapes::*;
         use quarry_corpus_gen::Shape;
         for doc in $corpus {
             if doc.name == "large" {
-                continue;
+                continue; // the same records as person-batch, 20,000 of them: slow unoptimized
             }
             let (name, b) = (doc.name, &doc.bytes[..]);
             match doc.shape {
-                Shape::SmallMessage => agree::<SmallMessage>(name, b, $format, $peer),
-                Shape::PersonBatch => agree::<$batch<Person>>(name, b, $format, $peer),
-                Shape::EscapedArticles => agree::<$batch<Article>>(name, b, $format, $peer),
-                Shape::Telemetry => agree::<$batch<Reading>>(name, b, $format, $peer),
-                Shape::WideRecord => agree::<$batch<Wide>>(name, b, $format, $peer),
-                Shape::IntList => agree::<$batch<i64>>(name, b, $format, $peer),
-                Shape::Config => agree::<Config>(name, b, $format, $peer),
+                Shape::SmallMessage => $check::<SmallMessage>(name, b $(, $arg)*),
+                Shape::PersonBatch => $check::<$batch<Person>>(name, b $(, $arg)*),
+                Shape::EscapedArticles => $check::<$batch<Article>>(name, b $(, $arg)*),
+                Shape::Telemetry => $check::<$batch<Reading>>(name, b $(, $arg)*),
+                Shape::WideRecord => $check::<$batch<Wide>>(name, b $(, $arg)*),
+                Shape::IntList => $check::<$batch<i64>>(name, b $(, $arg)*),
+                Shape::Config => $check::<Config>(name, b $(, $arg)*),
             }
         }
     }};
+}
+
+/// quarry and the peer decode every shape of `$corpus` into the same typed values.
+macro_rules! every_shape {
+    ($corpus:expr, $format:expr, $batch:ident, $peer:expr) => {
+        each_shape!($corpus, $batch, agree, $format, $peer)
+    };
+}
+
+#[test]
+fn generated_toml_decodes_like_the_toml_crate() {
+    each_shape!(quarry_corpus_gen::toml_corpus(), Records, check_toml);
 }
 
 #[test]
@@ -170,14 +164,7 @@ fn generated_plists_decode_like_the_plist_crate() {
 
 /// A typed value quarry writes as a binary plist (derived `Encode`, through
 /// `plist::BinaryWriter`) reads back as the same value in the plist crate and in quarry.
-fn binary_round_trip<T>(name: &str, bytes: &[u8])
-where
-    T: for<'de> Decode<'de>
-        + serde::de::DeserializeOwned
-        + PartialEq
-        + std::fmt::Debug
-        + quarry::Encode,
-{
+fn binary_round_trip<T: Typed>(name: &str, bytes: &[u8]) {
     use quarry::plist::{NullEntries, PlistFormat};
     let value: T = quarry::from_slice(bytes, Format::Plist).unwrap();
     let written = quarry::plist::to_vec_with(&value, PlistFormat::Binary, NullEntries::Skip)
@@ -193,21 +180,9 @@ where
 
 #[test]
 fn typed_values_written_as_binary_plists_read_back_in_the_plist_crate() {
-    use quarry_corpus_gen::shapes::*;
-    use quarry_corpus_gen::Shape;
-    for doc in quarry_corpus_gen::plist_binary_corpus() {
-        if doc.name == "large" {
-            continue;
-        }
-        let (name, b) = (doc.name, &doc.bytes[..]);
-        match doc.shape {
-            Shape::SmallMessage => binary_round_trip::<SmallMessage>(name, b),
-            Shape::PersonBatch => binary_round_trip::<Vec<Person>>(name, b),
-            Shape::EscapedArticles => binary_round_trip::<Vec<Article>>(name, b),
-            Shape::Telemetry => binary_round_trip::<Vec<Reading>>(name, b),
-            Shape::WideRecord => binary_round_trip::<Vec<Wide>>(name, b),
-            Shape::IntList => binary_round_trip::<Vec<i64>>(name, b),
-            Shape::Config => binary_round_trip::<Config>(name, b),
-        }
-    }
+    each_shape!(
+        quarry_corpus_gen::plist_binary_corpus(),
+        Vec,
+        binary_round_trip
+    );
 }

@@ -26,9 +26,8 @@ pub use quarry_raw_value::Position;
 pub use render::render_snippet;
 #[cfg(test)]
 pub(crate) use scan::for_each_placement;
-pub(crate) use scan::{
-    bytes_below, bytes_equal, first_flagged, fold_digits, same_bytes, skip_spaces, word,
-};
+pub use scan::same_bytes;
+pub(crate) use scan::{bytes_below, bytes_equal, first_flagged, fold_digits, skip_spaces, word};
 pub(crate) use scan::{find_string_special, utf8_output};
 pub(crate) use sink::{Sink, CHUNK};
 pub use tree::{Comment, EntryKey, Spanned, Tree, TreeNode};
