@@ -731,23 +731,13 @@ fn binary_writer_shares_scalars_and_uses_minimal_widths() {
     assert_eq!(plist::parse(&file).unwrap(), many);
 }
 
-/// The binary writer collects objects as the value streams in: a skipped null entry
-/// and a `{"CF$UID": n}` dict leave no object of theirs behind.
+/// The binary writer collects objects as the value streams in: a `{"CF$UID": n}` dict
+/// leaves no object of its entry behind (skipped null entries: see
+/// `null_entries_can_be_skipped`).
 #[test]
 fn binary_writer_leaves_no_orphan_objects() {
     let objects =
         |file: &[u8]| u64::from_be_bytes(file[file.len() - 24..][..8].try_into().unwrap());
-    let with_nulls = map(vec![
-        ("a", RawValue::Null),
-        ("b", RawValue::Int(1)),
-        ("c", map(vec![("d", RawValue::Null)])),
-        ("e", RawValue::Null),
-    ]);
-    let without = map(vec![("b", RawValue::Int(1)), ("c", RawValue::Map(vec![]))]);
-    assert_eq!(
-        plist::to_vec_with(&with_nulls, PlistFormat::Binary, plist::NullEntries::Skip).unwrap(),
-        plist::to_vec_binary(&without).unwrap()
-    );
     // Two equal UIDs share one object; the key "CF$UID" and the integer are not objects
     // until a string of that text comes.
     let uid = || map(vec![("CF$UID", RawValue::Int(1))]);
@@ -1022,6 +1012,11 @@ fn null_entries_can_be_skipped() {
         let in_array = RawValue::Seq(vec![RawValue::Null]);
         assert!(plist::to_vec_with(&in_array, format, plist::NullEntries::Skip).is_err());
     }
+    // The binary writer leaves no object of a skipped entry behind.
+    assert_eq!(
+        plist::to_vec_with(&value, PlistFormat::Binary, plist::NullEntries::Skip).unwrap(),
+        plist::to_vec_binary(&expected).unwrap()
+    );
     let xml = plist::to_vec_with(&value, PlistFormat::Xml, plist::NullEntries::Skip).unwrap();
     assert!(String::from_utf8(xml)
         .unwrap()
