@@ -191,37 +191,46 @@ fn parse_integer_text(text: &str) -> Option<TextInteger> {
 }
 
 macro_rules! decode_float {
-    ($($ty:ty),*) => {$(
+    ($ty:ty, |$source:ident| $direct:expr) => {
         impl<'de> Decode<'de> for $ty {
             fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors> {
                 match value {
                     RawValue::Float(f) => Ok(f as $ty),
                     RawValue::Int(i) => Ok(i as $ty),
                     RawValue::UInt(u) => Ok(u as $ty),
-                    RawValue::BigNumber(ref s) => s.parse::<$ty>().map_err(|_| DecodeErrors::invalid_type("float", &value)),
-                    RawValue::Text(ref t) => t.trim().parse::<$ty>().map_err(|_| DecodeErrors::invalid_type("float", &value)),
+                    RawValue::BigNumber(ref s) => s
+                        .parse::<$ty>()
+                        .map_err(|_| DecodeErrors::invalid_type("float", &value)),
+                    RawValue::Text(ref t) => t
+                        .trim()
+                        .parse::<$ty>()
+                        .map_err(|_| DecodeErrors::invalid_type("float", &value)),
                     other => Err(DecodeErrors::invalid_type("float", &other)),
                 }
             }
 
             #[inline]
-            fn decode_direct<S: PullSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
-                match source.read_number()? {
-                    RawValue::Float(f) => Ok(f as $ty),
-                    RawValue::Int(i) => Ok(i as $ty),
-                    RawValue::UInt(u) => Ok(u as $ty),
-                    big => Self::decode(big).map_err(|_| Fallback),
-                }
+            fn decode_direct<S: PullSource<'de> + ?Sized>(
+                $source: &mut S,
+            ) -> Result<Self, Fallback> {
+                $direct
             }
 
             fn shape() -> Shape {
                 Shape::Float
             }
         }
-    )*};
+    };
 }
 
-decode_float!(f32, f64);
+// An `f32` is read from text as an `f32` (rounding an `f64` again could differ).
+decode_float!(f32, |source| match source.read_number()? {
+    RawValue::Float(f) => Ok(f as f32),
+    RawValue::Int(i) => Ok(i as f32),
+    RawValue::UInt(u) => Ok(u as f32),
+    big => Self::decode(big).map_err(|_| Fallback),
+});
+decode_float!(f64, |source| source.read_f64());
 
 impl<'de> Decode<'de> for String {
     fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors> {

@@ -141,6 +141,18 @@ pub trait PullSource<'de> {
             _ => Err(Fallback),
         }
     }
+    /// Reads a number as an `f64`, as `f64`'s [`Decode`](crate::Decode) takes it from
+    /// [`PullSource::read_number`] (the default); a reader of untyped text may convert it
+    /// without building a [`RawValue`].
+    #[inline]
+    fn read_f64(&mut self) -> Result<f64, Fallback> {
+        match self.read_number()? {
+            RawValue::Float(f) => Ok(f),
+            RawValue::Int(i) => Ok(i as f64),
+            RawValue::UInt(u) => Ok(u as f64),
+            other => <f64 as crate::Decode>::decode(other).map_err(|_| Fallback),
+        }
+    }
     /// Reads a string.
     fn read_str(&mut self) -> Result<Text<'de, '_>, Fallback>;
     /// Reads a string into a `String` of its own; a reader that already decoded it

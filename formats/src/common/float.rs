@@ -9,6 +9,8 @@ mod powers;
 
 use powers::POWERS_OF_FIVE;
 
+use super::fold_digits;
+
 /// The powers of ten that `f64` holds exactly.
 const POW10: [f64; 23] = [
     1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
@@ -120,6 +122,35 @@ fn product(w: u64, q: i64) -> (u64, u64) {
 #[inline]
 fn binary_exponent(q: i64) -> i32 {
     (((152_170 + 65_536) * q as i32) >> 16) + 63
+}
+
+/// The value of `text` when it is a plain decimal, `-`? then digits, then `.` and digits
+/// or not, with at most 19 digits in all and nothing else: correctly rounded from the
+/// folded digits (what std's parse gives, without reading the text again).
+#[inline]
+pub(crate) fn plain_decimal(text: &str) -> Option<f64> {
+    let bytes = text.as_bytes();
+    let (negative, start) = match bytes.first() {
+        Some(b'-') => (true, 1),
+        _ => (false, 0),
+    };
+    let (int_end, significand) = fold_digits(bytes, start, 0);
+    if int_end == start {
+        return None;
+    }
+    let (end, significand) = match bytes.get(int_end) {
+        Some(b'.') => fold_digits(bytes, int_end + 1, significand),
+        _ => (int_end, significand),
+    };
+    let fraction = end.saturating_sub(int_end + 1);
+    if end != bytes.len()
+        || (end > int_end && fraction == 0)
+        || end - start - usize::from(end > int_end) > 19
+    {
+        return None;
+    }
+    let value = decimal_to_f64(significand, -(fraction as i64))?;
+    Some(if negative { -value } else { value })
 }
 
 #[cfg(test)]
@@ -330,6 +361,81 @@ mod tests {
             };
             let s = (b + 1).saturating_sub(z + 128);
             assert!(exact(s) || exact(s + 1), "5^{q}");
+        }
+    }
+
+    #[test]
+    fn plain_decimals_are_what_std_parses_and_the_rest_is_left_to_it() {
+        for text in [
+            "0",
+            "-0",
+            "0.0",
+            "-0.0",
+            "1",
+            "12.5",
+            "-12.5",
+            "0.1",
+            "0.3",
+            "123456.789",
+            "9007199254740993",
+            "1234567890123456789",
+            "0.123456789012345678",
+            "3.0000000000000004",
+            "-9999999999.999999999",
+        ] {
+            let value = plain_decimal(text).unwrap_or_else(|| panic!("{text}"));
+            assert_eq!(
+                value.to_bits(),
+                text.parse::<f64>().unwrap().to_bits(),
+                "{text}"
+            );
+        }
+        for text in [
+            "",
+            "-",
+            ".5",
+            "5.",
+            "-.5",
+            "+1",
+            "1e5",
+            "1.5e3",
+            " 1",
+            "1 ",
+            "1.2.3",
+            "0x10",
+            "inf",
+            "NaN",
+            "12345678901234567890",
+            "1.0000000000000000000",
+            "--1",
+            "1_000",
+        ] {
+            assert_eq!(plain_decimal(text), None, "{text:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn plain_decimals_agree_with_std(
+            negative in proptest::prelude::any::<bool>(),
+            int in "[0-9]{1,12}",
+            fraction in proptest::option::of("[0-9]{0,12}"),
+        ) {
+            let mut text = String::from(if negative { "-" } else { "" });
+            text.push_str(&int);
+            if let Some(fraction) = &fraction {
+                text.push('.');
+                text.push_str(fraction);
+            }
+            let std = text.parse::<f64>().unwrap();
+            match plain_decimal(&text) {
+                Some(value) => proptest::prop_assert_eq!(value.to_bits(), std.to_bits(), "{}", text),
+                // Left to std: a point without digits after it, or more than 19 digits.
+                None => proptest::prop_assert!(
+                    text.ends_with('.') || int.len() + fraction.map_or(0, |f| f.len()) > 19,
+                    "{}", text
+                ),
+            }
         }
     }
 }

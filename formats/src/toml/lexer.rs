@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use quarry_raw_value::Datetime;
 
-use crate::common::{fold_digits, Span};
+use crate::common::{fold_digits, plain_decimal, Span};
 
 use super::builder::{Key, StringKind};
 use super::error::{Error, ErrorKind};
@@ -509,6 +509,9 @@ impl<'a> Lexer<'a> {
         self.pos = p;
         let text = &self.src[start..p];
         if is_float {
+            if let Some(value) = plain_decimal(text) {
+                return Ok(Scalar::Float(value));
+            }
             let value = if text.contains('_') {
                 text.replace('_', "").parse::<f64>()
             } else {

@@ -21,7 +21,7 @@ use std::borrow::Cow;
 
 use quarry_raw_value::{Fallback, PullSource, RawValue, Text as PullText, ValueKind};
 
-use crate::common::{fold_digits, same_bytes, Limits, Span};
+use crate::common::{fold_digits, plain_decimal, same_bytes, Limits, Span};
 
 use super::builder::{StartTag, Text, XmlBuilder};
 use super::raw::TextRuns;
@@ -254,6 +254,17 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
     #[inline]
     fn read_number(&mut self) -> Result<RawValue<'a>, Fallback> {
         Ok(RawValue::Text(self.text()?.clone()))
+    }
+
+    /// A float from text, as `f64` decodes [`RawValue::Text`]: a plain decimal is
+    /// converted from its folded digits, anything else goes through std's parse.
+    #[inline]
+    fn read_f64(&mut self) -> Result<f64, Fallback> {
+        let text = self.text()?;
+        match plain_decimal(text) {
+            Some(value) => Ok(value),
+            None => text.trim().parse().map_err(|_| Fallback),
+        }
     }
 
     /// Integer text that fits `i64` (what an `i64` decodes from text on the RawValue

@@ -5,8 +5,8 @@ use std::collections::{HashMap, HashSet};
 
 use quarry_raw_value::{base64, RawValue};
 
-use crate::common::fold_digits;
 use crate::common::Span;
+use crate::common::{fold_digits, plain_decimal};
 
 use super::builder::{CollectionStyle, DocumentStart, Props, ScalarStyle, Tag, YamlBuilder};
 use super::{ErrorKind, Options};
@@ -480,6 +480,9 @@ fn resolve_number(s: &str) -> Option<Number> {
     }
     if i != d.len() {
         return None;
+    }
+    if let Some(f) = plain_decimal(s) {
+        return Some(Number::Float(f));
     }
     match s.parse::<f64>() {
         Ok(f) if f.is_finite() => Some(Number::Float(f)),
