@@ -122,8 +122,6 @@ enum Store {
     Struct {
         nulls: NullBufferBuilder,
         children: Vec<usize>,
-        /// The children's names, side by side for the key lookup.
-        names: Vec<Box<str>>,
         /// The children that may not be null (a record must give them).
         required: Vec<usize>,
         fields: Fields,
@@ -168,6 +166,7 @@ impl Columns {
             records: 0,
             rows_hint: 0,
         };
+        columns.nodes.reserve_exact(1 + node_count(schema.fields()));
         columns.nodes.push(Node {
             parent: ROOT,
             slot: 0,
@@ -182,7 +181,6 @@ impl Columns {
             nulls: NullBufferBuilder::new(0),
             required,
             children,
-            names: names_of(schema.fields()),
             fields: schema.fields().clone(),
             next: vec![Slot::Unknown("".into()); schema.fields().len() + 2],
         };
@@ -221,7 +219,9 @@ impl Columns {
         while at != ROOT {
             let node = &self.nodes[at];
             match &self.nodes[node.parent].store {
-                Store::Struct { names, .. } => parts.push(names.get(node.slot).map_or("", |n| n)),
+                Store::Struct { fields, .. } => {
+                    parts.push(fields.get(node.slot).map_or("", |f| f.name().as_str()));
+                }
                 _ => parts.push("[]"),
             }
             at = node.parent;
@@ -305,7 +305,6 @@ impl Columns {
                     nulls: nulls(),
                     required: self.required(&children),
                     children,
-                    names: names_of(fields),
                     fields: fields.clone(),
                     next: vec![Slot::Unknown("".into()); fields.len() + 2],
                 };
@@ -689,7 +688,7 @@ impl Columns {
     fn find_field(&mut self, node: usize, after: usize, key: &str) -> (usize, Option<usize>) {
         let Store::Struct {
             children,
-            names,
+            fields,
             next,
             ..
         } = &mut self.nodes[node].store
@@ -697,7 +696,7 @@ impl Columns {
             unreachable!("struct frames are structs")
         };
         let index = match &next[after] {
-            Slot::Field(i) if same_bytes(names[*i as usize].as_bytes(), key.as_bytes()) => {
+            Slot::Field(i) if same_bytes(fields[*i as usize].name().as_bytes(), key.as_bytes()) => {
                 Some(*i as usize)
             }
             Slot::Unknown(name)
@@ -706,9 +705,9 @@ impl Columns {
                 None
             }
             _ => {
-                let index = names
+                let index = fields
                     .iter()
-                    .position(|name| same_bytes(name.as_bytes(), key.as_bytes()));
+                    .position(|field| same_bytes(field.name().as_bytes(), key.as_bytes()));
                 next[after] = match index {
                     Some(i) => Slot::Field(i as u32),
                     None => Slot::Unknown(key.into()),
@@ -718,7 +717,7 @@ impl Columns {
         };
         match index {
             Some(i) => (i, Some(children[i])),
-            None => (names.len() + 1, None),
+            None => (fields.len() + 1, None),
         }
     }
 
@@ -975,8 +974,17 @@ impl Columns {
     }
 }
 
-fn names_of(fields: &Fields) -> Vec<Box<str>> {
-    fields.iter().map(|f| f.name().as_str().into()).collect()
+/// How many nodes the fields make: one each, and one for each field of a struct and
+/// the item of a list inside them (the node vector is sized once: a node is large).
+fn node_count(fields: &Fields) -> usize {
+    fn of(ty: &DataType) -> usize {
+        1 + match ty {
+            DataType::Struct(fields) => node_count(fields),
+            DataType::List(item) => of(item.data_type()),
+            _ => 0,
+        }
+    }
+    fields.iter().map(|field| of(field.data_type())).sum()
 }
 
 fn fits_signed(ty: &DataType, value: i64) -> bool {
@@ -1035,10 +1043,10 @@ impl Columns {
     ) -> Result<(), Fallback> {
         src.begin_object()?;
         let row = self.nodes[node].len;
-        let Store::Struct { names, .. } = &self.nodes[node].store else {
+        let Store::Struct { fields, .. } = &self.nodes[node].store else {
             unreachable!("pulled structs are structs")
         };
-        let mut after = names.len();
+        let mut after = fields.len();
         let mut first = true;
         while let Some(key) = src.next_key(first)? {
             first = false;
@@ -1114,13 +1122,13 @@ impl Sink for Columns {
         if !self.frames.is_empty() {
             return Err("a record inside a record".into());
         }
-        let Store::Struct { names, .. } = &self.nodes[ROOT].store else {
+        let Store::Struct { fields, .. } = &self.nodes[ROOT].store else {
             unreachable!("the root is a struct")
         };
         self.frames.push(Frame::Struct {
             node: ROOT,
             row: self.nodes[ROOT].len,
-            prev: names.len(),
+            prev: fields.len(),
         });
         Ok(())
     }
@@ -1214,10 +1222,10 @@ impl Sink for Columns {
         };
         if matches!(self.nodes[at].store, Store::Struct { .. }) {
             let row = self.nodes[at].len;
-            let Store::Struct { names, .. } = &self.nodes[at].store else {
+            let Store::Struct { fields, .. } = &self.nodes[at].store else {
                 unreachable!()
             };
-            let prev = names.len();
+            let prev = fields.len();
             self.frames.push(Frame::Struct {
                 node: at,
                 row,
