@@ -13,7 +13,7 @@
 
 use std::sync::Arc;
 
-use arrow_array::builder::{LargeStringBuilder, StringBuilder, StringViewBuilder};
+use arrow_array::builder::{LargeStringBuilder, StringViewBuilder};
 use arrow_array::timezone::Tz;
 use arrow_array::types::{
     Date32Type, Float32Type, Float64Type, Int16Type, Int32Type, Int64Type, Int8Type,
@@ -23,12 +23,13 @@ use arrow_array::types::{
 use arrow_array::{
     ArrayRef, BooleanArray, ListArray, NullArray, PrimitiveArray, RecordBatch, StructArray,
 };
-use arrow_buffer::{BooleanBufferBuilder, NullBufferBuilder, OffsetBuffer, ScalarBuffer};
+use arrow_buffer::{BooleanBufferBuilder, OffsetBuffer, ScalarBuffer};
 use arrow_cast::parse::{string_to_datetime, Parser};
 use arrow_schema::{DataType, Field, FieldRef, Fields, SchemaRef, TimeUnit};
 use quarry_formats::common::same_bytes;
 use quarry_raw_value::{Datetime, Fallback, PullSource, RawValue, ValueKind};
 
+use crate::buffers::{Nulls, Strings};
 use crate::error::Error;
 use crate::sink::{Misfit, Num, Sink};
 
@@ -80,47 +81,47 @@ enum Store {
     Null,
     Bool {
         values: BooleanBufferBuilder,
-        nulls: NullBufferBuilder,
+        nulls: Nulls,
     },
     /// Every signed integer type, range-checked on the way in.
     Int {
         values: Vec<i64>,
-        nulls: NullBufferBuilder,
+        nulls: Nulls,
         ty: DataType,
     },
     /// Every unsigned integer type, range-checked on the way in.
     UInt {
         values: Vec<u64>,
-        nulls: NullBufferBuilder,
+        nulls: Nulls,
         ty: DataType,
     },
     Float {
         values: Vec<f64>,
-        nulls: NullBufferBuilder,
+        nulls: Nulls,
         ty: DataType,
     },
-    Utf8(StringBuilder),
+    Utf8(Strings),
     LargeUtf8(LargeStringBuilder),
     Utf8View(StringViewBuilder),
     Timestamp {
         values: Vec<i64>,
-        nulls: NullBufferBuilder,
+        nulls: Nulls,
         unit: TimeUnit,
         tz: Option<Arc<str>>,
         zone: Tz,
     },
     Date32 {
         values: Vec<i32>,
-        nulls: NullBufferBuilder,
+        nulls: Nulls,
     },
     List {
         offsets: Vec<i32>,
-        nulls: NullBufferBuilder,
+        nulls: Nulls,
         child: usize,
         field: FieldRef,
     },
     Struct {
-        nulls: NullBufferBuilder,
+        nulls: Nulls,
         children: Vec<usize>,
         /// The children that may not be null (a record must give them).
         required: Vec<usize>,
@@ -178,7 +179,7 @@ impl Columns {
         let children = columns.add_fields(schema.fields(), ROOT)?;
         let required = columns.required(&children);
         columns.nodes[ROOT].store = Store::Struct {
-            nulls: NullBufferBuilder::new(0),
+            nulls: Nulls::default(),
             required,
             children,
             fields: schema.fields().clone(),
@@ -237,7 +238,7 @@ impl Columns {
     }
 
     fn add(&mut self, field: &Field, parent: usize, slot: usize) -> Result<usize, Error> {
-        let nulls = || NullBufferBuilder::new(0);
+        let nulls = || Nulls::default();
         let store = match field.data_type() {
             DataType::Null => Store::Null,
             DataType::Boolean => Store::Bool {
@@ -263,7 +264,7 @@ impl Columns {
                 nulls: nulls(),
                 ty: ty.clone(),
             },
-            DataType::Utf8 => Store::Utf8(StringBuilder::with_capacity(0, 0)),
+            DataType::Utf8 => Store::Utf8(Strings::default()),
             DataType::LargeUtf8 => Store::LargeUtf8(LargeStringBuilder::with_capacity(0, 0)),
             DataType::Utf8View => Store::Utf8View(StringViewBuilder::new()),
             DataType::Timestamp(unit, tz) => {
@@ -369,7 +370,7 @@ impl Columns {
             Store::UInt { values, .. } => values.reserve(rows),
             Store::Float { values, .. } => values.reserve(rows),
             Store::Date32 { values, .. } => values.reserve(rows),
-            Store::Utf8(builder) => *builder = StringBuilder::with_capacity(rows, bytes),
+            Store::Utf8(strings) => strings.reserve(rows, bytes),
             Store::LargeUtf8(builder) => *builder = LargeStringBuilder::with_capacity(rows, bytes),
             Store::Utf8View(builder) => *builder = StringViewBuilder::with_capacity(rows),
             Store::List { offsets, child, .. } => {
@@ -419,7 +420,7 @@ impl Columns {
         let len = std::mem::take(&mut self.nodes[at].len);
         let node = &mut self.nodes[at];
         let bytes = match &node.store {
-            Store::Utf8(builder) => Some(builder.values_slice().len()),
+            Store::Utf8(strings) => Some(strings.bytes_len()),
             Store::LargeUtf8(builder) => Some(builder.values_slice().len()),
             _ => None,
         };
@@ -471,7 +472,7 @@ impl Columns {
                     )),
                 }
             }
-            Store::Utf8(builder) => Arc::new(builder.finish()),
+            Store::Utf8(strings) => Arc::new(strings.finish()),
             Store::LargeUtf8(builder) => Arc::new(builder.finish()),
             Store::Utf8View(builder) => Arc::new(builder.finish()),
             Store::Timestamp {
@@ -648,7 +649,7 @@ impl Columns {
                 values.resize(values.len() + n, 0.0);
                 nulls.append_n_nulls(n);
             }
-            Store::Utf8(builder) => builder.append_nulls(n),
+            Store::Utf8(strings) => strings.append_nulls(n),
             Store::LargeUtf8(builder) => builder.append_nulls(n),
             Store::Utf8View(builder) => {
                 for _ in 0..n {
@@ -882,10 +883,11 @@ impl Columns {
     #[inline]
     fn put_str(&mut self, at: usize, value: &str) -> Result<(), Misfit> {
         let node = &mut self.nodes[at];
-        if let Store::Utf8(builder) = &mut node.store {
-            builder.append_value(value);
-            node.len += 1;
-            return Ok(());
+        if let Store::Utf8(strings) = &mut node.store {
+            if strings.append_value(value).is_ok() {
+                node.len += 1;
+                return Ok(());
+            }
         }
         self.put_str_other(at, value)
     }
@@ -894,8 +896,15 @@ impl Columns {
     fn put_str_other(&mut self, at: usize, value: &str) -> Result<(), Misfit> {
         let node = &mut self.nodes[at];
         let ok = match &mut node.store {
-            Store::Utf8(builder) => {
-                builder.append_value(value);
+            Store::Utf8(strings) => {
+                if strings.append_value(value).is_err() {
+                    return Err(format!(
+                        "field `{}`: over 2 GiB of strings in one batch (make batches \
+                         smaller, or the column LargeUtf8)",
+                        self.path(at)
+                    )
+                    .into());
+                }
                 true
             }
             Store::LargeUtf8(builder) => {

@@ -23,6 +23,7 @@
 //! With the `datafusion` feature, `QuarryFormat` lets DataFusion's listing tables read
 //! every format here, JSON Lines split into byte ranges so partitions run in parallel.
 
+mod buffers;
 mod columns;
 mod error;
 mod infer;
