@@ -23,8 +23,9 @@ impl Nulls {
     #[cold]
     fn valid(len: usize) -> Vec<u64> {
         let mut bits = vec![u64::MAX; len / 64];
-        if len % 64 != 0 {
-            bits.push((1 << (len % 64)) - 1);
+        match len % 64 {
+            0 => {}
+            rest => bits.push((1 << rest) - 1),
         }
         bits
     }
