@@ -123,6 +123,9 @@ impl Strings {
         let nulls = self.nulls.finish();
         // `offsets` start at 0 and never fall (each is the length of `bytes` after a
         // value), which `OffsetBuffer::new` checks again in one pass.
+        if let Some(nulls) = &nulls {
+            debug_assert_eq!(nulls.len() + 1, offsets.len());
+        }
         let offsets = OffsetBuffer::new(ScalarBuffer::from(offsets));
         let values = Buffer::from_vec(bytes.into_bytes());
         // SAFETY: `values` was a `String`, so it is UTF-8, and every offset is its length
