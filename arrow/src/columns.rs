@@ -846,13 +846,23 @@ impl Columns {
         Ok(())
     }
 
+    /// A float for `at`: inline for a float column, into an integer column out of line.
+    #[inline]
     fn put_f64(&mut self, at: usize, value: f64) -> Result<(), Misfit> {
         let node = &mut self.nodes[at];
+        if let Store::Float { values, nulls, .. } = &mut node.store {
+            values.push(value);
+            nulls.append_non_null();
+            node.len += 1;
+            return Ok(());
+        }
+        self.put_f64_other(at, value)
+    }
+
+    #[inline(never)]
+    fn put_f64_other(&mut self, at: usize, value: f64) -> Result<(), Misfit> {
+        let node = &mut self.nodes[at];
         match &mut node.store {
-            Store::Float { values, nulls, .. } => {
-                values.push(value);
-                nulls.append_non_null();
-            }
             // As arrow-json: a float into an integer column is truncated when it fits.
             Store::Int { values, nulls, ty }
                 if value.is_finite()
@@ -1081,6 +1091,10 @@ impl Columns {
             ValueKind::String => {
                 let value = src.read_str()?;
                 self.put_str(at, &value)
+            }
+            ValueKind::Number if matches!(self.nodes[at].store, Store::Float { .. }) => {
+                let value = src.read_f64()?;
+                self.put_f64(at, value)
             }
             ValueKind::Number => {
                 let value = match src.read_number()? {

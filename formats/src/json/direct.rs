@@ -1,10 +1,11 @@
 //! JSON's direct path: [`DirectSource`], the [`PullSource`] derived and std types read a
 //! JSON document from, one step of the parser at a time.
 
-use quarry_raw_value::{Fallback, PullSource, RawValue, Text, ValueKind};
+use quarry_raw_value::{Decode, Fallback, PullSource, RawValue, Text, ValueKind};
 
 use crate::common::Limits;
 
+use super::lexer::Number;
 use super::parser::Parser;
 use super::raw::{raw_number, RawValueBuilder};
 use super::Error;
@@ -142,6 +143,25 @@ impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
         }
     }
 
+    /// As the default, without a [`RawValue`] in between (its drop is a call per number).
+    #[inline]
+    fn read_f64(&mut self) -> Result<f64, Fallback> {
+        match self.parser.lexer.peek() {
+            Some(b'-' | b'0'..=b'9') => match self.parser.lexer.scan_number() {
+                Ok(token) => match token.value() {
+                    Number::Float(f) => Ok(f),
+                    Number::Int(i) => Ok(i as f64),
+                    Number::UInt(u) => Ok(u as f64),
+                    big @ Number::Big(_) => {
+                        <f64 as Decode>::decode(raw_number(big)).map_err(|_| Fallback)
+                    }
+                },
+                Err(_) => Err(Fallback),
+            },
+            _ => Err(Fallback),
+        }
+    }
+
     #[inline]
     fn read_str(&mut self) -> Result<Text<'a, '_>, Fallback> {
         if self.parser.lexer.peek() != Some(b'"') {
@@ -253,10 +273,85 @@ impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
 
 #[cfg(test)]
 mod tests {
-    use quarry_raw_value::{PullSource, RawValue, Text};
+    use quarry_raw_value::{Fallback, PullSource, RawValue, Text};
 
     use super::DirectSource;
     use crate::common::Limits;
+
+    /// `read_f64` gives what the default (through `read_number` and `f64`'s `Decode`)
+    /// gives, for every kind of number, and falls back where it does.
+    #[test]
+    fn read_f64_reads_as_the_default_does() {
+        struct Default<'a>(DirectSource<'a>);
+        impl<'a> PullSource<'a> for Default<'a> {
+            fn peek_token(&mut self) -> Result<quarry_raw_value::ValueKind, Fallback> {
+                self.0.peek_token()
+            }
+            fn read_null(&mut self) -> Result<(), Fallback> {
+                self.0.read_null()
+            }
+            fn read_bool(&mut self) -> Result<bool, Fallback> {
+                self.0.read_bool()
+            }
+            fn read_number(&mut self) -> Result<RawValue<'a>, Fallback> {
+                self.0.read_number()
+            }
+            fn read_str(&mut self) -> Result<Text<'a, '_>, Fallback> {
+                self.0.read_str()
+            }
+            fn begin_array(&mut self) -> Result<(), Fallback> {
+                self.0.begin_array()
+            }
+            fn next_item(&mut self, first: bool) -> Result<bool, Fallback> {
+                self.0.next_item(first)
+            }
+            fn begin_object(&mut self) -> Result<(), Fallback> {
+                self.0.begin_object()
+            }
+            fn next_key(&mut self, first: bool) -> Result<Option<Text<'a, '_>>, Fallback> {
+                self.0.next_key(first)
+            }
+            fn skip_value(&mut self) -> Result<(), Fallback> {
+                self.0.skip_value()
+            }
+            fn read_raw(&mut self) -> Result<RawValue<'a>, Fallback> {
+                self.0.read_raw()
+            }
+            fn finish(self) -> Result<(), Fallback> {
+                self.0.finish()
+            }
+        }
+        let numbers = [
+            "0",
+            "-0",
+            "1",
+            "-1",
+            "1.5",
+            "-2.25e-3",
+            "9223372036854775807",
+            "9223372036854775808",
+            "-9223372036854775809",
+            "18446744073709551615",
+            "18446744073709551616",
+            "123456789012345678901234567890",
+            "1e308",
+            "1e400",
+            "-1e400",
+            "4.9e-324",
+            "1e-400",
+            "0.1000000000000000055511151231257827",
+            "\"text\"",
+            "true",
+            "null",
+            "[1]",
+        ];
+        for text in numbers {
+            let new = || DirectSource::new(text.as_bytes(), Limits::default()).unwrap();
+            let fast = new().read_f64().map(f64::to_bits);
+            let default = Default(new()).read_f64().map(f64::to_bits);
+            assert_eq!(fast, default, "{text}");
+        }
+    }
 
     /// Reads `{"a": [ints], "b": "text"}` through the pull steps, as derived code does.
     fn pull<'a, S: PullSource<'a>>(mut source: S) -> Option<(Vec<i64>, String)> {
