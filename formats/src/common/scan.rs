@@ -52,26 +52,68 @@ pub(crate) fn first_flagged(flags: u64) -> usize {
 }
 
 /// The offset of the first byte at or after `i` that is `QUOTE`, `\`, a control
-/// character (below 0x20) or, when `DEL`, 0x7F; or `bytes.len()`. Eight bytes at a time.
+/// character (below 0x20) or, when `DEL`, 0x7F; or `bytes.len()`.
 ///
 /// JSON strings stop at `"`, `\` and controls; TOML's also at DEL, and its literal
 /// strings at `'` (a backslash there is plain text, so the caller steps over it).
 ///
-/// (Sixteen bytes at a time with SSE2 was measured on 2026-12-01 and was slower: JSON
-/// tree ÷ sonic-rs 0.61 against 0.65, struct decode ÷ serde_json 1.35 against 1.45, three
-/// runs each; JSON keys and most strings are shorter than a block. Blocks only for the
-/// runs after an escape, exact position from the mask, were measured later that day by
-/// scanning run after run of the generated corpus: 1,624-1,712 MB/s against the words'
-/// 1,659-1,684 on escaped-articles (runs average 11 bytes), and slower on
-/// person-batch-250, 808 against 1,047; so the words stay.)
-#[inline]
+/// The first 16 bytes go a word (eight bytes) at a time, inline: JSON keys and most
+/// values end there. Past them, 32 bytes at a time with AVX2 where the CPU has it
+/// (detected at run time, so a portable build takes it too), else words.
+///
+/// (Blocks from the first byte were measured on 2026-12-01 and were slower: with SSE2,
+/// JSON tree ÷ sonic-rs 0.61 against 0.65, struct decode ÷ serde_json 1.35 against
+/// 1.45; blocks of 16 for the runs after an escape were no faster than words. AVX2 past
+/// 16 bytes, 2026-12-02: quarry-arrow on escaped-articles (bodies of 500-1,000 bytes,
+/// an escape every 32 bytes on average) 1,204 → 1,414 MB/s best of six runs, 941 →
+/// 1,026 median; person-batch-250 and github_events unchanged, 623 → 620 and
+/// 410 → 413.)
+#[inline(always)]
 pub fn find_string_special<const QUOTE: u8, const DEL: bool>(bytes: &[u8], mut i: usize) -> usize {
-    while let Some(chunk) = bytes.get(i..i + 8) {
-        let w = word(chunk);
-        let mut flagged = bytes_equal(w, QUOTE) | bytes_equal(w, b'\\') | bytes_below(w, 0x20);
-        if DEL {
-            flagged |= bytes_equal(w, 0x7F);
+    for _ in 0..2 {
+        let Some(chunk) = bytes.get(i..i + 8) else {
+            return find_string_special_words::<QUOTE, DEL>(bytes, i);
+        };
+        let flagged = special_flags::<QUOTE, DEL>(word(chunk));
+        if flagged != 0 {
+            return i + first_flagged(flagged);
         }
+        i += 8;
+    }
+    find_string_special_long::<QUOTE, DEL>(bytes, i)
+}
+
+/// [`find_string_special`] past its first 16 bytes: 32 bytes at a time where the CPU
+/// has AVX2 (detected once, then a load and a test), else a word at a time.
+#[inline(never)]
+fn find_string_special_long<const QUOTE: u8, const DEL: bool>(bytes: &[u8], i: usize) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if bytes.len() - i >= 32 && std::is_x86_feature_detected!("avx2") {
+        // SAFETY: AVX2 was detected just above.
+        #[allow(unsafe_code)]
+        return unsafe { avx2::find_string_special::<QUOTE, DEL>(bytes, i) };
+    }
+    find_string_special_words::<QUOTE, DEL>(bytes, i)
+}
+
+/// The flags of the bytes of `w` that [`find_string_special`] stops at.
+#[inline(always)]
+fn special_flags<const QUOTE: u8, const DEL: bool>(w: u64) -> u64 {
+    let mut flagged = bytes_equal(w, QUOTE) | bytes_equal(w, b'\\') | bytes_below(w, 0x20);
+    if DEL {
+        flagged |= bytes_equal(w, 0x7F);
+    }
+    flagged
+}
+
+/// [`find_string_special`] a word at a time.
+#[inline]
+fn find_string_special_words<const QUOTE: u8, const DEL: bool>(
+    bytes: &[u8],
+    mut i: usize,
+) -> usize {
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let flagged = special_flags::<QUOTE, DEL>(word(chunk));
         if flagged != 0 {
             return i + first_flagged(flagged);
         }
@@ -84,6 +126,48 @@ pub fn find_string_special<const QUOTE: u8, const DEL: bool>(bytes: &[u8], mut i
         i += 1;
     }
     i
+}
+
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+mod avx2 {
+    use std::arch::x86_64::*;
+
+    /// [`super::find_string_special`] 32 bytes at a time.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn find_string_special<const QUOTE: u8, const DEL: bool>(
+        bytes: &[u8],
+        mut i: usize,
+    ) -> usize {
+        let quote = _mm256_set1_epi8(QUOTE as i8);
+        let backslash = _mm256_set1_epi8(b'\\' as i8);
+        let below = _mm256_set1_epi8(0x1F);
+        let del = _mm256_set1_epi8(0x7F);
+        while i + 32 <= bytes.len() {
+            // SAFETY: the 32 bytes from `i` are in `bytes` (checked by the loop).
+            let block = unsafe { _mm256_loadu_si256(bytes.as_ptr().add(i).cast()) };
+            // A control byte is one that the unsigned minimum with 0x1F leaves unchanged.
+            let mut hits = _mm256_or_si256(
+                _mm256_or_si256(
+                    _mm256_cmpeq_epi8(block, quote),
+                    _mm256_cmpeq_epi8(block, backslash),
+                ),
+                _mm256_cmpeq_epi8(_mm256_min_epu8(block, below), block),
+            );
+            if DEL {
+                hits = _mm256_or_si256(hits, _mm256_cmpeq_epi8(block, del));
+            }
+            let mask = _mm256_movemask_epi8(hits) as u32;
+            if mask != 0 {
+                return i + mask.trailing_zeros() as usize;
+            }
+            i += 32;
+        }
+        super::find_string_special_words::<QUOTE, DEL>(bytes, i)
+    }
 }
 
 /// Skips the digits at `i`, folding them into `value` (wrapping past 19 digits);
@@ -287,7 +371,84 @@ mod tests {
         }
     }
 
+    /// The first byte at or after `start` that a string scan stops at, byte by byte.
+    fn naive_special(bytes: &[u8], start: usize, quote: u8, del: bool) -> usize {
+        bytes[start..]
+            .iter()
+            .position(|&b| b == quote || b == b'\\' || b < 0x20 || (del && b == 0x7F))
+            .map_or(bytes.len(), |p| start + p)
+    }
+
+    /// Bytes no scan stops at (for either quote), high bytes and the edges of the ranges
+    /// among them, cycled to `len`.
+    fn plain(len: usize) -> Vec<u8> {
+        const PLAIN: [u8; 9] = [b'a', 0x20, 0x21, 0x7E, 0x80, 0xFF, 0xC3, b'&', b'0'];
+        (0..len).map(|i| PLAIN[i % PLAIN.len()]).collect()
+    }
+
+    /// Every stop byte at every place of runs up to 130 bytes (four 32-byte blocks and
+    /// their edges), from starts at every alignment that matters, against the naive
+    /// scan: the block path (where the CPU has it) and the word path agree with it.
+    #[test]
+    fn block_and_word_scans_find_every_stop_at_every_place() {
+        let stops = [b'"', b'\\', 0x00, 0x1F, 0x7F, b'\''];
+        for len in 0..=130 {
+            for start in [0, 1, 7, 8, 15, 16, 17, 31, 32, 33] {
+                if start > len {
+                    continue;
+                }
+                for at in (start..len).map(Some).chain([None]) {
+                    for stop in stops {
+                        let mut bytes = plain(len);
+                        if let Some(at) = at {
+                            bytes[at] = stop;
+                        }
+                        let want = naive_special(&bytes, start, b'"', false);
+                        assert_eq!(find_string_special::<b'"', false>(&bytes, start), want);
+                        assert_eq!(
+                            find_string_special_words::<b'"', false>(&bytes, start),
+                            want
+                        );
+                        let want = naive_special(&bytes, start, b'\'', true);
+                        assert_eq!(find_string_special::<b'\'', true>(&bytes, start), want);
+                        assert_eq!(
+                            find_string_special_words::<b'\'', true>(&bytes, start),
+                            want
+                        );
+                        #[cfg(target_arch = "x86_64")]
+                        if std::is_x86_feature_detected!("avx2") && len - start >= 32 {
+                            // SAFETY: AVX2 was detected.
+                            #[allow(unsafe_code)]
+                            let found =
+                                unsafe { avx2::find_string_special::<b'"', false>(&bytes, start) };
+                            assert_eq!(found, naive_special(&bytes, start, b'"', false));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     proptest::proptest! {
+        /// Long plain runs with a few stop bytes strewn in, at any start: the block path
+        /// is taken (random bytes stop within a few bytes, so it rarely is).
+        #[test]
+        fn long_runs_scan_like_a_naive_search(
+            len in 0usize..300,
+            stops in proptest::collection::vec((0usize..300, proptest::sample::select(vec![b'"', b'\\', 0u8, 0x1F, 0x7F, b'\''])), 0..4),
+            start in 0usize..70,
+        ) {
+            let mut bytes = plain(len);
+            for (at, stop) in stops {
+                if at < len {
+                    bytes[at] = stop;
+                }
+            }
+            let start = start.min(len);
+            proptest::prop_assert_eq!(find_string_special::<b'"', false>(&bytes, start), naive_special(&bytes, start, b'"', false));
+            proptest::prop_assert_eq!(find_string_special::<b'\'', true>(&bytes, start), naive_special(&bytes, start, b'\'', true));
+        }
+
         #[test]
         fn matches_a_naive_search(bytes: Vec<u8>, start in 0usize..64) {
             let start = start.min(bytes.len());
