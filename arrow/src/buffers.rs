@@ -175,6 +175,20 @@ mod tests {
         }
     }
 
+    /// A value that would take a column past `i32` offsets is refused before it is
+    /// pushed (Arrow's builder panicked), and the column stays as it was.
+    #[test]
+    fn a_column_past_two_gib_refuses_the_value() {
+        let gib = "a".repeat(1 << 30);
+        let mut strings = Strings::default();
+        strings.append_value(&gib).unwrap();
+        assert!(strings.append_value(&gib).is_err());
+        assert_eq!(strings.bytes_len(), 1 << 30);
+        strings.append_value("fits").unwrap();
+        let array = strings.finish();
+        assert_eq!((array.len(), array.value(1)), (2, "fits"));
+    }
+
     #[test]
     fn strings_become_the_array_arrow_builds() {
         let values = [
