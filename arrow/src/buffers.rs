@@ -91,7 +91,7 @@ impl Strings {
     }
 
     /// Appends `value`; an error when the column would pass 2 GiB (`i32` offsets).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn append_value(&mut self, value: &str) -> Result<(), TooLong> {
         let end = i32::try_from(self.bytes.len() + value.len()).map_err(|_| TooLong)?;
         if self.offsets.is_empty() {

@@ -113,10 +113,18 @@ fn read_with(
 /// written).
 pub(crate) fn expected_rows(bytes: &[u8], format: RecordFormat, batch_size: usize) -> usize {
     let rows = match format {
-        RecordFormat::JsonLines => memchr::memchr_iter(b'\n', bytes)
-            .take(batch_size)
-            .count()
-            .saturating_add(1),
+        RecordFormat::JsonLines => {
+            // Counted a block at a time (memchr's count, not a search per line), up to
+            // the first block that holds a batch.
+            let mut lines = 0;
+            for block in bytes.chunks(64 << 10) {
+                lines += memchr::memchr_iter(b'\n', block).count();
+                if lines >= batch_size {
+                    break;
+                }
+            }
+            lines.saturating_add(1)
+        }
         _ => bytes.len() / 64 + 1,
     };
     rows.min(batch_size)

@@ -9,7 +9,7 @@
 //! strict lexer would stop at a `/` and fail.
 
 use super::{Error, ErrorKind};
-use crate::common::{decimal_to_f64, fold_digits, skip_spaces, Span};
+use crate::common::{decimal_to_f64, decode_string_runs, fold_digits, skip_spaces, Span};
 
 /// A string read from the input: borrowed when it held no escape, otherwise decoded into
 /// the caller's scratch buffer. The caller is told which, so it can keep the borrow.
@@ -301,50 +301,61 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
         scratch: &'s mut String,
     ) -> Result<Text<'a, 's>, Error> {
         let bytes = self.src.as_bytes();
-        let start = self.pos + 1;
-        let mut i = find_string_special(bytes, start);
-        scratch.clear();
-        let mut run = start;
-        loop {
-            match bytes.get(i) {
-                Some(b'"') => {
-                    scratch.push_str(&self.src[run..i]);
-                    self.pos = i + 1;
-                    return Ok(Text::Decoded(scratch));
+        // Decoded as bytes (a run may be copied a block at a time, past a character's
+        // end), and a `String` again once the string ends.
+        let mut out = std::mem::take(scratch).into_bytes();
+        out.clear();
+        let end =
+            decode_string_runs::<b'"', false, Error>(bytes, self.pos + 1, &mut out, |i, out| {
+                match bytes.get(i) {
+                    Some(b'"') => Ok(None),
+                    Some(b'\\') => self.decode_escape(i, out).map(Some),
+                    Some(_) => Err(self.error_at(ErrorKind::ControlCharacterInString, i)),
+                    None => Err(self.error_at(ErrorKind::UnexpectedEnd, i)),
                 }
-                Some(b'\\') => {
-                    scratch.push_str(&self.src[run..i]);
-                    i = self.decode_escape(i, scratch)?;
-                    run = i;
-                }
-                Some(_) => return Err(self.error_at(ErrorKind::ControlCharacterInString, i)),
-                None => return Err(self.error_at(ErrorKind::UnexpectedEnd, i)),
+            });
+        match end {
+            Ok(end) => {
+                // SAFETY: `out` holds the input's runs, each ending before an ASCII byte
+                // (a quote or backslash) of the UTF-8 input, so on a character boundary,
+                // and the UTF-8 of each decoded escape's `char`.
+                #[allow(unsafe_code)]
+                let decoded = unsafe { String::from_utf8_unchecked(out) };
+                *scratch = decoded;
+                self.pos = end + 1;
+                Ok(Text::Decoded(scratch))
             }
-            i = find_string_special(bytes, i);
+            Err(error) => {
+                out.clear();
+                *scratch = String::from_utf8(out).unwrap_or_default();
+                Err(error)
+            }
         }
     }
 
-    /// Decodes the escape whose backslash is at `i`; returns the offset after it.
-    fn decode_escape(&self, i: usize, out: &mut String) -> Result<usize, Error> {
+    /// Decodes the escape whose backslash is at `i` onto `out`; returns the offset after
+    /// it.
+    #[inline]
+    fn decode_escape(&self, i: usize, out: &mut Vec<u8>) -> Result<usize, Error> {
         let bytes = self.src.as_bytes();
-        let c = match bytes.get(i + 1) {
-            Some(b'"') => '"',
-            Some(b'\\') => '\\',
-            Some(b'/') => '/',
-            Some(b'b') => '\u{8}',
-            Some(b'f') => '\u{c}',
-            Some(b'n') => '\n',
-            Some(b'r') => '\r',
-            Some(b't') => '\t',
+        let byte = match bytes.get(i + 1) {
+            Some(b'"') => b'"',
+            Some(b'\\') => b'\\',
+            Some(b'/') => b'/',
+            Some(b'b') => 0x08,
+            Some(b'f') => 0x0C,
+            Some(b'n') => b'\n',
+            Some(b'r') => b'\r',
+            Some(b't') => b'\t',
             Some(b'u') => {
                 let (c, len) = self.decode_unicode_escape(i)?;
-                out.push(c);
+                out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
                 return Ok(i + len);
             }
             Some(_) => return Err(self.error_at(ErrorKind::InvalidEscape, i)),
             None => return Err(self.error_at(ErrorKind::UnexpectedEnd, i + 1)),
         };
-        out.push(c);
+        out.push(byte);
         Ok(i + 2)
     }
 
