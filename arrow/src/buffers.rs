@@ -9,6 +9,7 @@
 
 use arrow_array::StringArray;
 use arrow_buffer::{BooleanBuffer, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
+use quarry_raw_value::Fallback;
 
 /// A column's validity bits: none until its first null (a column without nulls hands
 /// over none), then one bit a value, set for a value and clear for a null.
@@ -103,6 +104,30 @@ impl Strings {
         Ok(())
     }
 
+    /// Appends the value `read` pushes onto the column's bytes (a reader decoding
+    /// straight into the column, with no copy in between). Falls back when `read` does,
+    /// or when the column would pass 2 GiB (the value then taken back off): the event
+    /// path, reading again, says which.
+    #[inline(always)]
+    pub(crate) fn append_read(
+        &mut self,
+        read: impl FnOnce(&mut String) -> Result<(), Fallback>,
+    ) -> Result<(), Fallback> {
+        let start = self.bytes.len();
+        let read = read(&mut self.bytes);
+        let Ok(end) = read.and_then(|()| i32::try_from(self.bytes.len()).map_err(|_| Fallback))
+        else {
+            self.bytes.truncate(start);
+            return Err(Fallback);
+        };
+        if self.offsets.is_empty() {
+            self.offsets.push(0);
+        }
+        self.offsets.push(end);
+        self.nulls.append_non_null();
+        Ok(())
+    }
+
     /// Appends `n` nulls.
     pub(crate) fn append_nulls(&mut self, n: usize) {
         if self.offsets.is_empty() {
@@ -184,9 +209,30 @@ mod tests {
         strings.append_value(&gib).unwrap();
         assert!(strings.append_value(&gib).is_err());
         assert_eq!(strings.bytes_len(), 1 << 30);
+        // A reader decoding straight into the column: taken back off past 2 GiB, and
+        // when the reader fails part way.
+        let read = strings.append_read(|bytes| {
+            bytes.push_str(&gib);
+            Ok(())
+        });
+        assert!(read.is_err());
+        assert_eq!(strings.bytes_len(), 1 << 30);
+        let read = strings.append_read(|bytes| {
+            bytes.push_str("half a value");
+            Err(Fallback)
+        });
+        assert!(read.is_err());
+        assert_eq!(strings.bytes_len(), 1 << 30);
+        strings
+            .append_read(|bytes| {
+                bytes.push_str("read");
+                Ok(())
+            })
+            .unwrap();
         strings.append_value("fits").unwrap();
         let array = strings.finish();
-        assert_eq!((array.len(), array.value(1)), (2, "fits"));
+        assert_eq!(array.len(), 3);
+        assert_eq!((array.value(1), array.value(2)), ("read", "fits"));
     }
 
     #[test]

@@ -1089,6 +1089,12 @@ impl Columns {
     ) -> Result<(), Fallback> {
         let done = match src.peek_token()? {
             ValueKind::String => {
+                let node = &mut self.nodes[at];
+                if let Store::Utf8(strings) = &mut node.store {
+                    strings.append_read(|bytes| src.read_str_onto(bytes))?;
+                    node.len += 1;
+                    return Ok(());
+                }
                 let value = src.read_str()?;
                 self.put_str(at, &value)
             }

@@ -161,6 +161,14 @@ pub trait PullSource<'de> {
     fn read_string(&mut self) -> Result<String, Fallback> {
         self.read_str().map(|s| (*s).to_owned())
     }
+    /// Reads a string onto the end of `out`; a reader that decodes escapes may decode
+    /// them there, with no copy in between (JSON's does). On a failure `out` may have
+    /// grown.
+    #[inline]
+    fn read_str_onto(&mut self, out: &mut String) -> Result<(), Fallback> {
+        out.push_str(&self.read_str()?);
+        Ok(())
+    }
     /// Reads a string, borrowed from the input when it can be; a reader that already
     /// decoded it into a `String` hands that over.
     #[inline]

@@ -178,6 +178,17 @@ impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
     }
 
     #[inline]
+    fn read_str_onto(&mut self, out: &mut String) -> Result<(), Fallback> {
+        if self.parser.lexer.peek() != Some(b'"') {
+            return Err(Fallback);
+        }
+        self.parser
+            .lexer
+            .read_string_onto(out)
+            .map_err(|_| Fallback)
+    }
+
+    #[inline]
     fn begin_array(&mut self) -> Result<(), Fallback> {
         if self.parser.lexer.peek() != Some(b'[') {
             return Err(Fallback);

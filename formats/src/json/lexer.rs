@@ -300,37 +300,54 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
         &mut self,
         scratch: &'s mut String,
     ) -> Result<Text<'a, 's>, Error> {
+        scratch.clear();
+        self.decode_string_onto(scratch)?;
+        Ok(Text::Decoded(scratch))
+    }
+
+    /// Reads a string whose opening `"` is at the current position onto the end of
+    /// `out`: copied when it has no escape, else decoded there (no copy in between). On
+    /// a malformed string, `out` is left as it was.
+    #[inline]
+    pub fn read_string_onto(&mut self, out: &mut String) -> Result<(), Error> {
+        match self.read_unescaped_string() {
+            Some(s) => {
+                out.push_str(s);
+                Ok(())
+            }
+            None => self.decode_string_onto(out),
+        }
+    }
+
+    /// [`Lexer::read_string_onto`] for a string with escapes (or a malformed one).
+    #[inline(never)]
+    fn decode_string_onto(&mut self, out: &mut String) -> Result<(), Error> {
         let bytes = self.src.as_bytes();
         // Decoded as bytes (a run may be copied a block at a time, past a character's
         // end), and a `String` again once the string ends.
-        let mut out = std::mem::take(scratch).into_bytes();
-        out.clear();
+        let mut buf = std::mem::take(out).into_bytes();
+        let kept = buf.len();
         let end =
-            decode_string_runs::<b'"', false, Error>(bytes, self.pos + 1, &mut out, |i, out| {
+            decode_string_runs::<b'"', false, Error>(bytes, self.pos + 1, &mut buf, |i, buf| {
                 match bytes.get(i) {
                     Some(b'"') => Ok(None),
-                    Some(b'\\') => self.decode_escape(i, out).map(Some),
+                    Some(b'\\') => self.decode_escape(i, buf).map(Some),
                     Some(_) => Err(self.error_at(ErrorKind::ControlCharacterInString, i)),
                     None => Err(self.error_at(ErrorKind::UnexpectedEnd, i)),
                 }
             });
-        match end {
-            Ok(end) => {
-                // SAFETY: `out` holds the input's runs, each ending before an ASCII byte
-                // (a quote or backslash) of the UTF-8 input, so on a character boundary,
-                // and the UTF-8 of each decoded escape's `char`.
-                #[allow(unsafe_code)]
-                let decoded = unsafe { String::from_utf8_unchecked(out) };
-                *scratch = decoded;
-                self.pos = end + 1;
-                Ok(Text::Decoded(scratch))
-            }
-            Err(error) => {
-                out.clear();
-                *scratch = String::from_utf8(out).unwrap_or_default();
-                Err(error)
-            }
+        if end.is_err() {
+            buf.truncate(kept);
         }
+        // SAFETY: `buf` was a `String`, and `kept` its length; past it are the input's
+        // runs, each ending before an ASCII byte (a quote or backslash) of the UTF-8
+        // input, so on a character boundary, and the UTF-8 of each decoded escape's
+        // `char` (or nothing, after an error).
+        #[allow(unsafe_code)]
+        let decoded = unsafe { String::from_utf8_unchecked(buf) };
+        *out = decoded;
+        self.pos = end? + 1;
+        Ok(())
     }
 
     /// Decodes the escape whose backslash is at `i` onto `out`; returns the offset after
@@ -651,6 +668,26 @@ mod tests {
             proptest::prop_assert_eq!(number(&text).unwrap(), Number::Float(expected));
         }
 
+    }
+
+    /// `read_string_onto` appends after what `out` holds, decoding escapes (long runs
+    /// too, past a block), and leaves it as it was on a malformed string.
+    #[test]
+    fn strings_are_read_onto_the_end_of_a_buffer() {
+        let long = "ünïcödé ".repeat(9);
+        let text = format!(r#""plain" "a\n{long}\u00e9\"{long}" "{long}\x""#);
+        let mut lexer = Lexer::<false>::new(&text);
+        let mut out = String::from("kept|");
+        lexer.read_string_onto(&mut out).unwrap();
+        assert_eq!(out, "kept|plain");
+        lexer.peek();
+        lexer.read_string_onto(&mut out).unwrap();
+        assert_eq!(out, format!("kept|plaina\n{long}é\"{long}"));
+        let before = out.clone();
+        lexer.peek();
+        let error = lexer.read_string_onto(&mut out).unwrap_err();
+        assert_eq!(error.kind(), &ErrorKind::InvalidEscape);
+        assert_eq!(out, before);
     }
 
     #[test]
