@@ -27,7 +27,7 @@ use arrow_buffer::{BooleanBufferBuilder, OffsetBuffer, ScalarBuffer};
 use arrow_cast::parse::{string_to_datetime, Parser};
 use arrow_schema::{DataType, Field, FieldRef, Fields, SchemaRef, TimeUnit};
 use quarry_formats::common::same_bytes;
-use quarry_raw_value::{Datetime, Fallback, PullSource, RawValue, ValueKind};
+use quarry_raw_value::{Datetime, Fallback, PullSource, ValueKind};
 
 use crate::buffers::{Nulls, Strings};
 use crate::error::Error;
@@ -1103,13 +1103,7 @@ impl Columns {
                 self.put_f64(at, value)
             }
             ValueKind::Number => {
-                let value = match src.read_number()? {
-                    RawValue::Int(v) => Num::I64(v),
-                    RawValue::UInt(v) => Num::U64(v),
-                    RawValue::Float(v) => Num::F64(v),
-                    RawValue::BigNumber(text) => Num::F64(text.parse().unwrap_or(f64::NAN)),
-                    _ => return Err(Fallback),
-                };
+                let value = src.read_num()?;
                 self.put_num(at, value)
             }
             ValueKind::Bool => {

@@ -14,7 +14,7 @@ use quarry_raw_value::{Fallback, PullSource, Text, ValueKind};
 use crate::columns::Columns;
 use crate::error::Error;
 use crate::records::{emit, record_done, syntax_error, After, Failure, Flow};
-use crate::sink::{Num, Sink};
+use crate::sink::Sink;
 use crate::Options;
 
 /// The builder: values go to the sink; objects at the record level are records.
@@ -61,19 +61,6 @@ impl<'s, 'f, S: Sink> Records<'s, 'f, S> {
     }
 }
 
-#[inline]
-fn number(token: &NumberToken<'_>) -> Num {
-    if let Some(v) = token.as_i64() {
-        return Num::I64(v);
-    }
-    match token.value() {
-        json::Number::Int(v) => Num::I64(v),
-        json::Number::UInt(v) => Num::U64(v),
-        json::Number::Float(v) => Num::F64(v),
-        json::Number::Big(text) => Num::F64(text.parse().unwrap_or(f64::NAN)),
-    }
-}
-
 impl<'a, S: Sink> JsonBuilder<'a> for Records<'_, '_, S> {
     type Value = ();
     type Array = ();
@@ -97,7 +84,7 @@ impl<'a, S: Sink> JsonBuilder<'a> for Records<'_, '_, S> {
     #[inline]
     fn number(&mut self, value: NumberToken<'a>, span: Span) {
         if !self.at_record_level("a number", span.start) {
-            emit!(self, span.start, |sink| sink.number(number(&value)));
+            emit!(self, span.start, |sink| sink.number(value.num()));
         }
     }
 

@@ -5,15 +5,7 @@
 use quarry_raw_value::Datetime;
 
 /// A number as its format read it.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Num {
-    /// An integer that fits `i64`.
-    I64(i64),
-    /// A non-negative integer beyond `i64`.
-    U64(u64),
-    /// A float, or an integer beyond 64 bits as its nearest float.
-    F64(f64),
-}
+pub(crate) use quarry_raw_value::Num;
 
 /// Why a value was refused; the format's builder adds where. Boxed, so that a sink's
 /// `Result<(), Misfit>` is returned in registers.

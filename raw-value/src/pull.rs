@@ -114,6 +114,17 @@ impl Deref for Text<'_, '_> {
     }
 }
 
+/// A number as the machine type that holds it, as [`PullSource::read_num`] reads it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Num {
+    /// An integer that fits `i64`.
+    I64(i64),
+    /// A non-negative integer beyond `i64`.
+    U64(u64),
+    /// A float, or an integer beyond 64 bits as its nearest float.
+    F64(f64),
+}
+
 /// A reader positioned before a value, pulled one step at a time. Each format's
 /// `DirectSource` in `quarry_formats` implements it; the derive's generated
 /// `decode_direct` and the std impls call it.
@@ -126,6 +137,18 @@ pub trait PullSource<'de> {
     fn read_bool(&mut self) -> Result<bool, Fallback>;
     /// Reads a number as [`RawValue::Int`], `UInt`, `Float` or `BigNumber`.
     fn read_number(&mut self) -> Result<RawValue<'de>, Fallback>;
+    /// Reads a number as the machine type that holds it ([`Num`]); a reader of text may
+    /// convert it without building a [`RawValue`] (whose drop is a call).
+    #[inline]
+    fn read_num(&mut self) -> Result<Num, Fallback> {
+        match self.read_number()? {
+            RawValue::Int(v) => Ok(Num::I64(v)),
+            RawValue::UInt(v) => Ok(Num::U64(v)),
+            RawValue::Float(v) => Ok(Num::F64(v)),
+            RawValue::BigNumber(text) => Ok(Num::F64(text.parse().unwrap_or(f64::NAN))),
+            _ => Err(Fallback),
+        }
+    }
     /// Reads an integer that fits `i64` (anything else falls back).
     fn read_i64(&mut self) -> Result<i64, Fallback> {
         match self.read_number()? {

@@ -1,7 +1,7 @@
 //! JSON's direct path: [`DirectSource`], the [`PullSource`] derived and std types read a
 //! JSON document from, one step of the parser at a time.
 
-use quarry_raw_value::{Decode, Fallback, PullSource, RawValue, Text, ValueKind};
+use quarry_raw_value::{Decode, Fallback, Num, PullSource, RawValue, Text, ValueKind};
 
 use crate::common::Limits;
 
@@ -115,6 +115,18 @@ impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
         match self.parser.lexer.peek() {
             Some(b'-' | b'0'..=b'9') => match self.parser.lexer.scan_number() {
                 Ok(token) => Ok(raw_number(token.value())),
+                Err(_) => Err(Fallback),
+            },
+            _ => Err(Fallback),
+        }
+    }
+
+    /// As the default, without a [`RawValue`] in between.
+    #[inline]
+    fn read_num(&mut self) -> Result<Num, Fallback> {
+        match self.parser.lexer.peek() {
+            Some(b'-' | b'0'..=b'9') => match self.parser.lexer.scan_number() {
+                Ok(token) => Ok(token.num()),
                 Err(_) => Err(Fallback),
             },
             _ => Err(Fallback),
@@ -284,15 +296,15 @@ impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
 
 #[cfg(test)]
 mod tests {
-    use quarry_raw_value::{Fallback, PullSource, RawValue, Text};
+    use quarry_raw_value::{Fallback, Num, PullSource, RawValue, Text};
 
     use super::DirectSource;
     use crate::common::Limits;
 
-    /// `read_f64` gives what the default (through `read_number` and `f64`'s `Decode`)
-    /// gives, for every kind of number, and falls back where it does.
+    /// `read_f64` and `read_num` give what the defaults (through `read_number`) give,
+    /// for every kind of number, and fall back where they do.
     #[test]
-    fn read_f64_reads_as_the_default_does() {
+    fn read_f64_and_read_num_read_as_the_defaults_do() {
         struct Default<'a>(DirectSource<'a>);
         impl<'a> PullSource<'a> for Default<'a> {
             fn peek_token(&mut self) -> Result<quarry_raw_value::ValueKind, Fallback> {
@@ -360,6 +372,14 @@ mod tests {
             let new = || DirectSource::new(text.as_bytes(), Limits::default()).unwrap();
             let fast = new().read_f64().map(f64::to_bits);
             let default = Default(new()).read_f64().map(f64::to_bits);
+            assert_eq!(fast, default, "{text}");
+            let bits = |num: Num| match num {
+                Num::F64(v) => (2, v.to_bits()),
+                Num::I64(v) => (0, v as u64),
+                Num::U64(v) => (1, v),
+            };
+            let fast = new().read_num().map(bits);
+            let default = Default(new()).read_num().map(bits);
             assert_eq!(fast, default, "{text}");
         }
     }

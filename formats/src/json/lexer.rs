@@ -10,6 +10,7 @@
 
 use super::{Error, ErrorKind};
 use crate::common::{decimal_to_f64, decode_string_runs, fold_digits, skip_spaces, Span};
+use quarry_raw_value::Num;
 
 /// A string read from the input: borrowed when it held no escape, otherwise decoded into
 /// the caller's scratch buffer. The caller is told which, so it can keep the borrow.
@@ -554,6 +555,21 @@ impl<'a> NumberToken<'a> {
             Number::Int(i) => u64::try_from(i).ok(),
             Number::UInt(u) => Some(u),
             _ => None,
+        }
+    }
+
+    /// The number as the machine type that holds it: an integer that fits `i64` without
+    /// a look at its text, a number beyond 64 bits as its nearest float.
+    #[inline(always)]
+    pub fn num(&self) -> Num {
+        if let Some(v) = self.as_i64() {
+            return Num::I64(v);
+        }
+        match self.value() {
+            Number::Int(v) => Num::I64(v),
+            Number::UInt(v) => Num::U64(v),
+            Number::Float(v) => Num::F64(v),
+            Number::Big(text) => Num::F64(text.parse().unwrap_or(f64::NAN)),
         }
     }
 
