@@ -27,7 +27,7 @@ use arrow_buffer::{BooleanBufferBuilder, OffsetBuffer, ScalarBuffer};
 use arrow_cast::parse::{string_to_datetime, Parser};
 use arrow_schema::{DataType, Field, FieldRef, Fields, SchemaRef, TimeUnit};
 use quarry_formats::common::same_bytes;
-use quarry_raw_value::{Datetime, Fallback, PullSource, ValueKind};
+use quarry_raw_value::{Datetime, Fallback, GuessedKey, PlainKeys, PullSource, ValueKind};
 
 use crate::buffers::{Nulls, Strings};
 use crate::error::Error;
@@ -126,6 +126,8 @@ enum Store {
         /// The children that may not be null (a record must give them).
         required: Vec<usize>,
         fields: Fields,
+        /// Where the fields' names start in [`Columns::keys`].
+        keys: usize,
         /// For each field (then the start of an object, then an unknown key), what the
         /// key after it was last time: records of one source mostly keep their keys in
         /// one order, whatever the schema's order, so that is tried first.
@@ -136,7 +138,11 @@ enum Store {
 /// What a key of an object turned out to be.
 #[derive(Debug, Clone)]
 enum Slot {
-    Field(u32),
+    /// The field at `index` of its struct, node `child`.
+    Field {
+        index: u32,
+        child: u32,
+    },
     Unknown(Box<str>),
 }
 
@@ -152,6 +158,9 @@ pub(crate) struct Columns {
     /// The rows a batch is expected to hold: each column makes room for them when it is
     /// first written in a batch (0: columns grow as they go).
     rows_hint: usize,
+    /// Every struct's field names, end to end (each struct's from its `keys`), each
+    /// checked once for whether the direct path may compare it with the input in place.
+    keys: PlainKeys,
 }
 
 impl Columns {
@@ -166,8 +175,11 @@ impl Columns {
             singles_as_lists: false,
             records: 0,
             rows_hint: 0,
+            keys: PlainKeys::default(),
         };
         columns.nodes.reserve_exact(1 + node_count(schema.fields()));
+        let (names, bytes) = name_count(schema.fields());
+        columns.keys.reserve(names, bytes);
         columns.nodes.push(Node {
             parent: ROOT,
             slot: 0,
@@ -176,6 +188,7 @@ impl Columns {
             value_bytes: VALUE_BYTES,
             store: Store::Null,
         });
+        let keys = columns.keys.len();
         let children = columns.add_fields(schema.fields(), ROOT)?;
         let required = columns.required(&children);
         columns.nodes[ROOT].store = Store::Struct {
@@ -183,12 +196,18 @@ impl Columns {
             required,
             children,
             fields: schema.fields().clone(),
+            keys,
             next: vec![Slot::Unknown("".into()); schema.fields().len() + 2],
         };
         Ok(columns)
     }
 
+    /// The nodes of `fields` under `parent`; their names go to [`Columns::keys`] first,
+    /// so a struct's names lie together.
     fn add_fields(&mut self, fields: &Fields, parent: usize) -> Result<Vec<usize>, Error> {
+        for field in fields.iter() {
+            self.keys.push(field.name());
+        }
         let mut children = Vec::with_capacity(fields.len());
         for (slot, field) in fields.iter().enumerate() {
             children.push(self.add(field, parent, slot)?);
@@ -301,12 +320,14 @@ impl Columns {
             }
             DataType::Struct(fields) => {
                 let at = self.reserve(field, parent, slot);
+                let keys = self.keys.len();
                 let children = self.add_fields(fields, at)?;
                 self.nodes[at].store = Store::Struct {
                     nulls: nulls(),
                     required: self.required(&children),
                     children,
                     fields: fields.clone(),
+                    keys,
                     next: vec![Slot::Unknown("".into()); fields.len() + 2],
                 };
                 return Ok(at);
@@ -689,36 +710,41 @@ impl Columns {
     fn find_field(&mut self, node: usize, after: usize, key: &str) -> (usize, Option<usize>) {
         let Store::Struct {
             children,
-            fields,
+            keys: base,
             next,
             ..
         } = &mut self.nodes[node].store
         else {
             unreachable!("struct frames are structs")
         };
-        let index = match &next[after] {
-            Slot::Field(i) if same_bytes(fields[*i as usize].name().as_bytes(), key.as_bytes()) => {
-                Some(*i as usize)
-            }
-            Slot::Unknown(name)
-                if !name.is_empty() && same_bytes(name.as_bytes(), key.as_bytes()) =>
+        let (keys, base, count) = (&self.keys, *base, children.len());
+        let key_bytes = key.as_bytes();
+        match &next[after] {
+            &Slot::Field { index, child }
+                if same_bytes(keys.name(base + index as usize), key_bytes) =>
             {
-                None
+                return (index as usize, Some(child as usize));
             }
-            _ => {
-                let index = fields
-                    .iter()
-                    .position(|field| same_bytes(field.name().as_bytes(), key.as_bytes()));
-                next[after] = match index {
-                    Some(i) => Slot::Field(i as u32),
-                    None => Slot::Unknown(key.into()),
+            Slot::Unknown(name) if !name.is_empty() && same_bytes(name.as_bytes(), key_bytes) => {
+                return (count + 1, None);
+            }
+            _ => {}
+        }
+        match keys
+            .names(base, count)
+            .position(|name| same_bytes(name, key_bytes))
+        {
+            Some(i) => {
+                next[after] = Slot::Field {
+                    index: i as u32,
+                    child: children[i] as u32,
                 };
-                index
+                (i, Some(children[i]))
             }
-        };
-        match index {
-            Some(i) => (i, Some(children[i])),
-            None => (fields.len() + 1, None),
+            None => {
+                next[after] = Slot::Unknown(key.into());
+                (count + 1, None)
+            }
         }
     }
 
@@ -1006,6 +1032,22 @@ fn node_count(fields: &Fields) -> usize {
     fields.iter().map(|field| of(field.data_type())).sum()
 }
 
+/// How many field names the fields hold, nested ones too, and their bytes in all (the
+/// names are kept end to end, in one buffer sized once).
+fn name_count(fields: &Fields) -> (usize, usize) {
+    fn of(ty: &DataType) -> (usize, usize) {
+        match ty {
+            DataType::Struct(fields) => name_count(fields),
+            DataType::List(item) => of(item.data_type()),
+            _ => (0, 0),
+        }
+    }
+    fields.iter().fold((0, 0), |(names, bytes), field| {
+        let (inner, inner_bytes) = of(field.data_type());
+        (names + 1 + inner, bytes + field.name().len() + inner_bytes)
+    })
+}
+
 fn fits_signed(ty: &DataType, value: i64) -> bool {
     match ty {
         DataType::Int8 => i8::try_from(value).is_ok(),
@@ -1062,14 +1104,13 @@ impl Columns {
     ) -> Result<(), Fallback> {
         src.begin_object()?;
         let row = self.nodes[node].len;
-        let Store::Struct { fields, .. } = &self.nodes[node].store else {
+        let Store::Struct { children, .. } = &self.nodes[node].store else {
             unreachable!("pulled structs are structs")
         };
-        let mut after = fields.len();
+        let mut after = children.len();
         let mut first = true;
-        while let Some(key) = src.next_key(first)? {
+        while let Some((slot, child)) = self.pull_key(node, after, first, src)? {
             first = false;
-            let (slot, child) = self.find_field(node, after, &key);
             after = slot;
             match child {
                 Some(child) => match self.enter_field(child, row).map_err(|_| Fallback)? {
@@ -1080,6 +1121,35 @@ impl Columns {
             }
         }
         self.close_struct(node, row).map_err(|_| Fallback)
+    }
+
+    /// The next key of struct `node` and its field, as [`Columns::find_field`] finds it
+    /// (`None` at the end of the object): when the key that followed slot `after` last
+    /// time is a plain name, the source is asked whether it comes again, which JSON
+    /// answers by comparing the bytes in place.
+    #[inline(always)]
+    fn pull_key<'a, P: PullSource<'a>>(
+        &mut self,
+        node: usize,
+        after: usize,
+        first: bool,
+        src: &mut P,
+    ) -> Result<Option<(usize, Option<usize>)>, Fallback> {
+        let Store::Struct { keys, next, .. } = &self.nodes[node].store else {
+            unreachable!("pulled structs are structs")
+        };
+        if let &Slot::Field { index, child } = &next[after] {
+            if let Some(guess) = self.keys.plain(keys + index as usize) {
+                return Ok(match src.next_key_guessed(first, guess)? {
+                    GuessedKey::End => None,
+                    GuessedKey::Guessed => Some((index as usize, Some(child as usize))),
+                    GuessedKey::Other(key) => Some(self.find_field(node, after, &key)),
+                });
+            }
+        }
+        Ok(src
+            .next_key(first)?
+            .map(|key| self.find_field(node, after, &key)))
     }
 
     fn pull_value<'a, P: PullSource<'a>>(

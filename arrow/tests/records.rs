@@ -505,6 +505,52 @@ fn columns_make_room_for_the_rows_at_once() {
     assert_eq!(second.values().capacity(), 40 * 3);
 }
 
+/// Keys are guessed from the order of the record before and compared in place: a key
+/// that follows another order, a key written with an escape, a key that begins like the
+/// guess, and a field whose name has a quote in it (never compared in place) all land
+/// in their own columns, on the direct path and the events alike.
+#[test]
+fn guessed_keys_land_in_their_columns_whatever_the_order_and_spelling() {
+    let schema = schema(vec![
+        Field::new("a", DataType::Int64, true),
+        Field::new("ab", DataType::Int64, true),
+        Field::new("say \"hi\"", DataType::Int64, true),
+        Field::new("naïve", DataType::Utf8, true),
+    ]);
+    let text = r#"{"a": 1, "ab": 2, "say \"hi\"": 3, "naïve": "x"}
+{"a": 4, "ab": 5, "say \"hi\"": 6, "naïve": "y"}
+{"ab": 7, "a": 8, "na\u00efve": "z", "say \u0022hi\u0022": 9}
+{"a\u0062": 10, "\u0061": 11, "abc": 0, "naïve": "w"}
+{"a": 12}
+"#;
+    for options in [Options::default(), Options::default().events_only(true)] {
+        let batches = read(
+            text.as_bytes(),
+            RecordFormat::JsonLines,
+            schema.clone(),
+            &options,
+        )
+        .unwrap();
+        let batch = &batches[0];
+        assert_eq!(
+            ints(batch, "a"),
+            [Some(1), Some(4), Some(8), Some(11), Some(12)]
+        );
+        assert_eq!(
+            ints(batch, "ab"),
+            [Some(2), Some(5), Some(7), Some(10), None]
+        );
+        assert_eq!(
+            ints(batch, "say \"hi\""),
+            [Some(3), Some(6), Some(9), None, None]
+        );
+        assert_eq!(
+            strings(batch, "naïve"),
+            [Some("x"), Some("y"), Some("z"), Some("w"), None].map(|s| s.map(str::to_owned))
+        );
+    }
+}
+
 /// `read` and `read_json_lines` take JSON Lines by the direct path (records pulled from
 /// the parser into the columns); with `events_only`, by the parser's events. On every
 /// input below, strict and lenient, whole and streamed, the two paths give the same

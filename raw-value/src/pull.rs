@@ -114,6 +114,109 @@ impl Deref for Text<'_, '_> {
     }
 }
 
+/// A key with no `"`, `\` or control character, which a reader of text may therefore
+/// compare with the input's bytes as they stand, escapes unread
+/// ([`PullSource::next_key_guessed`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlainKey<'k>(&'k [u8]);
+
+impl<'k> PlainKey<'k> {
+    /// `key`, if it is plain. A `const fn`, so a key known at compile time is checked
+    /// there.
+    pub const fn new(key: &'k str) -> Option<Self> {
+        let bytes = key.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            if bytes[i] == b'"' || bytes[i] == b'\\' || bytes[i] < 0x20 || bytes[i] == 0x7F {
+                return None;
+            }
+            i += 1;
+        }
+        Some(PlainKey(bytes))
+    }
+
+    /// The key's bytes (UTF-8).
+    #[inline(always)]
+    pub fn as_bytes(self) -> &'k [u8] {
+        self.0
+    }
+}
+
+/// Names (a struct's fields), each checked once for whether it is a [`PlainKey`]: what a
+/// decoder that guesses keys keeps. They lie end to end in one buffer, so a guess is a
+/// slice, not a pointer chased per key.
+#[derive(Debug, Clone, Default)]
+pub struct PlainKeys {
+    text: Vec<u8>,
+    /// Where each name starts and ends in `text`, and whether it is plain.
+    spans: Vec<(u32, u32, bool)>,
+}
+
+impl PlainKeys {
+    /// Room for `names` more names of `bytes` bytes in all.
+    pub fn reserve(&mut self, names: usize, bytes: usize) {
+        self.spans.reserve(names);
+        self.text.reserve(bytes);
+    }
+
+    /// The bytes of the `count` names from `from`.
+    #[inline]
+    pub fn names(&self, from: usize, count: usize) -> impl Iterator<Item = &[u8]> + '_ {
+        self.spans[from..from + count]
+            .iter()
+            .map(|&(start, end, _)| &self.text[start as usize..end as usize])
+    }
+
+    /// Adds `name` after the others; its index is the count before.
+    #[inline]
+    pub fn push(&mut self, name: &str) {
+        let start = self.text.len() as u32;
+        self.text.extend_from_slice(name.as_bytes());
+        let plain = !name
+            .bytes()
+            .any(|b| b == b'"' || b == b'\\' || b < 0x20 || b == 0x7F);
+        self.spans.push((start, self.text.len() as u32, plain));
+    }
+
+    /// How many names.
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    /// The bytes of name `i`.
+    #[inline(always)]
+    pub fn name(&self, i: usize) -> &[u8] {
+        let (start, end, _) = self.spans[i];
+        &self.text[start as usize..end as usize]
+    }
+
+    /// Name `i` as a plain key; `None` when it is not plain.
+    #[inline(always)]
+    pub fn plain(&self, i: usize) -> Option<PlainKey<'_>> {
+        let &(start, end, plain) = self.spans.get(i)?;
+        match self.text.get(start as usize..end as usize) {
+            Some(name) if plain => Some(PlainKey(name)),
+            _ => None,
+        }
+    }
+}
+
+/// What [`PullSource::next_key_guessed`] read.
+#[derive(Debug)]
+pub enum GuessedKey<'de, 's> {
+    /// The `}`: no key.
+    End,
+    /// The key guessed.
+    Guessed,
+    /// Another key.
+    Other(Text<'de, 's>),
+}
+
 /// A number as the machine type that holds it, as [`PullSource::read_num`] reads it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Num {
@@ -217,6 +320,21 @@ pub trait PullSource<'de> {
     /// skipped may be handed out again when a later header adds to it. A decoder
     /// decides on each key by its text, and falls back when one it reads repeats.
     fn next_key(&mut self, first: bool) -> Result<Option<Text<'de, '_>>, Fallback>;
+    /// [`PullSource::next_key`], told which key is likely next: [`GuessedKey::Guessed`]
+    /// when it is `guess`. A reader of text compares `guess` with the input in place
+    /// instead of scanning the key (JSON's does); the default reads the key and compares.
+    #[inline]
+    fn next_key_guessed(
+        &mut self,
+        first: bool,
+        guess: PlainKey<'_>,
+    ) -> Result<GuessedKey<'de, '_>, Fallback> {
+        Ok(match self.next_key(first)? {
+            None => GuessedKey::End,
+            Some(key) if key.as_bytes() == guess.as_bytes() => GuessedKey::Guessed,
+            Some(key) => GuessedKey::Other(key),
+        })
+    }
     /// Skips one value, validating it.
     fn skip_value(&mut self) -> Result<(), Fallback>;
     /// Reads one value as a [`RawValue`].
@@ -227,4 +345,37 @@ pub trait PullSource<'de> {
     fn finish(self) -> Result<(), Fallback>
     where
         Self: Sized;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A key is plain unless a reader of text could not compare it in place: a quote, a
+    /// backslash, a control character or DEL.
+    #[test]
+    fn plain_keys_are_those_a_reader_may_compare_in_place() {
+        const ID: Option<PlainKey<'static>> = PlainKey::new("id");
+        assert_eq!(ID.map(PlainKey::as_bytes), Some(&b"id"[..]));
+        for key in ["", "a b", "naïve", "日本", "a/b", "~"] {
+            assert!(PlainKey::new(key).is_some(), "{key:?}");
+        }
+        for key in ["a\"b", "a\\b", "a\nb", "\u{0}", "\u{1f}", "\u{7f}"] {
+            assert!(PlainKey::new(key).is_none(), "{key:?}");
+        }
+        let mut keys = PlainKeys::default();
+        for name in ["id", "a\"b", "naïve"] {
+            keys.push(name);
+        }
+        assert_eq!(keys.len(), 3);
+        assert_eq!(keys.plain(0).map(PlainKey::as_bytes), Some(&b"id"[..]));
+        assert_eq!(keys.plain(1), None);
+        assert_eq!(
+            keys.plain(2).map(PlainKey::as_bytes),
+            Some("naïve".as_bytes())
+        );
+        assert_eq!(keys.plain(3), None);
+        let names: Vec<&[u8]> = keys.names(1, 2).collect();
+        assert_eq!(names, [&b"a\"b"[..], "naïve".as_bytes()]);
+    }
 }

@@ -1,7 +1,9 @@
 //! JSON's direct path: [`DirectSource`], the [`PullSource`] derived and std types read a
 //! JSON document from, one step of the parser at a time.
 
-use quarry_raw_value::{Decode, Fallback, Num, PullSource, RawValue, Text, ValueKind};
+use quarry_raw_value::{
+    Decode, Fallback, GuessedKey, Num, PlainKey, PullSource, RawValue, Text, ValueKind,
+};
 
 use crate::common::Limits;
 
@@ -53,9 +55,51 @@ impl<'a, const JSONC: bool> DirectSource<'a, JSONC> {
         self.parser.lexer.peek().is_none()
     }
 
+    /// Reads the `,` or `}` before a key (`first`: right after `{`, no comma): whether a
+    /// key follows, its opening quote at the current position.
+    #[inline(always)]
+    fn open_key(&mut self, first: bool) -> Result<bool, Fallback> {
+        match self.parser.lexer.peek() {
+            Some(b'}') => {
+                self.parser.lexer.bump();
+                self.parser.leave();
+                Ok(false)
+            }
+            Some(b',') if !first => {
+                self.parser.lexer.bump();
+                match self.parser.lexer.peek() {
+                    Some(b'"') => Ok(true),
+                    // JSONC: a trailing comma ends the object.
+                    Some(b'}') if JSONC => {
+                        self.parser.lexer.bump();
+                        self.parser.leave();
+                        Ok(false)
+                    }
+                    _ => Err(Fallback),
+                }
+            }
+            Some(b'"') if first => Ok(true),
+            _ => Err(Fallback),
+        }
+    }
+
+    /// The key whose opening quote is at the current position, and its `:`.
+    #[inline(always)]
+    fn read_key(&mut self) -> Result<Text<'a, '_>, Fallback> {
+        // The common key, with no escape, is read into registers and returned.
+        if let Some(key) = self.parser.lexer.read_unescaped_string() {
+            if self.parser.lexer.peek() != Some(b':') {
+                return Err(Fallback);
+            }
+            self.parser.lexer.bump();
+            return Ok(Text::Borrowed(key));
+        }
+        self.escaped_key()
+    }
+
     /// [`PullSource::next_key`] for a key with an escape (or a malformed one).
     #[inline(never)]
-    fn escaped_key(&mut self) -> Result<Option<Text<'a, '_>>, Fallback> {
+    fn escaped_key(&mut self) -> Result<Text<'a, '_>, Fallback> {
         let key = self
             .parser
             .lexer
@@ -65,7 +109,7 @@ impl<'a, const JSONC: bool> DirectSource<'a, JSONC> {
             return Err(Fallback);
         }
         self.parser.lexer.bump();
-        Ok(Some(key))
+        Ok(key)
     }
 }
 
@@ -243,37 +287,37 @@ impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
 
     #[inline]
     fn next_key(&mut self, first: bool) -> Result<Option<Text<'a, '_>>, Fallback> {
-        match self.parser.lexer.peek() {
-            Some(b'}') => {
-                self.parser.lexer.bump();
-                self.parser.leave();
-                return Ok(None);
-            }
-            Some(b',') if !first => {
-                self.parser.lexer.bump();
-                match self.parser.lexer.peek() {
-                    Some(b'"') => {}
-                    // JSONC: a trailing comma ends the object.
-                    Some(b'}') if JSONC => {
-                        self.parser.lexer.bump();
-                        self.parser.leave();
-                        return Ok(None);
-                    }
-                    _ => return Err(Fallback),
-                }
-            }
-            Some(b'"') if first => {}
-            _ => return Err(Fallback),
+        if !self.open_key(first)? {
+            return Ok(None);
         }
-        // The common key, with no escape, is read into registers and returned.
-        if let Some(key) = self.parser.lexer.read_unescaped_string() {
+        self.read_key().map(Some)
+    }
+
+    /// Compares `guess` with the input's bytes where the key stands: a plain key is
+    /// guessed right exactly when its bytes are followed by the closing quote.
+    #[inline]
+    fn next_key_guessed(
+        &mut self,
+        first: bool,
+        guess: PlainKey<'_>,
+    ) -> Result<GuessedKey<'a, '_>, Fallback> {
+        if !self.open_key(first)? {
+            return Ok(GuessedKey::End);
+        }
+        let guess_bytes = guess.as_bytes();
+        if self.parser.lexer.read_plain_string(guess_bytes) {
             if self.parser.lexer.peek() != Some(b':') {
                 return Err(Fallback);
             }
             self.parser.lexer.bump();
-            return Ok(Some(Text::Borrowed(key)));
+            return Ok(GuessedKey::Guessed);
         }
-        self.escaped_key()
+        // Another key, or the guess written with an escape.
+        let key = self.read_key()?;
+        if key.as_bytes() == guess_bytes {
+            return Ok(GuessedKey::Guessed);
+        }
+        Ok(GuessedKey::Other(key))
     }
 
     #[inline]
@@ -296,10 +340,34 @@ impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
 
 #[cfg(test)]
 mod tests {
-    use quarry_raw_value::{Fallback, Num, PullSource, RawValue, Text};
+    use quarry_raw_value::{Fallback, GuessedKey, Num, PlainKey, PullSource, RawValue, Text};
 
     use super::DirectSource;
     use crate::common::Limits;
+
+    /// A guessed key is read in place when it is the key, and otherwise read as
+    /// `next_key` reads it: another key, one the guess only begins, one that begins the
+    /// guess, and the guess spelled with an escape (guessed right after all).
+    #[test]
+    fn keys_are_guessed_in_place_or_read() {
+        let text = r#"{"id":1, "abc":2, "ab":3, "a\u0062":4, "x":5}"#;
+        let mut src = DirectSource::new(text.as_bytes(), Limits::default()).unwrap();
+        let guess = |key| PlainKey::new(key).unwrap();
+        let mut keys = Vec::new();
+        src.begin_object().unwrap();
+        for (i, g) in ["id", "ab", "abcd", "ab", "y", "x"].into_iter().enumerate() {
+            keys.push(match src.next_key_guessed(i == 0, guess(g)).unwrap() {
+                GuessedKey::End => "}".to_owned(),
+                GuessedKey::Guessed => format!("={g}"),
+                GuessedKey::Other(key) => key.to_string(),
+            });
+            if i < 5 {
+                src.skip_value().unwrap();
+            }
+        }
+        assert_eq!(keys, ["=id", "abc", "ab", "=ab", "x", "}"]);
+        src.finish().unwrap();
+    }
 
     /// `read_f64` and `read_num` give what the defaults (through `read_number`) give,
     /// for every kind of number, and fall back where they do.

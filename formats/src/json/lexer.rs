@@ -9,7 +9,9 @@
 //! strict lexer would stop at a `/` and fail.
 
 use super::{Error, ErrorKind};
-use crate::common::{decimal_to_f64, decode_string_runs, fold_digits, skip_spaces, Span};
+use crate::common::{
+    decimal_to_f64, decode_string_runs, fold_digits, same_bytes, skip_spaces, Span,
+};
 use quarry_raw_value::Num;
 
 /// A string read from the input: borrowed when it held no escape, otherwise decoded into
@@ -292,6 +294,21 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
             return Some(&self.src[start..end]);
         }
         None
+    }
+
+    /// At a string's opening `"`: reads it if it is exactly `plain`, a text with no
+    /// `"`, `\` or control character (so its bytes stand in the input as they are,
+    /// followed by the closing quote); else reads nothing.
+    #[inline(always)]
+    pub fn read_plain_string(&mut self, plain: &[u8]) -> bool {
+        let bytes = self.src.as_bytes();
+        let start = self.pos + 1;
+        let end = start + plain.len();
+        if bytes.get(end) == Some(&b'"') && same_bytes(&bytes[start..end], plain) {
+            self.pos = end + 1;
+            return true;
+        }
+        false
     }
 
     /// Reads a string whose opening `"` is at the current position, decoding its escapes
