@@ -1256,3 +1256,38 @@ proptest! {
         prop_assert_eq!(facade.ok(), raw.ok(), "{}", doc);
     }
 }
+
+#[derive(Decode, Debug, PartialEq)]
+struct Guessed {
+    id: i64,
+    #[quarry(rename = "say \"hi\"")]
+    say: String,
+    #[quarry(alias = "nm")]
+    name: String,
+    tags: Vec<String>,
+}
+
+/// From JSON the direct path guesses each key in declaration order and compares it in
+/// place; keys in another order, spelled with escapes, by an alias, unknown, or named
+/// with a quote (never guessed) are read and matched, all without falling back, and a
+/// repeated key still falls back.
+#[test]
+fn the_direct_path_guesses_keys_and_reads_the_others() {
+    let want = Guessed {
+        id: 1,
+        say: "x".into(),
+        name: "n".into(),
+        tags: vec![],
+    };
+    for text in [
+        r#"{"id":1,"say \"hi\"":"x","name":"n","tags":[]}"#,
+        r#"{"tags":[],"name":"n","id":1,"say \"hi\"":"x"}"#,
+        r#"{"i\u0064":1,"say \u0022hi\u0022":"x","extra":[1],"nm":"n","tags":[]}"#,
+        r#"{"id":1,"idx":2,"say \"hi\"":"x","nam":0,"name":"n","tags":[],"tagsx":3}"#,
+    ] {
+        assert_eq!(via_direct::<Guessed>(text).as_ref(), Some(&want), "{text}");
+        assert_eq!(via_raw::<Guessed>(text).unwrap(), want, "{text}");
+    }
+    let repeated = r#"{"id":1,"id":1,"say \"hi\"":"x","name":"n","tags":[]}"#;
+    assert_eq!(via_direct::<Guessed>(repeated), None);
+}

@@ -605,6 +605,14 @@ fn named_decode_direct(fields: &[Field], deny_unknown: bool, de: &Lifetime) -> T
         let ty = &f.ty;
         quote!(let mut #slot: ::quarry::__private::Option<#ty> = ::quarry::__private::None;)
     });
+    let count = names.len();
+    let plain_keys = names
+        .iter()
+        .map(|name| quote!(::quarry::PlainKey::new(#name)));
+    let guessed_index_arms = active.iter().enumerate().map(|(position, (_, f))| {
+        let patterns = std::iter::once(&f.name).chain(&f.aliases);
+        quote!(#(#patterns)|* => #position,)
+    });
     let expected_arms = names
         .iter()
         .enumerate()
@@ -658,9 +666,25 @@ fn named_decode_direct(fields: &[Field], deny_unknown: bool, de: &Lifetime) -> T
             #(#slots)*
             let mut __first = true;
             let mut __expected: usize = 0;
-            loop {
-                let __index: usize = {
-                    let ::quarry::__private::Some(__key) = __source.next_key(__first)? else { break };
+            '__fields: loop {
+                let __index: usize = '__key: {
+                    // A source that compares a guess in place (JSON) is asked whether the
+                    // key expected next in declaration order comes; the key is read only
+                    // if not.
+                    if <__S as ::quarry::PullSource<#de>>::GUESSES_IN_PLACE && __expected < #count {
+                        const __KEYS: [::quarry::__private::Option<::quarry::PlainKey<'static>>; #count] = [#(#plain_keys),*];
+                        if let ::quarry::__private::Some(__guess) = __KEYS[__expected] {
+                            break '__key match __source.next_key_guessed(__first, __guess)? {
+                                ::quarry::GuessedKey::End => break '__fields,
+                                ::quarry::GuessedKey::Guessed => __expected,
+                                ::quarry::GuessedKey::Other(__key) => match &*__key {
+                                    #(#guessed_index_arms)*
+                                    _ => usize::MAX,
+                                },
+                            };
+                        }
+                    }
+                    let ::quarry::__private::Some(__key) = __source.next_key(__first)? else { break '__fields };
                     // The key expected next in declaration order is compared first, against a
                     // literal (so the comparison inlines); any other key goes through the match.
                     match __expected {

@@ -232,6 +232,11 @@ pub enum Num {
 /// `DirectSource` in `quarry_formats` implements it; the derive's generated
 /// `decode_direct` and the std impls call it.
 pub trait PullSource<'de> {
+    /// Whether [`PullSource::next_key_guessed`] compares a guess in place, faster than
+    /// reading the key (JSON's does); a decoder guesses only from a source that does,
+    /// and otherwise reads keys and compares them itself.
+    const GUESSES_IN_PLACE: bool = false;
+
     /// The kind of the next value (whitespace skipped); `Fallback` at the end of input.
     fn peek_token(&mut self) -> Result<ValueKind, Fallback>;
     /// Reads `null`.

@@ -114,6 +114,8 @@ impl<'a, const JSONC: bool> DirectSource<'a, JSONC> {
 }
 
 impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
+    const GUESSES_IN_PLACE: bool = true;
+
     #[inline]
     fn peek_token(&mut self) -> Result<ValueKind, Fallback> {
         match self.parser.lexer.peek() {
