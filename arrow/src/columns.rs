@@ -750,19 +750,26 @@ impl Columns {
 
     /// Field `child` of the struct filling row `row` is about to take its value: an error
     /// if it already has one (skipped under the lenient option), else caught up to the row.
-    #[inline]
+    #[inline(always)]
     fn enter_field(&mut self, child: usize, row: usize) -> Result<Target, Misfit> {
         if self.nodes[child].len > row {
-            if self.lenient {
-                return Ok(Target::Skip);
-            }
-            return Err(format!("field `{}` is given twice", self.path(child)).into());
+            return self.given_twice(child);
         }
         if self.nodes[child].len == 0 {
             self.make_room(child);
         }
         self.pad(child, row);
         Ok(Target::Node(child))
+    }
+
+    /// Field `child` already has its value in this row: skipped under the lenient
+    /// option, else an error.
+    #[cold]
+    fn given_twice(&self, child: usize) -> Result<Target, Misfit> {
+        if self.lenient {
+            return Ok(Target::Skip);
+        }
+        Err(format!("field `{}` is given twice", self.path(child)).into())
     }
 
     /// The end of struct `node`'s row `row`: an error if a field that may not be null was

@@ -96,10 +96,20 @@ fn find_string_special_long<const QUOTE: u8, const DEL: bool>(bytes: &[u8], i: u
     find_string_special_words::<QUOTE, DEL>(bytes, i)
 }
 
+/// What [`decode_string_runs`] stops at besides a run: a format's escapes.
+pub(crate) trait Escapes {
+    /// Decodes the escape at `i` onto `out` and returns the offset after it; `None` if
+    /// there is none at `i` (the closing quote, a control character, the end) or it is
+    /// malformed, which ends the string there. Implemented `#[inline(always)]`, so the
+    /// loop over a string's runs keeps it inline.
+    fn decode(&self, i: usize, out: &mut Vec<u8>) -> Option<usize>;
+}
+
 /// Decodes a string's runs onto `out`: appends the bytes from `i` up to the first that
-/// [`find_string_special`] stops at, hands that byte's offset to `special`, and goes on
-/// from the offset it returns (after an escape it decoded onto `out`) until it returns
-/// `None` (the closing quote) or an error. Returns the closing quote's offset.
+/// [`find_string_special`] stops at (or the end of `bytes`), hands that byte's offset to
+/// `escapes`, and goes on from the offset it returns (after an escape it decoded onto
+/// `out`) until it returns `None`. Returns the offset it stopped at: the closing quote,
+/// or what the caller must explain as an error.
 ///
 /// With AVX2 (detected once a string, at run time) each block of 32 bytes is stored
 /// whole past the end of `out` and the length cut back to the run: a run costs a load, a
@@ -109,34 +119,34 @@ fn find_string_special_long<const QUOTE: u8, const DEL: bool>(bytes: &[u8], i: u
 /// Made for strings with escapes, whose runs between escapes are long (escaped-articles:
 /// 32 bytes on average); a string without one is borrowed from the input, not copied.
 #[inline]
-pub(crate) fn decode_string_runs<const QUOTE: u8, const DEL: bool, E>(
+pub(crate) fn decode_string_runs<const QUOTE: u8, const DEL: bool>(
     bytes: &[u8],
     i: usize,
     out: &mut Vec<u8>,
-    special: impl FnMut(usize, &mut Vec<u8>) -> Result<Option<usize>, E>,
-) -> Result<usize, E> {
+    escapes: &impl Escapes,
+) -> usize {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") {
         // SAFETY: AVX2 was detected just above.
         #[allow(unsafe_code)]
-        return unsafe { avx2::decode_string_runs::<QUOTE, DEL, E>(bytes, i, out, special) };
+        return unsafe { avx2::decode_string_runs::<QUOTE, DEL>(bytes, i, out, escapes) };
     }
-    decode_string_runs_words::<QUOTE, DEL, E>(bytes, i, out, special)
+    decode_string_runs_words::<QUOTE, DEL>(bytes, i, out, escapes)
 }
 
 /// [`decode_string_runs`] by a scan and then a copy per run.
 #[inline(always)]
-fn decode_string_runs_words<const QUOTE: u8, const DEL: bool, E>(
+fn decode_string_runs_words<const QUOTE: u8, const DEL: bool>(
     bytes: &[u8],
     mut i: usize,
     out: &mut Vec<u8>,
-    mut special: impl FnMut(usize, &mut Vec<u8>) -> Result<Option<usize>, E>,
-) -> Result<usize, E> {
+    escapes: &impl Escapes,
+) -> usize {
     loop {
         i = copy_string_run_words::<QUOTE, DEL>(bytes, i, out);
-        match special(i, out)? {
+        match escapes.decode(i, out) {
             Some(next) => i = next,
-            None => return Ok(i),
+            None => return i,
         }
     }
 }
@@ -232,18 +242,18 @@ mod avx2 {
     /// # Safety
     /// The CPU must have AVX2.
     #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn decode_string_runs<const QUOTE: u8, const DEL: bool, E>(
+    pub(super) unsafe fn decode_string_runs<const QUOTE: u8, const DEL: bool>(
         bytes: &[u8],
         mut i: usize,
         out: &mut Vec<u8>,
-        mut special: impl FnMut(usize, &mut Vec<u8>) -> Result<Option<usize>, E>,
-    ) -> Result<usize, E> {
+        escapes: &impl super::Escapes,
+    ) -> usize {
         loop {
             // SAFETY: the caller has AVX2.
             i = unsafe { copy_string_run::<QUOTE, DEL>(bytes, i, out) };
-            match special(i, out)? {
+            match escapes.decode(i, out) {
                 Some(next) => i = next,
-                None => return Ok(i),
+                None => return i,
             }
         }
     }
@@ -594,24 +604,42 @@ mod tests {
         quote: u8,
         del: bool,
     ) -> [(Vec<u8>, Result<usize, usize>); 2] {
-        let special = |i: usize, out: &mut Vec<u8>| match bytes.get(i) {
-            Some(&b) if b == quote => Ok(None),
-            Some(b'\\') if i + 1 < bytes.len() => {
-                out.extend_from_slice(&[bytes[i + 1]; 2]);
-                Ok(Some(i + 2))
+        /// The test's escapes: a backslash and the byte after it, that byte doubled.
+        struct Doubled<'a>(&'a [u8]);
+        impl Escapes for Doubled<'_> {
+            fn decode(&self, i: usize, out: &mut Vec<u8>) -> Option<usize> {
+                match self.0.get(i) {
+                    Some(b'\\') if i + 1 < self.0.len() => {
+                        out.extend_from_slice(&[self.0[i + 1]; 2]);
+                        Some(i + 2)
+                    }
+                    _ => None,
+                }
             }
-            _ => Err(i),
+        }
+        let special = &Doubled(bytes);
+        let ended = |end: usize| match bytes.get(end) {
+            Some(&b) if b == quote => Ok(end),
+            _ => Err(end),
         };
         let mut fast = b"kept".to_vec();
         let mut words = b"kept".to_vec();
         let (fast_end, words_end) = match (quote, del) {
             (b'"', false) => (
-                decode_string_runs::<b'"', false, usize>(bytes, i, &mut fast, special),
-                decode_string_runs_words::<b'"', false, usize>(bytes, i, &mut words, special),
+                ended(decode_string_runs::<b'"', false>(
+                    bytes, i, &mut fast, special,
+                )),
+                ended(decode_string_runs_words::<b'"', false>(
+                    bytes, i, &mut words, special,
+                )),
             ),
             _ => (
-                decode_string_runs::<b'\'', true, usize>(bytes, i, &mut fast, special),
-                decode_string_runs_words::<b'\'', true, usize>(bytes, i, &mut words, special),
+                ended(decode_string_runs::<b'\'', true>(
+                    bytes, i, &mut fast, special,
+                )),
+                ended(decode_string_runs_words::<b'\'', true>(
+                    bytes, i, &mut words, special,
+                )),
             ),
         };
         assert_eq!(&fast[..4], b"kept");

@@ -10,7 +10,7 @@
 
 use super::{Error, ErrorKind};
 use crate::common::{
-    decimal_to_f64, decode_string_runs, fold_digits, same_bytes, skip_spaces, Span,
+    decimal_to_f64, decode_string_runs, fold_digits, same_bytes, skip_spaces, Escapes, Span,
 };
 use quarry_raw_value::Num;
 
@@ -345,18 +345,14 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
         // end), and a `String` again once the string ends.
         let mut buf = std::mem::take(out).into_bytes();
         let kept = buf.len();
-        let end =
-            decode_string_runs::<b'"', false, Error>(bytes, self.pos + 1, &mut buf, |i, buf| {
-                match bytes.get(i) {
-                    Some(b'"') => Ok(None),
-                    Some(b'\\') => self.decode_escape(i, buf).map(Some),
-                    Some(_) => Err(self.error_at(ErrorKind::ControlCharacterInString, i)),
-                    None => Err(self.error_at(ErrorKind::UnexpectedEnd, i)),
-                }
-            });
-        if end.is_err() {
-            buf.truncate(kept);
-        }
+        let end = decode_string_runs::<b'"', false>(bytes, self.pos + 1, &mut buf, &*self);
+        let end = match bytes.get(end) {
+            Some(b'"') => Ok(end),
+            _ => {
+                buf.truncate(kept);
+                Err(self.string_error(end))
+            }
+        };
         // SAFETY: `buf` was a `String`, and `kept` its length; past it are the input's
         // runs, each ending before an ASCII byte (a quote or backslash) of the UTF-8
         // input, so on a character boundary, and the UTF-8 of each decoded escape's
@@ -368,30 +364,30 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
         Ok(())
     }
 
-    /// Decodes the escape whose backslash is at `i` onto `out`; returns the offset after
-    /// it.
-    #[inline]
-    fn decode_escape(&self, i: usize, out: &mut Vec<u8>) -> Result<usize, Error> {
-        let bytes = self.src.as_bytes();
-        let byte = match bytes.get(i + 1) {
-            Some(b'"') => b'"',
-            Some(b'\\') => b'\\',
-            Some(b'/') => b'/',
-            Some(b'b') => 0x08,
-            Some(b'f') => 0x0C,
-            Some(b'n') => b'\n',
-            Some(b'r') => b'\r',
-            Some(b't') => b'\t',
-            Some(b'u') => {
-                let (c, len) = self.decode_unicode_escape(i)?;
-                out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
-                return Ok(i + len);
-            }
-            Some(_) => return Err(self.error_at(ErrorKind::InvalidEscape, i)),
-            None => return Err(self.error_at(ErrorKind::UnexpectedEnd, i + 1)),
-        };
-        out.push(byte);
-        Ok(i + 2)
+    /// [`Escapes::decode`] for `\uXXXX`, out of line so that the loop over a
+    /// string's runs keeps the one-byte escapes inline.
+    #[inline(never)]
+    fn decode_unicode_onto(&self, i: usize, out: &mut Vec<u8>) -> Option<usize> {
+        let (c, len) = self.decode_unicode_escape(i).ok()?;
+        out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+        Some(i + len)
+    }
+
+    /// Why a string stopped at `i` short of its closing quote.
+    #[cold]
+    fn string_error(&self, i: usize) -> Error {
+        match self.src.as_bytes().get(i) {
+            Some(b'\\') => match self.src.as_bytes().get(i + 1) {
+                Some(b'u') => match self.decode_unicode_escape(i) {
+                    Err(error) => error,
+                    Ok(_) => self.error_at(ErrorKind::InvalidEscape, i),
+                },
+                Some(_) => self.error_at(ErrorKind::InvalidEscape, i),
+                None => self.error_at(ErrorKind::UnexpectedEnd, i + 1),
+            },
+            Some(_) => self.error_at(ErrorKind::ControlCharacterInString, i),
+            None => self.error_at(ErrorKind::UnexpectedEnd, i),
+        }
     }
 
     /// Decodes `\uXXXX` (or a surrogate pair `\uD83D\uDE00`) at `i`; returns the char
@@ -625,6 +621,32 @@ impl<'a> NumberToken<'a> {
             }
         }
         parse_float_slow(self.text)
+    }
+}
+
+/// JSON's escapes, decoded as a string's runs are copied ([`decode_string_runs`]);
+/// a malformed one ends the string, and [`Lexer::string_error`] says why.
+impl<const JSONC: bool> Escapes for Lexer<'_, JSONC> {
+    #[inline(always)]
+    fn decode(&self, i: usize, out: &mut Vec<u8>) -> Option<usize> {
+        let bytes = self.src.as_bytes();
+        if bytes.get(i) != Some(&b'\\') {
+            return None;
+        }
+        let byte = match bytes.get(i + 1) {
+            Some(b'"') => b'"',
+            Some(b'\\') => b'\\',
+            Some(b'/') => b'/',
+            Some(b'b') => 0x08,
+            Some(b'f') => 0x0C,
+            Some(b'n') => b'\n',
+            Some(b'r') => b'\r',
+            Some(b't') => b'\t',
+            Some(b'u') => return self.decode_unicode_onto(i, out),
+            _ => return None,
+        };
+        out.push(byte);
+        Some(i + 2)
     }
 }
 
