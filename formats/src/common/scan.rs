@@ -201,6 +201,40 @@ fn find_string_special_words<const QUOTE: u8, const DEL: bool>(
 mod avx2 {
     use std::arch::x86_64::*;
 
+    /// One bit for each of the 32 bytes of `block` that [`super::find_string_special`]
+    /// stops at.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2; called from AVX2 functions only, which it is inlined into.
+    #[inline(always)]
+    unsafe fn block_mask<const QUOTE: u8, const DEL: bool>(block: __m256i) -> u32 {
+        let quote = _mm256_set1_epi8(QUOTE as i8);
+        let backslash = _mm256_set1_epi8(b'\\' as i8);
+        // A control byte is one that the unsigned minimum with 0x1F leaves unchanged.
+        let below = _mm256_set1_epi8(0x1F);
+        let mut hits = _mm256_or_si256(
+            _mm256_or_si256(
+                _mm256_cmpeq_epi8(block, quote),
+                _mm256_cmpeq_epi8(block, backslash),
+            ),
+            _mm256_cmpeq_epi8(_mm256_min_epu8(block, below), block),
+        );
+        if DEL {
+            hits = _mm256_or_si256(hits, _mm256_cmpeq_epi8(block, _mm256_set1_epi8(0x7F)));
+        }
+        _mm256_movemask_epi8(hits) as u32
+    }
+
+    /// [`block_mask`] of the 32 bytes from `i`.
+    ///
+    /// # Safety
+    /// As [`block_mask`], and the 32 bytes from `i` must be in `bytes`.
+    #[inline(always)]
+    unsafe fn special_mask<const QUOTE: u8, const DEL: bool>(bytes: &[u8], i: usize) -> u32 {
+        // SAFETY: the caller's.
+        unsafe { block_mask::<QUOTE, DEL>(_mm256_loadu_si256(bytes.as_ptr().add(i).cast())) }
+    }
+
     /// [`super::find_string_special`] 32 bytes at a time.
     ///
     /// # Safety
@@ -210,25 +244,10 @@ mod avx2 {
         bytes: &[u8],
         mut i: usize,
     ) -> usize {
-        let quote = _mm256_set1_epi8(QUOTE as i8);
-        let backslash = _mm256_set1_epi8(b'\\' as i8);
-        let below = _mm256_set1_epi8(0x1F);
-        let del = _mm256_set1_epi8(0x7F);
         while i + 32 <= bytes.len() {
-            // SAFETY: the 32 bytes from `i` are in `bytes` (checked by the loop).
-            let block = unsafe { _mm256_loadu_si256(bytes.as_ptr().add(i).cast()) };
-            // A control byte is one that the unsigned minimum with 0x1F leaves unchanged.
-            let mut hits = _mm256_or_si256(
-                _mm256_or_si256(
-                    _mm256_cmpeq_epi8(block, quote),
-                    _mm256_cmpeq_epi8(block, backslash),
-                ),
-                _mm256_cmpeq_epi8(_mm256_min_epu8(block, below), block),
-            );
-            if DEL {
-                hits = _mm256_or_si256(hits, _mm256_cmpeq_epi8(block, del));
-            }
-            let mask = _mm256_movemask_epi8(hits) as u32;
+            // SAFETY: the 32 bytes from `i` are in `bytes` (checked by the loop); the
+            // caller has AVX2.
+            let mask = unsafe { special_mask::<QUOTE, DEL>(bytes, i) };
             if mask != 0 {
                 return i + mask.trailing_zeros() as usize;
             }
@@ -272,24 +291,11 @@ mod avx2 {
         mut i: usize,
         out: &mut Vec<u8>,
     ) -> usize {
-        let quote = _mm256_set1_epi8(QUOTE as i8);
-        let backslash = _mm256_set1_epi8(b'\\' as i8);
-        let below = _mm256_set1_epi8(0x1F);
-        let del = _mm256_set1_epi8(0x7F);
         while i + 32 <= bytes.len() {
-            // SAFETY: the 32 bytes from `i` are in `bytes` (checked by the loop).
+            // SAFETY: the 32 bytes from `i` are in `bytes` (checked by the loop); the
+            // caller has AVX2.
             let block = unsafe { _mm256_loadu_si256(bytes.as_ptr().add(i).cast()) };
-            let mut hits = _mm256_or_si256(
-                _mm256_or_si256(
-                    _mm256_cmpeq_epi8(block, quote),
-                    _mm256_cmpeq_epi8(block, backslash),
-                ),
-                _mm256_cmpeq_epi8(_mm256_min_epu8(block, below), block),
-            );
-            if DEL {
-                hits = _mm256_or_si256(hits, _mm256_cmpeq_epi8(block, del));
-            }
-            let mask = _mm256_movemask_epi8(hits) as u32;
+            let mask = unsafe { block_mask::<QUOTE, DEL>(block) };
             let take = if mask == 0 {
                 32
             } else {
@@ -522,6 +528,17 @@ mod tests {
             .map_or(bytes.len(), |p| start + p)
     }
 
+    /// [`plain`] bytes with `stops` (place, byte) strewn in, those past `len` left out.
+    fn strewn(len: usize, stops: &[(usize, u8)]) -> Vec<u8> {
+        let mut bytes = plain(len);
+        for &(at, stop) in stops {
+            if at < len {
+                bytes[at] = stop;
+            }
+        }
+        bytes
+    }
+
     /// Bytes no scan stops at (for either quote), high bytes and the edges of the ranges
     /// among them, cycled to `len`.
     fn plain(len: usize) -> Vec<u8> {
@@ -534,38 +551,43 @@ mod tests {
     /// scan: the block path (where the CPU has it) and the word path agree with it.
     #[test]
     fn block_and_word_scans_find_every_stop_at_every_place() {
+        each_stop_at_each_place(&[0, 1, 7, 8, 15, 16, 17, 31, 32, 33], |bytes, start| {
+            let want = naive_special(&bytes, start, b'"', false);
+            assert_eq!(find_string_special::<b'"', false>(&bytes, start), want);
+            assert_eq!(
+                find_string_special_words::<b'"', false>(&bytes, start),
+                want
+            );
+            let want = naive_special(&bytes, start, b'\'', true);
+            assert_eq!(find_string_special::<b'\'', true>(&bytes, start), want);
+            assert_eq!(
+                find_string_special_words::<b'\'', true>(&bytes, start),
+                want
+            );
+            #[cfg(target_arch = "x86_64")]
+            if std::is_x86_feature_detected!("avx2") && bytes.len() - start >= 32 {
+                // SAFETY: AVX2 was detected.
+                #[allow(unsafe_code)]
+                let found = unsafe { avx2::find_string_special::<b'"', false>(&bytes, start) };
+                assert_eq!(found, naive_special(&bytes, start, b'"', false));
+            }
+        });
+    }
+
+    /// Runs of every length to 130 bytes (four 32-byte blocks and their edges), with no
+    /// stop byte or one of each kind at each place, from each of `starts` (within the
+    /// run): `check` gets the run and the start.
+    fn each_stop_at_each_place(starts: &[usize], mut check: impl FnMut(Vec<u8>, usize)) {
         let stops = [b'"', b'\\', 0x00, 0x1F, 0x7F, b'\''];
         for len in 0..=130 {
-            for start in [0, 1, 7, 8, 15, 16, 17, 31, 32, 33] {
-                if start > len {
-                    continue;
-                }
+            for &start in starts.iter().filter(|&&start| start <= len) {
                 for at in (start..len).map(Some).chain([None]) {
                     for stop in stops {
                         let mut bytes = plain(len);
                         if let Some(at) = at {
                             bytes[at] = stop;
                         }
-                        let want = naive_special(&bytes, start, b'"', false);
-                        assert_eq!(find_string_special::<b'"', false>(&bytes, start), want);
-                        assert_eq!(
-                            find_string_special_words::<b'"', false>(&bytes, start),
-                            want
-                        );
-                        let want = naive_special(&bytes, start, b'\'', true);
-                        assert_eq!(find_string_special::<b'\'', true>(&bytes, start), want);
-                        assert_eq!(
-                            find_string_special_words::<b'\'', true>(&bytes, start),
-                            want
-                        );
-                        #[cfg(target_arch = "x86_64")]
-                        if std::is_x86_feature_detected!("avx2") && len - start >= 32 {
-                            // SAFETY: AVX2 was detected.
-                            #[allow(unsafe_code)]
-                            let found =
-                                unsafe { avx2::find_string_special::<b'"', false>(&bytes, start) };
-                            assert_eq!(found, naive_special(&bytes, start, b'"', false));
-                        }
+                        check(bytes, start);
                     }
                 }
             }
@@ -654,37 +676,20 @@ mod tests {
     /// quote, an escape or another stop byte at every place.
     #[test]
     fn string_runs_decode_like_a_naive_loop_at_every_place() {
-        let stops = [b'"', b'\\', 0x00, 0x1F, 0x7F, b'\''];
-        for len in 0..=130 {
-            for start in [0, 1, 7, 8, 31, 32, 33] {
-                if start > len {
-                    continue;
-                }
-                for at in (start..len).map(Some).chain([None]) {
-                    for stop in stops {
-                        let mut bytes = plain(len);
-                        if let Some(at) = at {
-                            bytes[at] = stop;
-                        }
-                        // A quote to end it, past an escape one time in two.
-                        if len % 2 == 0 {
-                            bytes.extend_from_slice(b"\\\"ab\"");
-                        } else {
-                            bytes.extend_from_slice(b"'\"");
-                        }
-                        for (quote, del) in [(b'"', false), (b'\'', true)] {
-                            let want = naive_decode(&bytes, start, quote, del);
-                            for got in decode_both(&bytes, start, quote, del) {
-                                assert_eq!(
-                                    got, want,
-                                    "len {len} start {start} at {at:?} stop {stop}"
-                                );
-                            }
-                        }
-                    }
+        each_stop_at_each_place(&[0, 1, 7, 8, 31, 32, 33], |mut bytes, start| {
+            // A quote to end it, past an escape one time in two.
+            if bytes.len() % 2 == 0 {
+                bytes.extend_from_slice(b"\\\"ab\"");
+            } else {
+                bytes.extend_from_slice(b"'\"");
+            }
+            for (quote, del) in [(b'"', false), (b'\'', true)] {
+                let want = naive_decode(&bytes, start, quote, del);
+                for got in decode_both(&bytes, start, quote, del) {
+                    assert_eq!(got, want, "{bytes:?} from {start}");
                 }
             }
-        }
+        });
     }
 
     proptest::proptest! {
@@ -696,12 +701,7 @@ mod tests {
             stops in proptest::collection::vec((0usize..400, proptest::sample::select(vec![b'"', b'\\', 0u8, 0x1F, 0x7F, b'\'', 0xC3])), 0..8),
             start in 0usize..70,
         ) {
-            let mut bytes = plain(len);
-            for (at, stop) in stops {
-                if at < len {
-                    bytes[at] = stop;
-                }
-            }
+            let bytes = strewn(len, &stops);
             let start = start.min(len);
             for (quote, del) in [(b'"', false), (b'\'', true)] {
                 let want = naive_decode(&bytes, start, quote, del);
@@ -711,7 +711,6 @@ mod tests {
             }
         }
 
-
         /// Long plain runs with a few stop bytes strewn in, at any start: the block path
         /// is taken (random bytes stop within a few bytes, so it rarely is).
         #[test]
@@ -720,12 +719,7 @@ mod tests {
             stops in proptest::collection::vec((0usize..300, proptest::sample::select(vec![b'"', b'\\', 0u8, 0x1F, 0x7F, b'\''])), 0..4),
             start in 0usize..70,
         ) {
-            let mut bytes = plain(len);
-            for (at, stop) in stops {
-                if at < len {
-                    bytes[at] = stop;
-                }
-            }
+            let bytes = strewn(len, &stops);
             let start = start.min(len);
             proptest::prop_assert_eq!(find_string_special::<b'"', false>(&bytes, start), naive_special(&bytes, start, b'"', false));
             proptest::prop_assert_eq!(find_string_special::<b'\'', true>(&bytes, start), naive_special(&bytes, start, b'\'', true));
