@@ -112,7 +112,8 @@ pub(crate) trait Escapes {
 /// or what the caller must explain as an error.
 ///
 /// With AVX2 (detected once a string, at run time) each block of 32 bytes is stored
-/// whole past the end of `out` and the length cut back to the run: a run costs a load, a
+/// whole past the end of `out`, while it has room for one, and the length cut back to
+/// the run: a run costs a load, a
 /// test and a store per block instead of a scan and then a copy, and the loop over a
 /// string's escapes stays in one function. Without it, a scan and a copy per run.
 ///
@@ -291,7 +292,10 @@ mod avx2 {
         mut i: usize,
         out: &mut Vec<u8>,
     ) -> usize {
-        while i + 32 <= bytes.len() {
+        // Blocks only while `out` has room for one: growing it for a block's slack would
+        // grow it sooner and further than the bytes need (an allocation more, now and
+        // then); the words push exactly the run.
+        while i + 32 <= bytes.len() && out.capacity() - out.len() >= 32 {
             // SAFETY: the 32 bytes from `i` are in `bytes` (checked by the loop); the
             // caller has AVX2.
             let block = unsafe { _mm256_loadu_si256(bytes.as_ptr().add(i).cast()) };
@@ -301,10 +305,9 @@ mod avx2 {
             } else {
                 mask.trailing_zeros() as usize
             };
-            out.reserve(32);
-            // SAFETY: `reserve` left room for 32 more bytes past `out.len()`, which the
-            // unaligned store fills; the length then grows by `take` <= 32 of them, all
-            // written. `out` is bytes, so no invariant holds on what they are.
+            // SAFETY: the loop checked there is room for 32 more bytes past `out.len()`,
+            // which the unaligned store fills; the length then grows by `take` <= 32 of
+            // them, all written. `out` is bytes, so no invariant holds on what they are.
             unsafe {
                 let len = out.len();
                 _mm256_storeu_si256(out.as_mut_ptr().add(len).cast(), block);
@@ -625,7 +628,7 @@ mod tests {
         i: usize,
         quote: u8,
         del: bool,
-    ) -> [(Vec<u8>, Result<usize, usize>); 2] {
+    ) -> [(Vec<u8>, Result<usize, usize>); 3] {
         /// The test's escapes: a backslash and the byte after it, that byte doubled.
         struct Doubled<'a>(&'a [u8]);
         impl Escapes for Doubled<'_> {
@@ -644,32 +647,34 @@ mod tests {
             Some(&b) if b == quote => Ok(end),
             _ => Err(end),
         };
-        let mut fast = b"kept".to_vec();
-        let mut words = b"kept".to_vec();
-        let (fast_end, words_end) = match (quote, del) {
-            (b'"', false) => (
-                ended(decode_string_runs::<b'"', false>(
-                    bytes, i, &mut fast, special,
-                )),
+        // The block path with room for blocks from the start, the block path growing
+        // its output from a tight one, and the words.
+        let mut roomy = Vec::with_capacity(1024);
+        roomy.extend_from_slice(b"kept");
+        let mut outs = [roomy, b"kept".to_vec(), b"kept".to_vec()];
+        let [roomy, tight, words] = &mut outs;
+        let ends = match (quote, del) {
+            (b'"', false) => [
+                ended(decode_string_runs::<b'"', false>(bytes, i, roomy, special)),
+                ended(decode_string_runs::<b'"', false>(bytes, i, tight, special)),
                 ended(decode_string_runs_words::<b'"', false>(
-                    bytes, i, &mut words, special,
+                    bytes, i, words, special,
                 )),
-            ),
-            _ => (
-                ended(decode_string_runs::<b'\'', true>(
-                    bytes, i, &mut fast, special,
-                )),
+            ],
+            _ => [
+                ended(decode_string_runs::<b'\'', true>(bytes, i, roomy, special)),
+                ended(decode_string_runs::<b'\'', true>(bytes, i, tight, special)),
                 ended(decode_string_runs_words::<b'\'', true>(
-                    bytes, i, &mut words, special,
+                    bytes, i, words, special,
                 )),
-            ),
+            ],
         };
-        assert_eq!(&fast[..4], b"kept");
-        assert_eq!(&words[..4], b"kept");
-        [
-            (fast[4..].to_vec(), fast_end),
-            (words[4..].to_vec(), words_end),
-        ]
+        let mut results = ends.map(|end| (Vec::new(), end));
+        for (result, out) in results.iter_mut().zip(&outs) {
+            assert_eq!(&out[..4], b"kept");
+            result.0 = out[4..].to_vec();
+        }
+        results
     }
 
     /// Every length to 130 (every block boundary and tail), from several starts, with a
