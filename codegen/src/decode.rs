@@ -609,18 +609,18 @@ fn named_decode_direct(fields: &[Field], deny_unknown: bool, de: &Lifetime) -> T
     let plain_keys = names
         .iter()
         .map(|name| quote!(::quarry::PlainKey::new(#name)));
-    let guessed_index_arms = active.iter().enumerate().map(|(position, (_, f))| {
-        let patterns = std::iter::once(&f.name).chain(&f.aliases);
-        quote!(#(#patterns)|* => #position,)
-    });
     let expected_arms = names
         .iter()
         .enumerate()
         .map(|(position, name)| quote!(#position if &*__key == #name => #position,));
-    let index_arms = active.iter().enumerate().map(|(position, (_, f))| {
-        let patterns = std::iter::once(&f.name).chain(&f.aliases);
-        quote!(#(#patterns)|* => #position,)
-    });
+    let index_arms: Vec<TokenStream> = active
+        .iter()
+        .enumerate()
+        .map(|(position, (_, f))| {
+            let patterns = std::iter::once(&f.name).chain(&f.aliases);
+            quote!(#(#patterns)|* => #position,)
+        })
+        .collect();
     let value_arms = active.iter().enumerate().map(|(position, (i, f))| {
         let slot = format_ident!("__f{}", i);
         let ty = &f.ty;
@@ -678,7 +678,7 @@ fn named_decode_direct(fields: &[Field], deny_unknown: bool, de: &Lifetime) -> T
                                 ::quarry::GuessedKey::End => break '__fields,
                                 ::quarry::GuessedKey::Guessed => __expected,
                                 ::quarry::GuessedKey::Other(__key) => match &*__key {
-                                    #(#guessed_index_arms)*
+                                    #(#index_arms)*
                                     _ => usize::MAX,
                                 },
                             };

@@ -172,9 +172,7 @@ impl PlainKeys {
     pub fn push(&mut self, name: &str) {
         let start = self.text.len() as u32;
         self.text.extend_from_slice(name.as_bytes());
-        let plain = !name
-            .bytes()
-            .any(|b| b == b'"' || b == b'\\' || b < 0x20 || b == 0x7F);
+        let plain = PlainKey::new(name).is_some();
         self.spans.push((start, self.text.len() as u32, plain));
     }
 
