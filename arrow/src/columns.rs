@@ -29,7 +29,7 @@ use arrow_schema::{DataType, Field, FieldRef, Fields, SchemaRef, TimeUnit};
 use quarry_formats::common::same_bytes;
 use quarry_raw_value::{Datetime, Fallback, GuessedKey, PlainKeys, PullSource, ValueKind};
 
-use crate::buffers::{Nulls, Strings};
+use crate::buffers::{Nulls, Slab, Strings, Values};
 use crate::error::Error;
 use crate::sink::{Misfit, Num, Sink};
 
@@ -85,18 +85,18 @@ enum Store {
     },
     /// Every signed integer type, range-checked on the way in.
     Int {
-        values: Vec<i64>,
+        values: Values<i64>,
         nulls: Nulls,
         ty: DataType,
     },
     /// Every unsigned integer type, range-checked on the way in.
     UInt {
-        values: Vec<u64>,
+        values: Values<u64>,
         nulls: Nulls,
         ty: DataType,
     },
     Float {
-        values: Vec<f64>,
+        values: Values<f64>,
         nulls: Nulls,
         ty: DataType,
     },
@@ -104,18 +104,18 @@ enum Store {
     LargeUtf8(LargeStringBuilder),
     Utf8View(StringViewBuilder),
     Timestamp {
-        values: Vec<i64>,
+        values: Values<i64>,
         nulls: Nulls,
         unit: TimeUnit,
         tz: Option<Arc<str>>,
         zone: Tz,
     },
     Date32 {
-        values: Vec<i32>,
+        values: Values<i32>,
         nulls: Nulls,
     },
     List {
-        offsets: Vec<i32>,
+        offsets: Values<i32>,
         nulls: Nulls,
         child: usize,
         field: FieldRef,
@@ -133,6 +133,72 @@ enum Store {
         /// one order, whatever the schema's order, so that is tried first.
         next: Vec<Slot>,
     },
+}
+
+impl Store {
+    /// The bytes [`Store::pack`] will take in a batch's slab.
+    fn room(&self) -> usize {
+        match self {
+            Store::Bool { nulls, .. } | Store::Struct { nulls, .. } => nulls.room(),
+            Store::Int { values, nulls, ty } => match ty {
+                DataType::Int64 => values.room() + nulls.room(),
+                _ => nulls.room(),
+            },
+            Store::UInt { values, nulls, ty } => match ty {
+                DataType::UInt64 => values.room() + nulls.room(),
+                _ => nulls.room(),
+            },
+            Store::Float { values, nulls, ty } => match ty {
+                DataType::Float64 => values.room() + nulls.room(),
+                _ => nulls.room(),
+            },
+            Store::Timestamp { values, nulls, .. } => values.room() + nulls.room(),
+            Store::Date32 { values, nulls } => values.room() + nulls.room(),
+            Store::List { offsets, nulls, .. } => offsets.room() + nulls.room(),
+            Store::Utf8(strings) => strings.room(),
+            Store::Null | Store::LargeUtf8(_) | Store::Utf8View(_) => 0,
+        }
+    }
+
+    /// Copies the small buffers into `slab` (those [`Columns::finish`] hands over as
+    /// they are: a narrow type's values are converted, Arrow's builders finish their own).
+    fn pack(&mut self, slab: &mut Slab) {
+        match self {
+            Store::Bool { nulls, .. } | Store::Struct { nulls, .. } => nulls.pack(slab),
+            Store::Int { values, nulls, ty } => {
+                if *ty == DataType::Int64 {
+                    values.pack(slab);
+                }
+                nulls.pack(slab);
+            }
+            Store::UInt { values, nulls, ty } => {
+                if *ty == DataType::UInt64 {
+                    values.pack(slab);
+                }
+                nulls.pack(slab);
+            }
+            Store::Float { values, nulls, ty } => {
+                if *ty == DataType::Float64 {
+                    values.pack(slab);
+                }
+                nulls.pack(slab);
+            }
+            Store::Timestamp { values, nulls, .. } => {
+                values.pack(slab);
+                nulls.pack(slab);
+            }
+            Store::Date32 { values, nulls } => {
+                values.pack(slab);
+                nulls.pack(slab);
+            }
+            Store::List { offsets, nulls, .. } => {
+                offsets.pack(slab);
+                nulls.pack(slab);
+            }
+            Store::Utf8(strings) => strings.pack(slab),
+            Store::Null | Store::LargeUtf8(_) | Store::Utf8View(_) => {}
+        }
+    }
 }
 
 /// What a key of an object turned out to be.
@@ -266,20 +332,20 @@ impl Columns {
             },
             ty @ (DataType::Int8 | DataType::Int16 | DataType::Int32 | DataType::Int64) => {
                 Store::Int {
-                    values: Vec::new(),
+                    values: Values::default(),
                     nulls: nulls(),
                     ty: ty.clone(),
                 }
             }
             ty @ (DataType::UInt8 | DataType::UInt16 | DataType::UInt32 | DataType::UInt64) => {
                 Store::UInt {
-                    values: Vec::new(),
+                    values: Values::default(),
                     nulls: nulls(),
                     ty: ty.clone(),
                 }
             }
             ty @ (DataType::Float32 | DataType::Float64) => Store::Float {
-                values: Vec::new(),
+                values: Values::default(),
                 nulls: nulls(),
                 ty: ty.clone(),
             },
@@ -296,7 +362,7 @@ impl Columns {
                         Error::new(format!("field `{path}`: time zone {tz:?}: {e}"))
                     })?;
                 Store::Timestamp {
-                    values: Vec::new(),
+                    values: Values::default(),
                     nulls: nulls(),
                     unit: *unit,
                     tz: tz.clone(),
@@ -304,14 +370,16 @@ impl Columns {
                 }
             }
             DataType::Date32 => Store::Date32 {
-                values: Vec::new(),
+                values: Values::default(),
                 nulls: nulls(),
             },
             DataType::List(item) => {
                 let at = self.reserve(field, parent, slot);
                 let child = self.add(item, at, 0)?;
+                let mut offsets = Values::default();
+                offsets.push(0);
                 self.nodes[at].store = Store::List {
-                    offsets: vec![0],
+                    offsets,
                     nulls: nulls(),
                     child,
                     field: item.clone(),
@@ -415,16 +483,26 @@ impl Columns {
     }
 
     /// The rows appended since the last batch, as a batch; the columns start empty again.
+    ///
+    /// Three passes: every column is padded to its rows, the small buffers of all are
+    /// copied end to end into one slab (the batch's arrays share that one allocation),
+    /// then the arrays are made, of slices of the slab and of the large buffers.
     pub(crate) fn take_batch(&mut self) -> Result<RecordBatch, Error> {
         let rows = self.nodes[ROOT].len;
+        self.pad_within(ROOT, rows);
+        let room = self.nodes.iter().map(|node| node.store.room()).sum();
+        let mut slab = Slab::with_room(room);
+        for node in &mut self.nodes {
+            node.store.pack(&mut slab);
+        }
+        let slab = slab.finish();
         let Store::Struct { children, .. } = &self.nodes[ROOT].store else {
             unreachable!("the root is a struct")
         };
         let children = children.clone();
         let mut arrays = Vec::with_capacity(children.len());
         for child in children {
-            self.pad(child, rows);
-            arrays.push(self.finish(child)?);
+            arrays.push(self.finish(child, &slab)?);
         }
         self.nodes[ROOT].len = 0;
         self.rows_hint = rows;
@@ -436,8 +514,33 @@ impl Columns {
         )?)
     }
 
-    /// The node's values as an array; the node starts empty again.
-    fn finish(&mut self, at: usize) -> Result<ArrayRef, Error> {
+    /// Pads `at` with nulls to `len` values, and the fields of every struct within it
+    /// to their struct's (fields fall behind when a record leaves them out).
+    fn pad_within(&mut self, at: usize, len: usize) {
+        if at != ROOT {
+            self.pad(at, len);
+        }
+        let len = self.nodes[at].len;
+        match &self.nodes[at].store {
+            Store::Struct { children, .. } => {
+                for i in 0..children.len() {
+                    let Store::Struct { children, .. } = &self.nodes[at].store else {
+                        unreachable!()
+                    };
+                    self.pad_within(children[i], len);
+                }
+            }
+            &Store::List { child, .. } => {
+                let items = self.nodes[child].len;
+                self.pad_within(child, items);
+            }
+            _ => {}
+        }
+    }
+
+    /// The node's values as an array (of slices of `slab` where they were packed into
+    /// it, after [`Columns::pad_within`]); the node starts empty again.
+    fn finish(&mut self, at: usize, slab: &arrow_buffer::Buffer) -> Result<ArrayRef, Error> {
         let len = std::mem::take(&mut self.nodes[at].len);
         let node = &mut self.nodes[at];
         let bytes = match &node.store {
@@ -451,49 +554,49 @@ impl Columns {
         let array: ArrayRef = match &mut self.nodes[at].store {
             Store::Null => Arc::new(NullArray::new(len)),
             Store::Bool { values, nulls } => {
-                Arc::new(BooleanArray::new(values.finish(), nulls.finish()))
+                Arc::new(BooleanArray::new(values.finish(), nulls.finish(slab)))
             }
             Store::Int { values, nulls, ty } => {
-                let values = std::mem::take(values);
-                let nulls = nulls.finish();
-                match ty {
+                let nulls = nulls.finish(slab);
+                let array: ArrayRef = match ty {
                     DataType::Int8 => Arc::new(narrow::<Int8Type, _>(values, nulls)),
                     DataType::Int16 => Arc::new(narrow::<Int16Type, _>(values, nulls)),
                     DataType::Int32 => Arc::new(narrow::<Int32Type, _>(values, nulls)),
-                    _ => Arc::new(PrimitiveArray::<Int64Type>::new(
-                        ScalarBuffer::from(values),
-                        nulls,
-                    )),
-                }
+                    _ => Arc::new(PrimitiveArray::<Int64Type>::new(values.finish(slab), nulls)),
+                };
+                values.clear();
+                array
             }
             Store::UInt { values, nulls, ty } => {
-                let values = std::mem::take(values);
-                let nulls = nulls.finish();
-                match ty {
+                let nulls = nulls.finish(slab);
+                let array: ArrayRef = match ty {
                     DataType::UInt8 => Arc::new(narrow::<UInt8Type, _>(values, nulls)),
                     DataType::UInt16 => Arc::new(narrow::<UInt16Type, _>(values, nulls)),
                     DataType::UInt32 => Arc::new(narrow::<UInt32Type, _>(values, nulls)),
                     _ => Arc::new(PrimitiveArray::<UInt64Type>::new(
-                        ScalarBuffer::from(values),
+                        values.finish(slab),
                         nulls,
                     )),
-                }
+                };
+                values.clear();
+                array
             }
             Store::Float { values, nulls, ty } => {
-                let values = std::mem::take(values);
-                let nulls = nulls.finish();
-                match ty {
+                let nulls = nulls.finish(slab);
+                let array: ArrayRef = match ty {
                     DataType::Float32 => Arc::new(PrimitiveArray::<Float32Type>::new(
-                        values.into_iter().map(|v| v as f32).collect(),
+                        values.iter().map(|&v| v as f32).collect(),
                         nulls,
                     )),
                     _ => Arc::new(PrimitiveArray::<Float64Type>::new(
-                        ScalarBuffer::from(values),
+                        values.finish(slab),
                         nulls,
                     )),
-                }
+                };
+                values.clear();
+                array
             }
-            Store::Utf8(strings) => Arc::new(strings.finish()),
+            Store::Utf8(strings) => Arc::new(strings.finish(slab)),
             Store::LargeUtf8(builder) => Arc::new(builder.finish()),
             Store::Utf8View(builder) => Arc::new(builder.finish()),
             Store::Timestamp {
@@ -503,8 +606,8 @@ impl Columns {
                 tz,
                 ..
             } => {
-                let values = ScalarBuffer::from(std::mem::take(values));
-                let nulls = nulls.finish();
+                let values = values.finish(slab);
+                let nulls = nulls.finish(slab);
                 let tz = tz.clone();
                 match unit {
                     TimeUnit::Second => Arc::new(
@@ -526,8 +629,8 @@ impl Columns {
                 }
             }
             Store::Date32 { values, nulls } => Arc::new(PrimitiveArray::<Date32Type>::new(
-                ScalarBuffer::from(std::mem::take(values)),
-                nulls.finish(),
+                values.finish(slab),
+                nulls.finish(slab),
             )),
             Store::List {
                 offsets,
@@ -535,13 +638,14 @@ impl Columns {
                 child,
                 field,
             } => {
-                let offsets = std::mem::replace(offsets, vec![0]);
-                let nulls = nulls.finish();
+                let list_offsets = offsets.finish(slab);
+                offsets.push(0);
+                let nulls = nulls.finish(slab);
                 let (child, field) = (*child, field.clone());
-                let values = self.finish(child)?;
+                let values = self.finish(child, slab)?;
                 Arc::new(ListArray::try_new(
                     field,
-                    OffsetBuffer::new(ScalarBuffer::from(offsets)),
+                    OffsetBuffer::new(list_offsets),
                     values,
                     nulls,
                 )?)
@@ -552,12 +656,11 @@ impl Columns {
                 fields,
                 ..
             } => {
-                let nulls = nulls.finish();
+                let nulls = nulls.finish(slab);
                 let (children, fields) = (children.clone(), fields.clone());
                 let mut arrays = Vec::with_capacity(children.len());
                 for child in children {
-                    self.pad(child, len);
-                    arrays.push(self.finish(child)?);
+                    arrays.push(self.finish(child, slab)?);
                 }
                 if fields.is_empty() {
                     Arc::new(StructArray::new_empty_fields(len, nulls))
@@ -659,15 +762,15 @@ impl Columns {
                 nulls.append_n_nulls(n);
             }
             Store::Int { values, nulls, .. } => {
-                values.resize(values.len() + n, 0);
+                values.push_n(n, 0);
                 nulls.append_n_nulls(n);
             }
             Store::UInt { values, nulls, .. } => {
-                values.resize(values.len() + n, 0);
+                values.push_n(n, 0);
                 nulls.append_n_nulls(n);
             }
             Store::Float { values, nulls, .. } => {
-                values.resize(values.len() + n, 0.0);
+                values.push_n(n, 0.0);
                 nulls.append_n_nulls(n);
             }
             Store::Utf8(strings) => strings.append_nulls(n),
@@ -678,16 +781,16 @@ impl Columns {
                 }
             }
             Store::Timestamp { values, nulls, .. } => {
-                values.resize(values.len() + n, 0);
+                values.push_n(n, 0);
                 nulls.append_n_nulls(n);
             }
             Store::Date32 { values, nulls } => {
-                values.resize(values.len() + n, 0);
+                values.push_n(n, 0);
                 nulls.append_n_nulls(n);
             }
             Store::List { offsets, nulls, .. } => {
                 let last = *offsets.last().unwrap_or(&0);
-                offsets.resize(offsets.len() + n, last);
+                offsets.push_n(n, last);
                 nulls.append_n_nulls(n);
             }
             Store::Struct { nulls, .. } => nulls.append_n_nulls(n),
@@ -1074,14 +1177,15 @@ fn fits_unsigned(ty: &DataType, value: u64) -> bool {
 }
 
 /// A narrow integer array from values already checked to fit.
-fn narrow<T, W>(values: Vec<W>, nulls: Option<arrow_buffer::NullBuffer>) -> PrimitiveArray<T>
+fn narrow<T, W>(values: &[W], nulls: Option<arrow_buffer::NullBuffer>) -> PrimitiveArray<T>
 where
     T: arrow_array::ArrowPrimitiveType,
     W: Copy,
     T::Native: TryFrom<W> + Default,
 {
     let values: Vec<T::Native> = values
-        .into_iter()
+        .iter()
+        .copied()
         .map(|v| T::Native::try_from(v).unwrap_or_default())
         .collect();
     PrimitiveArray::new(ScalarBuffer::from(values), nulls)

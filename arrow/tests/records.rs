@@ -479,13 +479,15 @@ fn a_merge_key_without_a_value_is_an_error_not_a_panic() {
 }
 
 /// A column is sized once for the rows a JSON Lines text holds (its line count), not
-/// grown from empty by doubling: 100 lines leave 101 values of room (the last line may
-/// lack its newline), where growth would have left 128. A string column starts with
-/// room for 16 bytes a value, and later batches start with what the last one held.
+/// grown from empty by doubling: 2,000 lines leave 2,001 values of room (the last line
+/// may lack its newline), where growth would have left 2,048. A string column starts
+/// with room for 16 bytes a value, and later batches start with what the last one held.
+/// (Buffers this large are handed over as they were built; small ones are copied into
+/// the batch's slab, whose room is the sum of theirs.)
 #[test]
 fn columns_make_room_for_the_rows_at_once() {
-    let text: String = (0..100)
-        .map(|i| format!("{{\"n\":{i},\"s\":\"v{i:02}\"}}\n"))
+    let text: String = (0..2000)
+        .map(|i| format!("{{\"n\":{i},\"s\":\"v{i:04}\"}}\n"))
         .collect();
     let schema = schema(vec![
         Field::new("n", DataType::Int64, true),
@@ -493,16 +495,75 @@ fn columns_make_room_for_the_rows_at_once() {
     ]);
     let batch = one_batch(&text, RecordFormat::JsonLines, schema.clone());
     let n = batch.column(0).as_primitive::<Int64Type>();
-    assert_eq!(n.values().inner().capacity(), 101 * 8);
+    assert_eq!(n.values().inner().capacity(), 2001 * 8);
     let s = batch.column(1).as_string::<i32>();
-    assert_eq!(s.offsets().inner().inner().capacity(), 102 * 4);
-    assert_eq!(s.values().capacity(), 101 * 16);
+    assert_eq!(s.offsets().inner().inner().capacity(), 2002 * 4);
+    assert_eq!(s.values().capacity(), 2001 * 16);
 
-    let options = Options::default().batch_size(40);
+    let options = Options::default().batch_size(1000);
     let batches = read(text.as_bytes(), RecordFormat::JsonLines, schema, &options).unwrap();
-    assert_eq!(batches.len(), 3);
+    assert_eq!(batches.len(), 2);
     let second = batches[1].column(1).as_string::<i32>();
-    assert_eq!(second.values().capacity(), 40 * 3);
+    assert_eq!(second.values().capacity(), 1000 * 5);
+}
+
+/// A batch's small buffers are copied into one slab that its arrays share: a batch of
+/// many narrow columns costs one allocation for its buffers, not one a buffer, and the
+/// columns' vectors are kept for the next batch, whose arrays are copies of their own.
+#[test]
+fn a_batch_of_small_columns_shares_one_buffer() {
+    let fields: Vec<Field> = (0..20)
+        .flat_map(|i| {
+            [
+                Field::new(format!("n{i}"), DataType::Int64, true),
+                Field::new(format!("s{i}"), DataType::Utf8, true),
+            ]
+        })
+        .collect();
+    let text: String = (0..30)
+        .map(|row| {
+            let cells: Vec<String> = (0..20)
+                .filter(|i| (row + i) % 3 != 0)
+                .map(|i| format!("\"n{i}\":{},\"s{i}\":\"r{row}c{i}\"", row * i))
+                .collect();
+            format!("{{{}}}\n", cells.join(","))
+        })
+        .collect();
+    let options = Options::default().batch_size(10);
+    let batches = read(
+        text.as_bytes(),
+        RecordFormat::JsonLines,
+        schema(fields),
+        &options,
+    )
+    .unwrap();
+    assert_eq!(batches.len(), 3);
+    for (b, batch) in batches.iter().enumerate() {
+        let mut owners = std::collections::HashSet::new();
+        for i in 0..20 {
+            let n = batch.column(2 * i).as_primitive::<Int64Type>();
+            let s = batch.column(2 * i + 1).as_string::<i32>();
+            for row in 0..10 {
+                let r = b * 10 + row;
+                let given = (r + i) % 3 != 0;
+                assert_eq!(n.is_valid(row), given, "batch {b} row {row} n{i}");
+                assert_eq!(s.is_valid(row), given);
+                if given {
+                    assert_eq!(n.value(row), (r * i) as i64);
+                    assert_eq!(s.value(row), format!("r{r}c{i}"));
+                }
+            }
+            owners.insert(n.values().inner().data_ptr());
+            owners.insert(s.values().data_ptr());
+            owners.insert(s.offsets().inner().inner().data_ptr());
+            owners.insert(n.nulls().unwrap().buffer().data_ptr());
+        }
+        assert_eq!(
+            owners.len(),
+            1,
+            "batch {b}: every buffer is a slice of one slab"
+        );
+    }
 }
 
 /// Keys are guessed from the order of the record before and compared in place: a key
