@@ -66,6 +66,11 @@ impl Slab {
         Some(Packed { start, len })
     }
 
+    /// The bytes packed so far.
+    pub(crate) fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
     /// The slab as one buffer, which the packed buffers are slices of.
     pub(crate) fn finish(self) -> Buffer {
         self.bytes.into()

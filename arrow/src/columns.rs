@@ -140,18 +140,9 @@ impl Store {
     fn room(&self) -> usize {
         match self {
             Store::Bool { nulls, .. } | Store::Struct { nulls, .. } => nulls.room(),
-            Store::Int { values, nulls, ty } => match ty {
-                DataType::Int64 => values.room() + nulls.room(),
-                _ => nulls.room(),
-            },
-            Store::UInt { values, nulls, ty } => match ty {
-                DataType::UInt64 => values.room() + nulls.room(),
-                _ => nulls.room(),
-            },
-            Store::Float { values, nulls, ty } => match ty {
-                DataType::Float64 => values.room() + nulls.room(),
-                _ => nulls.room(),
-            },
+            Store::Int { values, nulls, ty } => as_kept(ty, || values.room()) + nulls.room(),
+            Store::UInt { values, nulls, ty } => as_kept(ty, || values.room()) + nulls.room(),
+            Store::Float { values, nulls, ty } => as_kept(ty, || values.room()) + nulls.room(),
             Store::Timestamp { values, nulls, .. } => values.room() + nulls.room(),
             Store::Date32 { values, nulls } => values.room() + nulls.room(),
             Store::List { offsets, nulls, .. } => offsets.room() + nulls.room(),
@@ -166,21 +157,15 @@ impl Store {
         match self {
             Store::Bool { nulls, .. } | Store::Struct { nulls, .. } => nulls.pack(slab),
             Store::Int { values, nulls, ty } => {
-                if *ty == DataType::Int64 {
-                    values.pack(slab);
-                }
+                as_kept(ty, || values.pack(slab));
                 nulls.pack(slab);
             }
             Store::UInt { values, nulls, ty } => {
-                if *ty == DataType::UInt64 {
-                    values.pack(slab);
-                }
+                as_kept(ty, || values.pack(slab));
                 nulls.pack(slab);
             }
             Store::Float { values, nulls, ty } => {
-                if *ty == DataType::Float64 {
-                    values.pack(slab);
-                }
+                as_kept(ty, || values.pack(slab));
                 nulls.pack(slab);
             }
             Store::Timestamp { values, nulls, .. } => {
@@ -198,6 +183,17 @@ impl Store {
             Store::Utf8(strings) => strings.pack(slab),
             Store::Null | Store::LargeUtf8(_) | Store::Utf8View(_) => {}
         }
+    }
+}
+
+/// `f` of a number column's values if they go to Arrow as they are kept (a 64-bit
+/// type, so they may lie in the slab), else the default: [`Columns::finish`] converts
+/// a narrower type's values into a new buffer. The one place [`Store::room`] and
+/// [`Store::pack`] decide it, so the slab is sized for what is packed.
+fn as_kept<R: Default>(ty: &DataType, f: impl FnOnce() -> R) -> R {
+    match ty {
+        DataType::Int64 | DataType::UInt64 | DataType::Float64 => f(),
+        _ => R::default(),
     }
 }
 
@@ -495,6 +491,7 @@ impl Columns {
         for node in &mut self.nodes {
             node.store.pack(&mut slab);
         }
+        debug_assert_eq!(slab.len(), room, "room() sizes what pack() copies");
         let slab = slab.finish();
         let Store::Struct { children, .. } = &self.nodes[ROOT].store else {
             unreachable!("the root is a struct")
