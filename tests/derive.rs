@@ -1171,6 +1171,36 @@ fn xml_direct_path_reads_what_the_raw_value_path_reads() {
     );
 }
 
+#[test]
+fn xml_direct_path_reads_owned_names_and_text_as_the_raw_value_path_does() {
+    // An entity's elements have owned names, the document's borrowed ones: a run of
+    // `alias` mixing both is still one sequence, and decoded text (`&amp;`) is owned.
+    let src = "<!DOCTYPE host [<!ENTITY more \"<alias>e&amp;f</alias><alias>g</alias>\">]>\
+               <host name=\"h\"><alias>a</alias>&more;<port>8</port></host>";
+    let (raw, direct) = xml_paths::<XmlHost>(src);
+    let raw = raw.unwrap();
+    assert_eq!(raw.alias, ["a", "e&f", "g"]);
+    assert_eq!(direct.as_ref(), Some(&raw), "the direct path read it");
+    // A UTF-16 document is transcoded: every name and text on the tape is owned.
+    let utf16: Vec<u8> = std::iter::once(0xFEFF_u16)
+        .chain(
+            "<host name=\"h\"><alias>x</alias><alias>y</alias><port>9</port>t</host>"
+                .encode_utf16(),
+        )
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    let direct = quarry_raw_value::with_xml_sequences(|| {
+        let mut source = quarry::xml::DirectSource::new(&utf16, quarry::Limits::default()).unwrap();
+        XmlHost::decode_direct(&mut source).ok()
+    })
+    .expect("the direct path read it");
+    assert_eq!(direct.name.as_deref(), Some("h"));
+    assert_eq!(direct.alias, ["x", "y"]);
+    assert_eq!((direct.port, direct.text.as_deref()), (Some(9), Some("t")));
+    let facade: XmlHost = quarry::from_slice(&utf16, Format::Xml).unwrap();
+    assert_eq!(facade, direct);
+}
+
 /// Random XML documents for `XmlHost`: attributes and children it knows, with right and
 /// wrong values, repeats adjacent or not, text, CDATA, comments and references mixed in.
 fn xml_host_document() -> impl Strategy<Value = String> {

@@ -298,6 +298,10 @@ pub struct Doctype<'a> {
 /// `()` is the validate-only builder. Events from inside an internal entity's
 /// replacement text carry the span of the entity reference.
 pub trait XmlBuilder<'a> {
+    /// The document's text, before any other event, when the strings the builder is
+    /// handed may borrow from it (not for a transcoded document, whose strings are owned).
+    #[inline]
+    fn source(&mut self, _src: &'a str) {}
     /// The XML declaration at `span`.
     #[inline]
     fn declaration(&mut self, _declaration: &Declaration<'_>, _span: Span) {}

@@ -27,72 +27,194 @@ use super::builder::{StartTag, Text, XmlBuilder};
 use super::raw::TextRuns;
 use super::{parse_with, Error, ErrorKind, TEXT_KEY};
 
-/// An element or an attribute on the tape.
-#[derive(Debug)]
-struct Entry<'a> {
-    /// The qualified name.
-    name: Cow<'a, str>,
-    /// An element's text ([`TextRuns`]); an attribute's value.
-    text: Option<Cow<'a, str>>,
-    /// An element: the index of the first entry after its subtree (its attributes and
-    /// descendants), that is, of its next sibling. 0 for an attribute.
-    end: usize,
-    /// An element: how many attribute entries follow it.
-    attributes: u32,
-    /// An element: it has child elements.
-    children: bool,
+/// A string on the tape: `len` bytes of the source at `at`, the owned string at index
+/// `at` ([`OWNED`]), or none ([`NONE`]). Eight bytes where a `Cow` takes 24: on a large
+/// document the tape is written and read once, and its size is the cost.
+#[derive(Debug, Clone, Copy)]
+struct Slot {
+    at: u32,
+    len: u32,
 }
 
-impl Entry<'_> {
+/// The most entries (and owned strings) a tape takes: its indices and its attribute
+/// counts (shifted by one) are `u32`.
+const MAX_ENTRIES: usize = (u32::MAX >> 1) as usize;
+
+/// [`Slot::len`] of an owned string.
+const OWNED: u32 = u32::MAX - 1;
+/// [`Slot::len`] of no string.
+const NONE: u32 = u32::MAX;
+
+impl Slot {
+    const NONE: Slot = Slot { at: 0, len: NONE };
+
+    #[inline]
+    fn is_some(self) -> bool {
+        self.len != NONE
+    }
+}
+
+/// An element or an attribute on the tape.
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    /// The qualified name.
+    name: Slot,
+    /// An element's text ([`TextRuns`]); an attribute's value.
+    text: Slot,
+    /// An element: the index of the first entry after its subtree (its attributes and
+    /// descendants), that is, of its next sibling. 0 for an attribute.
+    end: u32,
+    /// An element: how many attribute entries follow it, times two, plus one when it has
+    /// child elements.
+    shape: u32,
+}
+
+impl Entry {
     /// An element with attributes or child elements: a map, not text.
     #[inline]
     fn is_map(&self) -> bool {
-        self.attributes > 0 || self.children
+        self.shape != 0
+    }
+
+    /// How many attribute entries follow the element.
+    #[inline]
+    fn attributes(&self) -> usize {
+        (self.shape >> 1) as usize
+    }
+}
+
+/// The strings of the tape: the source its borrowed strings are ranges of, and the
+/// strings it owns (decoded text, and everything of a transcoded document).
+#[derive(Debug, Default)]
+struct Strings<'a> {
+    src: &'a str,
+    owned: Vec<String>,
+}
+
+impl<'a> Strings<'a> {
+    /// Keeps `src` as the source strings borrow from, unless it is too long for a
+    /// [`Slot`]'s offsets (its strings are then owned).
+    fn set_source(&mut self, src: &'a str) {
+        if src.len() < OWNED as usize {
+            self.src = src;
+        }
+    }
+
+    /// The slot of `text`: a range of the source when it borrows from it, else owned.
+    #[inline(always)]
+    fn slot(&mut self, text: Cow<'a, str>) -> Slot {
+        if let Cow::Borrowed(s) = text {
+            let at = (s.as_ptr() as usize).wrapping_sub(self.src.as_ptr() as usize);
+            if at <= self.src.len() && s.len() <= self.src.len() - at {
+                // Both fit: the source is shorter than `OWNED`.
+                return Slot {
+                    at: at as u32,
+                    len: s.len() as u32,
+                };
+            }
+        }
+        self.own(text.into_owned())
+    }
+
+    /// The slot of an owned string.
+    #[inline(never)]
+    fn own(&mut self, text: String) -> Slot {
+        // Past `MAX_ENTRIES` the tape is refused in `new`.
+        let at = self.owned.len().min(MAX_ENTRIES) as u32;
+        self.owned.push(text);
+        Slot { at, len: OWNED }
+    }
+
+    /// The text of `slot`, `None` for none.
+    #[inline(always)]
+    fn get(&self, slot: Slot) -> Option<PullText<'a, '_>> {
+        match slot.len {
+            NONE => None,
+            OWNED => Some(PullText::Decoded(
+                self.owned.get(slot.at as usize).map_or("", String::as_str),
+            )),
+            len => {
+                let at = slot.at as usize;
+                Some(PullText::Borrowed(
+                    self.src.get(at..at + len as usize).unwrap_or(""),
+                ))
+            }
+        }
+    }
+
+    /// Whether the names in `a` and `b` are the same (their lengths tell most apart).
+    #[inline(always)]
+    fn same(&self, a: Slot, b: Slot) -> bool {
+        if a.len != b.len && a.len != OWNED && b.len != OWNED {
+            return false;
+        }
+        same_bytes(self.str(a).as_bytes(), self.str(b).as_bytes())
+    }
+
+    /// The text of `slot`, empty for none.
+    #[inline(always)]
+    fn str(&self, slot: Slot) -> &str {
+        match self.get(slot) {
+            Some(PullText::Borrowed(s) | PullText::Decoded(s)) => s,
+            None => "",
+        }
     }
 }
 
 /// The builder that fills the tape.
 #[derive(Debug, Default)]
 struct Tape<'a> {
-    entries: Vec<Entry<'a>>,
+    entries: Vec<Entry>,
+    strings: Strings<'a>,
     /// The open elements: their entries and their text so far.
     open: Vec<(usize, TextRuns<'a>)>,
 }
 
 impl<'a> XmlBuilder<'a> for Tape<'a> {
     #[inline]
+    fn source(&mut self, src: &'a str) {
+        self.strings.set_source(src);
+    }
+
+    #[inline]
     fn start_element(&mut self, tag: &StartTag<'a, '_>) {
         if let Some((parent, text)) = self.open.last_mut() {
             text.end_run();
-            self.entries[*parent].children = true;
+            self.entries[*parent].shape |= 1;
         }
         let at = self.entries.len();
         let attributes = tag.attributes();
+        let name = self.strings.slot(tag.name().clone());
         self.entries.push(Entry {
-            name: tag.name().clone(),
-            text: None,
+            name,
+            text: Slot::NONE,
             end: 0,
-            attributes: u32::try_from(attributes.len()).unwrap_or(u32::MAX),
-            children: false,
+            // A count past `MAX_ENTRIES` is cut here, and the tape refused in `new`.
+            shape: (attributes.len().min(MAX_ENTRIES) as u32) << 1,
         });
         for attribute in attributes {
+            let name = self.strings.slot(attribute.name().clone());
+            let text = self.strings.slot(attribute.value().into_cow());
             self.entries.push(Entry {
-                name: attribute.name().clone(),
-                text: Some(attribute.value().into_cow()),
+                name,
+                text,
                 end: 0,
-                attributes: 0,
-                children: false,
+                shape: 0,
             });
         }
         self.open.push((at, TextRuns::default()));
     }
 
-    #[inline]
+    #[inline(always)]
     fn end_element(&mut self, _: Span) {
         if let Some((at, mut text)) = self.open.pop() {
-            let end = self.entries.len();
+            let end = self.entries.len().min(MAX_ENTRIES) as u32;
+            let text = match text.take() {
+                Some(text) => self.strings.slot(text),
+                None => Slot::NONE,
+            };
             let entry = &mut self.entries[at];
-            entry.text = text.take();
+            entry.text = text;
             entry.end = end;
         }
     }
@@ -149,9 +271,6 @@ enum Open {
     Run { next: usize, left: usize },
 }
 
-/// The empty text of an element with no text.
-const EMPTY: Cow<'static, str> = Cow::Borrowed("");
-
 /// The direct path over an XML document: a [`PullSource`] positioned before the root
 /// element's value (the struct door decodes a struct from the root element itself).
 ///
@@ -161,7 +280,8 @@ const EMPTY: Cow<'static, str> = Cow::Borrowed("");
 /// that a `Vec` takes one child element as a one-element sequence on both paths.
 #[derive(Debug)]
 pub struct DirectSource<'a> {
-    entries: Vec<Entry<'a>>,
+    entries: Vec<Entry>,
+    strings: Strings<'a>,
     open: Vec<Open>,
     next: Value,
     /// The `"@name"` key of the attribute last handed out.
@@ -176,14 +296,24 @@ impl<'a> DirectSource<'a> {
             // One element or attribute per 20 bytes of markup and text is generous for
             // records, and keeps a small document's tape in a small allocation.
             entries: Vec::with_capacity((input.len() / 20).max(8)),
-            open: Vec::new(),
+            ..Tape::default()
         };
         parse_with(input, &mut tape, limits)?;
         if tape.entries.is_empty() {
             return Err(Error::new(ErrorKind::MissingRoot, input, input.len()));
         }
+        // The tape's indices are `u32`: more entries or owned strings than
+        // `MAX_ENTRIES` (a document of gigabytes) is left to the RawValue door.
+        if tape.entries.len() > MAX_ENTRIES || tape.strings.owned.len() > MAX_ENTRIES {
+            return Err(Error::new(
+                ErrorKind::DocumentSizeLimitReached(MAX_ENTRIES),
+                input,
+                input.len(),
+            ));
+        }
         Ok(DirectSource {
             entries: tape.entries,
+            strings: tape.strings,
             open: Vec::new(),
             next: Value::Element(0),
             scratch: String::new(),
@@ -191,16 +321,17 @@ impl<'a> DirectSource<'a> {
     }
 
     /// The text of the next value; `Fallback` for a map or a sequence.
-    #[inline]
-    fn text(&self) -> Result<&Cow<'a, str>, Fallback> {
+    #[inline(always)]
+    fn text(&self) -> Result<PullText<'a, '_>, Fallback> {
         let at = match self.next {
             Value::Element(at) if !self.entries[at].is_map() => {
-                return Ok(self.entries[at].text.as_ref().unwrap_or(&EMPTY));
+                let text = self.strings.get(self.entries[at].text);
+                return Ok(text.unwrap_or(PullText::Borrowed("")));
             }
             Value::Attribute(at) | Value::Text(at) => at,
             Value::Element(_) | Value::Run(..) => return Err(Fallback),
         };
-        self.entries[at].text.as_ref().ok_or(Fallback)
+        self.strings.get(self.entries[at].text).ok_or(Fallback)
     }
 }
 
@@ -214,15 +345,6 @@ fn plain_digits(text: &str, max: usize) -> Option<u64> {
     }
     let (end, value) = fold_digits(bytes, 0, 0);
     (end == bytes.len()).then_some(value)
-}
-
-/// A tape string as the pull path lends it.
-#[inline]
-fn lend<'a, 's>(text: &'s Cow<'a, str>) -> PullText<'a, 's> {
-    match text {
-        Cow::Borrowed(s) => PullText::Borrowed(s),
-        Cow::Owned(s) => PullText::Decoded(s),
-    }
 }
 
 impl<'a> PullSource<'a> for DirectSource<'a> {
@@ -242,7 +364,7 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
 
     #[inline]
     fn read_bool(&mut self) -> Result<bool, Fallback> {
-        match self.text()?.trim() {
+        match self.text()?.as_str().trim() {
             "true" => Ok(true),
             "false" => Ok(false),
             _ => Err(Fallback),
@@ -253,7 +375,7 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
     /// RawValue door's text.
     #[inline]
     fn read_number(&mut self) -> Result<RawValue<'a>, Fallback> {
-        Ok(RawValue::Text(self.text()?.clone()))
+        Ok(RawValue::Text(self.text()?.into_cow()))
     }
 
     /// A float from text, as `f64` decodes [`RawValue::Text`]: a plain decimal is
@@ -261,6 +383,7 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
     #[inline]
     fn read_f64(&mut self) -> Result<f64, Fallback> {
         let text = self.text()?;
+        let text = text.as_str();
         match plain_decimal(text) {
             Some(value) => Ok(value),
             None => text.trim().parse().map_err(|_| Fallback),
@@ -272,9 +395,10 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
     #[inline]
     fn read_i64(&mut self) -> Result<i64, Fallback> {
         let text = self.text()?;
+        let text = text.as_str();
         let (negative, digits) = match text.strip_prefix('-') {
             Some(digits) => (true, digits),
-            None => (false, &text[..]),
+            None => (false, text),
         };
         // Up to 18 digits always fit; anything else goes through std's parse.
         if let Some(value) = plain_digits(digits, 18) {
@@ -288,6 +412,7 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
     #[inline]
     fn read_u64(&mut self) -> Result<u64, Fallback> {
         let text = self.text()?;
+        let text = text.as_str();
         match plain_digits(text, 19) {
             Some(value) => Ok(value),
             None => text.trim().parse().map_err(|_| Fallback),
@@ -296,27 +421,32 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
 
     #[inline]
     fn read_str(&mut self) -> Result<PullText<'a, '_>, Fallback> {
-        self.text().map(lend)
+        self.text()
     }
 
     /// Text decoded on the tape is moved out, not copied (each value is read once).
     #[inline]
     fn read_string(&mut self) -> Result<String, Fallback> {
         let slot = match self.next {
-            Value::Element(at) if !self.entries[at].is_map() => &mut self.entries[at].text,
-            Value::Attribute(at) | Value::Text(at) => &mut self.entries[at].text,
+            Value::Element(at) if !self.entries[at].is_map() => self.entries[at].text,
+            Value::Attribute(at) | Value::Text(at) => self.entries[at].text,
             Value::Element(_) | Value::Run(..) => return Err(Fallback),
         };
-        Ok(match slot {
-            None => String::new(),
-            Some(Cow::Borrowed(s)) => (*s).to_owned(),
-            Some(Cow::Owned(s)) => std::mem::take(s),
+        Ok(match slot.len {
+            NONE => String::new(),
+            OWNED => self
+                .strings
+                .owned
+                .get_mut(slot.at as usize)
+                .map(std::mem::take)
+                .unwrap_or_default(),
+            _ => self.strings.str(slot).to_owned(),
         })
     }
 
     #[inline]
     fn read_cow(&mut self) -> Result<Cow<'a, str>, Fallback> {
-        self.text().cloned()
+        self.text().map(PullText::into_cow)
     }
 
     #[inline]
@@ -344,7 +474,7 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
         }
         let at = *next;
         *left -= 1;
-        *next = self.entries[at].end;
+        *next = self.entries[at].end as usize;
         self.next = Value::Element(at);
         Ok(true)
     }
@@ -364,8 +494,8 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
                 self.open.push(Open::Map {
                     element: at,
                     next: at + 1,
-                    attributes_end: at + 1 + entry.attributes as usize,
-                    end: entry.end,
+                    attributes_end: at + 1 + entry.attributes(),
+                    end: entry.end as usize,
                     text_left: entry.text.is_some(),
                 });
                 Ok(())
@@ -393,16 +523,16 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
             self.next = Value::Attribute(at);
             self.scratch.clear();
             self.scratch.push('@');
-            self.scratch.push_str(&entries[at].name);
+            self.scratch.push_str(self.strings.str(entries[at].name));
             return Ok(Some(PullText::Decoded(&self.scratch)));
         }
         if at < *end {
-            let name = &entries[at].name;
-            let mut after = entries[at].end;
+            let name = entries[at].name;
+            let mut after = entries[at].end as usize;
             let mut count = 1;
-            while after < *end && same_bytes(entries[after].name.as_bytes(), name.as_bytes()) {
+            while after < *end && self.strings.same(entries[after].name, name) {
                 count += 1;
-                after = entries[after].end;
+                after = entries[after].end as usize;
             }
             *next = after;
             self.next = if count == 1 {
@@ -410,7 +540,8 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
             } else {
                 Value::Run(at, count)
             };
-            return Ok(Some(lend(name)));
+            let name = self.strings.get(name);
+            return Ok(Some(name.unwrap_or(PullText::Borrowed(""))));
         }
         if *text_left {
             *text_left = false;
@@ -435,5 +566,35 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
     /// The parser has read the whole document.
     fn finish(self) -> Result<(), Fallback> {
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tape is written and read once per document: on a large one its size is the
+    /// cost, so an entry stays three words (it was eight with `Cow` names and text).
+    #[test]
+    fn a_tape_entry_is_three_words() {
+        assert_eq!(std::mem::size_of::<Entry>(), 24);
+    }
+
+    #[test]
+    fn slots_borrow_from_the_source_and_own_the_rest() {
+        let src = "<a>text</a>";
+        let mut strings = Strings::default();
+        strings.set_source(src);
+        let inner = strings.slot(Cow::Borrowed(&src[3..7]));
+        assert_eq!((inner.at, inner.len), (3, 4));
+        assert_eq!(strings.get(inner), Some(PullText::Borrowed("text")));
+        let owned = strings.slot(Cow::Owned("a&b".to_owned()));
+        assert_eq!(owned.len, OWNED);
+        assert_eq!(strings.get(owned), Some(PullText::Decoded("a&b")));
+        // A borrow from elsewhere (a static string) is owned too.
+        let elsewhere = strings.slot(Cow::Borrowed("text"));
+        assert_eq!(elsewhere.len, OWNED);
+        assert!(strings.same(elsewhere, inner) && !strings.same(owned, inner));
+        assert_eq!(strings.get(Slot::NONE), None);
     }
 }

@@ -618,6 +618,7 @@ impl<'a> Parser<'a> {
 
     pub(crate) fn document<B: XmlBuilder<'a>>(&mut self, b: &mut B) -> Result<()> {
         let src = self.src;
+        b.source(src);
         let mut c = Cursor {
             s: src,
             pos: 0,
