@@ -291,6 +291,8 @@ pub struct DirectSource<'a> {
 impl<'a> DirectSource<'a> {
     /// Parses `input` under `limits` (an error when it is not one well-formed document
     /// within them) and returns a source positioned before the root element's value.
+    /// A document of more than 2^31 - 1 elements and attributes is refused with
+    /// [`ErrorKind::DocumentSizeLimitReached`]: the tape's indices are `u32`.
     pub fn new(input: &'a [u8], limits: Limits) -> Result<Self, Error> {
         let mut tape = Tape {
             // One element or attribute per 20 bytes of markup and text is generous for
