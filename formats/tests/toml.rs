@@ -640,3 +640,28 @@ fn to_writer_writes_in_chunks_exactly_what_to_vec_builds() {
     support::assert_written_in_chunks(&writes, &toml::to_vec(&value).unwrap());
     assert_eq!(toml::parse(&writes.bytes).unwrap(), value);
 }
+
+// ---------------------------------------------------------------------------------------
+// Allocation counts, per thread (tests run in parallel).
+
+#[global_allocator]
+static GLOBAL: support::counting::Counting = support::counting::Counting;
+
+#[test]
+fn the_parser_sizes_its_key_lists_from_the_input() {
+    // The parser's record of each table's keys is sized once from the input's length,
+    // so four keys and twenty (below the size at which a table gains a hash index)
+    // cost the same allocations: the list is not grown key by key.
+    let doc = |n: usize| {
+        (0..n)
+            .map(|i| format!("key_number_{i} = {i}\n"))
+            .collect::<String>()
+    };
+    let (few, many) = (doc(4), doc(20));
+    let (_, few_allocations) = support::counting::count(|| toml::check(few.as_bytes()).unwrap());
+    let (_, many_allocations) = support::counting::count(|| toml::check(many.as_bytes()).unwrap());
+    assert_eq!(
+        few_allocations, many_allocations,
+        "4 keys: {few_allocations} allocations, 20 keys: {many_allocations}"
+    );
+}

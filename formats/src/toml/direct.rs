@@ -166,13 +166,16 @@ impl<'a> DirectSource<'a> {
                     return Ok(());
                 }
                 Some(_) => {
-                    let (parent, key) = self
+                    let (parent, key, hash) = self
                         .parser
                         .member_key(self.section, &mut ())
                         .map_err(|_| Fallback)?;
                     // The key joins its table now, so it is never moved again; its
                     // value's kind is set once the value is read.
-                    let key = self.parser.shape.insert(parent, key.name, Child::Value);
+                    let key = self
+                        .parser
+                        .shape
+                        .insert_hashed(parent, key.name, hash, Child::Value);
                     self.ahead = Ahead::Line { parent, key };
                     return Ok(());
                 }
@@ -524,12 +527,15 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
             self.child = Child::Table(id);
             return Ok(None);
         }
-        let (parent, key) = self.parser.member_key(id, &mut ()).map_err(|_| Fallback)?;
+        let (parent, key, hash) = self.parser.member_key(id, &mut ()).map_err(|_| Fallback)?;
         if parent != id {
             // A dotted key inside an inline table.
             return Err(Fallback);
         }
-        let key = self.parser.shape.insert(id, key.name, Child::Value);
+        let key = self
+            .parser
+            .shape
+            .insert_hashed(id, key.name, hash, Child::Value);
         self.next = Next::Inline;
         if let Some(Inline::Table { member, .. }) = self.inline.last_mut() {
             *member = Some(key);

@@ -75,47 +75,71 @@ pub(super) struct TableShape<'a> {
     head: u32,
     tail: u32,
     len: u32,
-    /// Two bits per key, by [`key_bits`]: a clear one proves a key absent without a walk.
+    /// Two bits per key, by [`KeyHash::bits`]: a clear one proves a key absent without a walk.
     bloom: u128,
-    index: Option<HashMap<Cow<'a, str>, Child, KeyHashState>>,
+    /// Boxed, so the record stays one cache line (few tables have an index, and every
+    /// table is read on each of its keys' checks).
+    #[allow(clippy::box_collection)]
+    index: Option<Box<HashMap<Cow<'a, str>, Child, KeyHashState>>>,
 }
 
-/// The two bits a key sets in its table's [`TableShape::bloom`], from a hash of its
-/// length and its first and last eight bytes (so `f01`…`f24` differ, as they would
-/// not by their first and last byte alone).
-#[inline]
-fn key_bits(name: &str) -> u128 {
-    let bytes = name.as_bytes();
-    let len = bytes.len();
-    let word = |at: usize| {
-        bytes
-            .get(at..at + 8)
-            .and_then(|w| <[u8; 8]>::try_from(w).ok())
-            .map_or(0, u64::from_le_bytes)
-    };
-    let half = |at: usize| {
-        bytes
-            .get(at..at + 4)
-            .and_then(|w| <[u8; 4]>::try_from(w).ok())
-            .map_or(0, |w| u64::from(u32::from_le_bytes(w)))
-    };
-    // Fixed-size reads that overlap for short keys: no loop, no copy of unknown length.
-    let (head, tail) = match len {
-        8.. => (word(0), word(len - 8)),
-        4..=7 => (half(0), half(len - 4)),
-        1..=3 => (
-            u64::from(bytes[0]) << 16 | u64::from(bytes[len / 2]) << 8 | u64::from(bytes[len - 1]),
-            0,
-        ),
-        0 => (0, 0),
-    };
-    let hash = (head ^ tail.rotate_left(29) ^ len as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    (1u128 << (hash >> 57)) | (1u128 << ((hash >> 50) & 127))
+/// A key's hash in the shape, from its length and its first and last eight bytes (so
+/// `f01`…`f24` differ, as they would not by their first and last byte alone). Computed
+/// once a key: the duplicate check and the insert that follows share it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct KeyHash(u64);
+
+impl KeyHash {
+    #[inline]
+    pub(super) fn of(name: &str) -> KeyHash {
+        let bytes = name.as_bytes();
+        let len = bytes.len();
+        let word = |at: usize| {
+            bytes
+                .get(at..at + 8)
+                .and_then(|w| <[u8; 8]>::try_from(w).ok())
+                .map_or(0, u64::from_le_bytes)
+        };
+        let half = |at: usize| {
+            bytes
+                .get(at..at + 4)
+                .and_then(|w| <[u8; 4]>::try_from(w).ok())
+                .map_or(0, |w| u64::from(u32::from_le_bytes(w)))
+        };
+        // Fixed-size reads that overlap for short keys: no loop, no copy of unknown length.
+        let (head, tail) = match len {
+            8.. => (word(0), word(len - 8)),
+            4..=7 => (half(0), half(len - 4)),
+            1..=3 => (
+                u64::from(bytes[0]) << 16
+                    | u64::from(bytes[len / 2]) << 8
+                    | u64::from(bytes[len - 1]),
+                0,
+            ),
+            0 => (0, 0),
+        };
+        KeyHash((head ^ tail.rotate_left(29) ^ len as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+    }
+
+    /// The two bits the key sets in its table's [`TableShape::bloom`].
+    #[inline]
+    fn bits(self) -> u128 {
+        (1u128 << (self.0 >> 57)) | (1u128 << ((self.0 >> 50) & 127))
+    }
+
+    /// Thirty-two well-mixed bits, kept beside the key: unequal tags prove unequal keys
+    /// without comparing their text on a walk.
+    #[inline]
+    fn tag(self) -> u32 {
+        (self.0 >> 18) as u32
+    }
 }
 
 #[derive(Debug)]
 pub(super) struct KeyShape<'a> {
     pub(super) name: Cow<'a, str>,
+    /// [`KeyHash::tag`] of `name`.
+    tag: u32,
     child: Child,
     /// The table's next key, or [`NONE`].
     next: u32,
@@ -130,6 +154,16 @@ pub(super) struct Shape<'a> {
 }
 
 impl<'a> Shape<'a> {
+    /// Room for the keys and tables a document of `len` bytes typically holds (a key
+    /// every 16 bytes, a table every 128, and a few more), so the lists seldom grow and
+    /// copy: growing from three keys to four cost a small document 8% of its decode.
+    fn for_input(len: usize) -> Self {
+        Shape {
+            tables: Vec::with_capacity(len / 128 + 4),
+            keys: Vec::with_capacity(len / 16 + 16),
+        }
+    }
+
     pub(super) fn add(&mut self, state: State, depth: usize) -> TableId {
         self.tables.push(TableShape {
             state,
@@ -151,18 +185,25 @@ impl<'a> Shape<'a> {
     }
 
     fn lookup(&self, id: TableId, name: &str) -> Option<Child> {
+        self.find(id, name, KeyHash::of(name))
+    }
+
+    /// What key `name`, whose hash is `hash`, holds in table `id`, if it is there.
+    #[inline]
+    fn find(&self, id: TableId, name: &str, hash: KeyHash) -> Option<Child> {
         let table = &self.tables[id as usize];
-        let bits = key_bits(name);
+        let bits = hash.bits();
         if table.bloom & bits != bits {
             return None;
         }
         if let Some(index) = &table.index {
             return index.get(name).copied();
         }
+        let tag = hash.tag();
         let mut at = table.head;
         while at != NONE {
             let key = &self.keys[at as usize];
-            if key.name == name {
+            if key.tag == tag && key.name == name {
                 return Some(key.child);
             }
             at = key.next;
@@ -172,19 +213,31 @@ impl<'a> Shape<'a> {
 
     /// Adds key `name` holding `child` to table `id`; returns the key's index.
     pub(super) fn insert(&mut self, id: TableId, name: Cow<'a, str>, child: Child) -> u32 {
+        let hash = KeyHash::of(&name);
+        self.insert_hashed(id, name, hash, child)
+    }
+
+    /// [`Shape::insert`] for a key whose hash is known.
+    #[inline]
+    pub(super) fn insert_hashed(
+        &mut self,
+        id: TableId,
+        name: Cow<'a, str>,
+        hash: KeyHash,
+        child: Child,
+    ) -> u32 {
         let at = self.keys.len() as u32;
         let table = &mut self.tables[id as usize];
         if let Some(index) = &mut table.index {
             index.insert(name.clone(), child);
         }
-        table.bloom |= key_bits(&name);
+        table.bloom |= hash.bits();
         table.len += 1;
         let previous = std::mem::replace(&mut table.tail, at);
         if previous == NONE {
             table.head = at;
         }
         let build_index = table.len > INDEX_FROM && table.index.is_none();
-        let head = table.head;
         if let Child::Table(child) = child {
             let child = &mut self.tables[child as usize];
             child.parent = id;
@@ -192,6 +245,7 @@ impl<'a> Shape<'a> {
         }
         self.keys.push(KeyShape {
             name,
+            tag: hash.tag(),
             child,
             next: NONE,
         });
@@ -199,25 +253,37 @@ impl<'a> Shape<'a> {
             self.keys[previous as usize].next = at;
         }
         if build_index {
-            let mut index =
-                HashMap::with_capacity_and_hasher(2 * INDEX_FROM as usize, KeyHashState::default());
-            let mut at = head;
-            while at != NONE {
-                let key = &self.keys[at as usize];
-                index.insert(key.name.clone(), key.child);
-                at = key.next;
-            }
-            self.tables[id as usize].index = Some(index);
+            self.build_index(id);
         }
         at
+    }
+
+    /// Gives table `id`, grown past [`INDEX_FROM`] keys, its hash index.
+    #[cold]
+    #[inline(never)]
+    fn build_index(&mut self, id: TableId) {
+        let mut index =
+            HashMap::with_capacity_and_hasher(2 * INDEX_FROM as usize, KeyHashState::default());
+        let mut at = self.tables[id as usize].head;
+        while at != NONE {
+            let key = &self.keys[at as usize];
+            index.insert(key.name.clone(), key.child);
+            at = key.next;
+        }
+        self.tables[id as usize].index = Some(Box::new(index));
     }
 }
 
 impl Shape<'_> {
     /// Key `at` of table `id` now holds `child` (the direct path adds a key before
     /// reading its value).
+    #[inline]
     pub(super) fn set_child(&mut self, id: TableId, at: u32, child: Child) {
         let key = &mut self.keys[at as usize];
+        if key.child == child {
+            // Most keys hold the value they were added with: no index to update.
+            return;
+        }
         key.child = child;
         if let Some(index) = &mut self.tables[id as usize].index {
             if let Some(slot) = index.get_mut(&key.name) {
@@ -242,7 +308,7 @@ pub(super) enum Frame<'a, A> {
         id: TableId,
         start: usize,
         /// The table and key the next member value goes to.
-        pending: Option<(TableId, Key<'a>)>,
+        pending: Option<(TableId, Key<'a>, KeyHash)>,
     },
 }
 
@@ -277,7 +343,7 @@ impl<'a> Parser<'a> {
         let src =
             validate_utf8(input).map_err(|at| Error::new(ErrorKind::InvalidUtf8, input, at))?;
         let start = if src.starts_with('\u{feff}') { 3 } else { 0 };
-        let mut shape = Shape::default();
+        let mut shape = Shape::for_input(src.len());
         shape.add(State::Root, 0);
         Ok(Parser {
             lexer: Lexer::new(src, start),
@@ -490,7 +556,7 @@ impl<'a> Parser<'a> {
         builder: &mut B,
         frames: &mut Vec<Frame<'a, B::Array>>,
     ) -> Result<(), Error> {
-        let (parent, key) = self.member_key(section, builder)?;
+        let (parent, key, hash) = self.member_key(section, builder)?;
         let depth = self.shape.table(parent).depth;
         let (value, child) = match self.lexer.peek() {
             Some(b'[' | b'{') => {
@@ -499,7 +565,8 @@ impl<'a> Parser<'a> {
             }
             _ => (self.scalar(builder)?, Child::Value),
         };
-        self.shape.insert(parent, key.name.clone(), child);
+        self.shape
+            .insert_hashed(parent, key.name.clone(), hash, child);
         builder.entry(parent, key, value);
         Ok(())
     }
@@ -511,7 +578,7 @@ impl<'a> Parser<'a> {
         table: TableId,
         mut keys: Vec<Key<'a>>,
         builder: &mut B,
-    ) -> Result<(TableId, Key<'a>), Error> {
+    ) -> Result<(TableId, Key<'a>, KeyHash), Error> {
         self.lexer.expect(b'=', "`=` after the key")?;
         self.lexer.skip_ws();
         let mut current = table;
@@ -549,13 +616,14 @@ impl<'a> Parser<'a> {
             }
         }
         self.path = keys;
-        if self.shape.lookup(current, &last.name).is_some() {
+        let hash = KeyHash::of(&last.name);
+        if self.shape.find(current, &last.name, hash).is_some() {
             return Err(self.lexer.error_at(
                 ErrorKind::DuplicateKey(last.name.into_owned()),
                 last.span.start,
             ));
         }
-        Ok((current, last))
+        Ok((current, last, hash))
     }
 
     #[inline]
@@ -595,7 +663,7 @@ impl<'a> Parser<'a> {
         &mut self,
         id: TableId,
         builder: &mut B,
-    ) -> Result<(TableId, Key<'a>), Error> {
+    ) -> Result<(TableId, Key<'a>, KeyHash), Error> {
         self.member_key(id, builder)
     }
 
@@ -608,16 +676,17 @@ impl<'a> Parser<'a> {
         &mut self,
         table: TableId,
         builder: &mut B,
-    ) -> Result<(TableId, Key<'a>), Error> {
+    ) -> Result<(TableId, Key<'a>, KeyHash), Error> {
         // Most keys are one bare word followed by `=`: no dotted walk, no key vector.
         if let Some(key) = self.lexer.simple_key() {
-            if self.shape.lookup(table, &key.name).is_some() {
+            let hash = KeyHash::of(&key.name);
+            if self.shape.find(table, &key.name, hash).is_some() {
                 return Err(self.lexer.error_at(
                     ErrorKind::DuplicateKey(key.name.into_owned()),
                     key.span.start,
                 ));
             }
-            return Ok((table, key));
+            return Ok((table, key, hash));
         }
         let keys = self.key_path()?;
         self.resolve_dotted(table, keys, builder)
@@ -693,10 +762,11 @@ impl<'a> Parser<'a> {
                         child = Child::Array;
                     }
                     Some(Frame::Inline { id, pending, .. }) => {
-                        let (parent, key) = pending
+                        let (parent, key, hash) = pending
                             .take()
                             .expect("an inline table frame holds the key of its open member");
-                        self.shape.insert(parent, key.name.clone(), child);
+                        self.shape
+                            .insert_hashed(parent, key.name.clone(), hash, child);
                         builder.entry(parent, key, value);
                         self.lexer.skip_ws();
                         if self.lexer.peek() == Some(b',') {
@@ -716,5 +786,34 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_table_and_a_key_of_the_shape_are_small() {
+        // Every table is read on each of its keys' duplicate checks, and a document
+        // has one key every few bytes: a table's record is one cache line, and a
+        // key's hash tag fits in what was padding.
+        assert_eq!(std::mem::size_of::<TableShape<'_>>(), 64);
+        assert_eq!(std::mem::size_of::<KeyShape<'_>>(), 40);
+    }
+
+    #[test]
+    fn a_key_is_found_by_its_text_not_by_its_hash_alone() {
+        let mut shape = Shape::for_input(0);
+        let root = shape.add(State::Root, 0);
+        // Same length, same first and last eight bytes: the same hash.
+        let (a, b) = ("abcdefgh_1_ijklmnop", "abcdefgh_2_ijklmnop");
+        assert_eq!(KeyHash::of(a), KeyHash::of(b));
+        shape.insert(root, Cow::Borrowed(a), Child::Value);
+        assert_eq!(shape.lookup(root, a), Some(Child::Value));
+        assert_eq!(shape.lookup(root, b), None);
+        shape.insert(root, Cow::Owned(b.to_owned()), Child::Array);
+        assert_eq!(shape.lookup(root, b), Some(Child::Array));
+        assert_eq!(shape.lookup(root, a), Some(Child::Value));
     }
 }
