@@ -143,7 +143,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The object reference at byte `at` (inside an already bounds-checked list).
-    #[inline]
+    #[inline(always)]
     pub(super) fn reference(&self, at: usize) -> u64 {
         match self.ref_size {
             1 => u64::from(self.src[at]),
@@ -163,11 +163,18 @@ impl<'a> Reader<'a> {
 
     /// The length of the object at `at` whose marker's low nibble is `low`, and where
     /// its payload starts.
-    #[inline]
+    #[inline(always)]
     fn length(&self, at: usize, low: u8) -> Result<(usize, usize)> {
         if low != 0x0F {
             return Ok((usize::from(low), at + 1));
         }
+        self.long_length(at)
+    }
+
+    /// [`Reader::length`] of an object of 15 or more: its length is an integer object
+    /// after the marker. Out of line, so the short case inlines small.
+    #[inline(never)]
+    fn long_length(&self, at: usize) -> Result<(usize, usize)> {
         let marker = *self.bytes(at + 1, 1, at)?.first().unwrap_or(&0);
         if marker >> 4 != 0x1 || marker & 0x0F > 3 {
             return error(self.src, ErrorKind::InvalidLength, at + 1);
