@@ -76,7 +76,7 @@ impl<'a> DirectSource<'a> {
     }
 
     /// The next object, charged to the budget.
-    #[inline]
+    #[inline(always)]
     fn take(&mut self) -> Result<(Object<'a>, Span), Fallback> {
         let (object, span) = self.look()?;
         self.budget
