@@ -85,11 +85,12 @@ pub(super) struct TableShape<'a> {
 
 /// A key's hash in the shape, from its length and its first and last eight bytes (so
 /// `f01`…`f24` differ, as they would not by their first and last byte alone). Computed
-/// once a key: the duplicate check and the insert that follows share it.
+/// once per key: the duplicate check and the insert that follows share it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct KeyHash(u64);
 
 impl KeyHash {
+    /// The hash of key `name`.
     #[inline]
     pub(super) fn of(name: &str) -> KeyHash {
         let bytes = name.as_bytes();
