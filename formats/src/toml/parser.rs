@@ -195,10 +195,6 @@ impl<'a> Shape<'a> {
         &mut self.tables[id as usize]
     }
 
-    fn lookup(&self, id: TableId, name: &str) -> Option<Child> {
-        self.find(id, name, KeyHash::of(name))
-    }
-
     /// What key `name`, whose hash is `hash`, holds in table `id`, if it is there.
     /// Inlined into the parser's key step (called, 2% more instructions a decode).
     #[inline(always)]
@@ -223,15 +219,10 @@ impl<'a> Shape<'a> {
         None
     }
 
-    /// Adds key `name` holding `child` to table `id`; returns the key's index.
-    pub(super) fn insert(&mut self, id: TableId, name: Cow<'a, str>, child: Child) -> u32 {
-        let hash = KeyHash::of(&name);
-        self.insert_hashed(id, name, hash, child)
-    }
-
-    /// [`Shape::insert`] for a key whose hash is known. Inlined into the parser's key
-    /// step, with the rare index work kept out of line: called, it cost person-batch-250
-    /// 3.5% more instructions (callgrind), much of it saving and restoring registers.
+    /// Adds key `name`, whose hash is `hash`, holding `child` to table `id`; returns the
+    /// key's index. Inlined into the parser's key step, with the rare index work kept out
+    /// of line: called, it cost person-batch-250 3.5% more instructions (callgrind), much
+    /// of it saving and restoring registers.
     #[inline(always)]
     pub(super) fn insert_hashed(
         &mut self,
@@ -472,13 +463,14 @@ impl<'a> Parser<'a> {
         for (i, key) in keys.drain(..).enumerate() {
             let last = i + 1 == count;
             let depth = self.shape.table(current).depth + 1;
-            match self.shape.lookup(current, &key.name) {
+            let hash = KeyHash::of(&key.name);
+            match self.shape.find(current, &key.name, hash) {
                 None => {
                     self.check_depth(depth, key.span.start)?;
                     if last && array {
                         let id = self.shape.add(State::TableArray { last: 0 }, depth);
                         self.shape
-                            .insert(current, key.name.clone(), Child::Table(id));
+                            .insert_hashed(current, key.name.clone(), hash, Child::Table(id));
                         builder.array_of_tables(current, key, id);
                         current = self.new_element(id, depth, span, builder);
                     } else {
@@ -489,7 +481,7 @@ impl<'a> Parser<'a> {
                         };
                         let id = self.shape.add(state, depth);
                         self.shape
-                            .insert(current, key.name.clone(), Child::Table(id));
+                            .insert_hashed(current, key.name.clone(), hash, Child::Table(id));
                         builder.table(current, key, id, kind, at);
                         current = id;
                     }
@@ -616,13 +608,14 @@ impl<'a> Parser<'a> {
         let mut current = table;
         let last = keys.pop().expect("a key path has at least one segment");
         for key in keys.drain(..) {
-            match self.shape.lookup(current, &key.name) {
+            let hash = KeyHash::of(&key.name);
+            match self.shape.find(current, &key.name, hash) {
                 None => {
                     let depth = self.shape.table(current).depth + 1;
                     self.check_depth(depth, key.span.start)?;
                     let id = self.shape.add(State::Dotted, depth);
                     self.shape
-                        .insert(current, key.name.clone(), Child::Table(id));
+                        .insert_hashed(current, key.name.clone(), hash, Child::Table(id));
                     let span = key.span;
                     builder.table(current, key, id, TableKind::Dotted, span);
                     current = id;
@@ -841,11 +834,12 @@ mod tests {
         // Same length, same first and last eight bytes: the same hash.
         let (a, b) = ("abcdefgh_1_ijklmnop", "abcdefgh_2_ijklmnop");
         assert_eq!(KeyHash::of(a), KeyHash::of(b));
-        shape.insert(root, Cow::Borrowed(a), Child::Value);
-        assert_eq!(shape.lookup(root, a), Some(Child::Value));
-        assert_eq!(shape.lookup(root, b), None);
-        shape.insert(root, Cow::Owned(b.to_owned()), Child::Array);
-        assert_eq!(shape.lookup(root, b), Some(Child::Array));
-        assert_eq!(shape.lookup(root, a), Some(Child::Value));
+        let hash = KeyHash::of(a);
+        shape.insert_hashed(root, Cow::Borrowed(a), hash, Child::Value);
+        assert_eq!(shape.find(root, a, hash), Some(Child::Value));
+        assert_eq!(shape.find(root, b, hash), None);
+        shape.insert_hashed(root, Cow::Owned(b.to_owned()), hash, Child::Array);
+        assert_eq!(shape.find(root, b, hash), Some(Child::Array));
+        assert_eq!(shape.find(root, a, hash), Some(Child::Value));
     }
 }
