@@ -471,6 +471,37 @@ fn binary_direct_source_falls_back_on_whatever_the_reader_rejects() {
     assert_eq!(source.begin_array(), Err(Fallback));
 }
 
+/// Arrays nested `levels` deep (object `i` holds object `i + 1`), the innermost holding
+/// object `last`: an integer, or an outer array (a cycle).
+fn nested_arrays(levels: u8, last: u8) -> Vec<u8> {
+    let mut objects: Vec<Vec<u8>> = (1..=levels).map(|i| vec![0xA1, i]).collect();
+    objects[usize::from(levels) - 1] = vec![0xA1, last];
+    objects.push(vec![0x10, 7]);
+    bplist(&objects, 1, 0)
+}
+
+#[test]
+fn binary_direct_source_keeps_deep_containers_open_past_its_inline_ones() {
+    // 20 levels: the direct path keeps the first few open containers in place and the
+    // rest on the heap; both read, close and find cycles alike.
+    let file = nested_arrays(20, 20);
+    let mut expected = RawValue::Int(7);
+    for _ in 0..20 {
+        expected = RawValue::Seq(vec![expected]);
+    }
+    assert_eq!(RawValue::decode_direct(&mut direct(&file)), Ok(expected));
+    let mut source = direct(&file);
+    assert_eq!(source.skip_value(), Ok(()));
+    // The innermost array holds an outer one: at depth 3 (kept in place) and at depth
+    // 12 (kept on the heap).
+    for outer in [3, 12] {
+        let cycle = nested_arrays(20, outer);
+        assert!(plist::parse(&cycle).is_err());
+        assert_eq!(RawValue::decode_direct(&mut direct(&cycle)), Err(Fallback));
+        assert_eq!(direct(&cycle).skip_value(), Err(Fallback));
+    }
+}
+
 #[test]
 fn binary_counts_offsets_and_references_are_validated() {
     let good = bplist(&[vec![0xA1, 1], vec![0x10, 5]], 1, 0);

@@ -302,7 +302,7 @@ impl<'a> Reader<'a> {
 }
 
 /// A direct-mapped cache of decoded ASCII dict keys: (object index, text, span).
-/// Empty, it caches nothing.
+/// It has [`KEY_CACHE`] slots, or none to cache nothing.
 type KeyCache<'a> = [(u64, &'a str, Span)];
 
 impl<'a> Reader<'a> {
@@ -318,18 +318,17 @@ impl<'a> Reader<'a> {
         scratch: &'s mut String,
     ) -> Result<(Text<'a, 's>, Span)> {
         let key_ref = self.reference(key_at);
-        // Keys repeat (writers share them): known ASCII keys skip decoding.
-        let slot = match cache.len() {
-            0 => None,
-            n => {
-                let slot = &mut cache[(key_ref % n as u64) as usize];
-                if slot.0 == key_ref {
-                    let (text, span) = (slot.1, slot.2);
-                    budget.charge(1 + text.len(), self.src, span.start, limits)?;
-                    return Ok((Text::Borrowed(text), span));
-                }
-                Some(slot)
+        // Keys repeat (writers share them): known ASCII keys skip decoding. The slot is a
+        // mask of the reference: dividing by the cache's length took a quarter of the key
+        // lookup's samples in a profile.
+        let slot = cache.get_mut((key_ref % KEY_CACHE as u64) as usize);
+        let slot = match slot {
+            Some(slot) if slot.0 == key_ref => {
+                let (text, span) = (slot.1, slot.2);
+                budget.charge(1 + text.len(), self.src, span.start, limits)?;
+                return Ok((Text::Borrowed(text), span));
             }
+            slot => slot,
         };
         let (key, span) = self.object(key_ref, key_at)?;
         budget.charge(1 + payload_len(&key), self.src, span.start, limits)?;
