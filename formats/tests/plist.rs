@@ -503,6 +503,41 @@ fn binary_direct_source_keeps_deep_containers_open_past_its_inline_ones() {
 }
 
 #[test]
+fn binary_direct_source_reads_a_flat_dict_without_allocating() {
+    // {"a": 1, "b": true, "c": "xyz"}: ASCII keys and text, one container.
+    let file = bplist(
+        &[
+            vec![0xD3, 1, 2, 3, 4, 5, 6],
+            vec![0x51, b'a'],
+            vec![0x51, b'b'],
+            vec![0x51, b'c'],
+            vec![0x10, 1],
+            vec![0x09],
+            vec![0x53, b'x', b'y', b'z'],
+        ],
+        1,
+        0,
+    );
+    let (read, allocations) = support::counting::count(|| {
+        let mut source = direct(&file);
+        source.begin_object().unwrap();
+        let mut read = Vec::with_capacity(3);
+        let mut first = true;
+        while let Some(key) = source.next_key(first).unwrap() {
+            first = false;
+            read.push(match key.as_str() {
+                "a" => source.read_i64().unwrap(),
+                "b" => i64::from(source.read_bool().unwrap()),
+                _ => source.read_str().unwrap().as_str().len() as i64,
+            });
+        }
+        read
+    });
+    // The one allocation is the test's own `Vec`.
+    assert_eq!((read, allocations), (vec![1, 1, 3], 1));
+}
+
+#[test]
 fn binary_counts_offsets_and_references_are_validated() {
     let good = bplist(&[vec![0xA1, 1], vec![0x10, 5]], 1, 0);
     assert!(plist::parse(&good).is_ok());

@@ -12,12 +12,63 @@ use super::error::{Error, ErrorKind};
 use super::raw::{integer_value, RawValueBuilder};
 
 /// A container the direct path has opened.
+#[derive(Clone, Copy, Default)]
 struct Open {
     object: u64,
     refs: usize,
     index: usize,
     count: usize,
     dict: bool,
+}
+
+/// The open containers: the innermost in place, the ones around it on the heap. A
+/// document nested one deep (a dict of scalars, a list of numbers) then allocates
+/// nothing for them.
+#[derive(Default)]
+struct OpenStack {
+    depth: usize,
+    innermost: Open,
+    outer: Vec<Open>,
+}
+
+impl OpenStack {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.depth
+    }
+
+    #[inline(always)]
+    fn push(&mut self, open: Open) {
+        if self.depth > 0 {
+            self.outer.push(self.innermost);
+        }
+        self.innermost = open;
+        self.depth += 1;
+    }
+
+    #[inline(always)]
+    fn pop(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+        if self.depth > 0 {
+            self.innermost = self.outer.pop().unwrap_or_default();
+        }
+    }
+
+    #[inline(always)]
+    fn last(&self) -> Option<&Open> {
+        (self.depth > 0).then_some(&self.innermost)
+    }
+
+    #[inline(always)]
+    fn last_mut(&mut self) -> Option<&mut Open> {
+        (self.depth > 0).then_some(&mut self.innermost)
+    }
+
+    /// Whether `object` is open (a container that would contain itself).
+    fn contains(&self, object: u64) -> bool {
+        self.depth > 0
+            && (self.innermost.object == object || self.outer.iter().any(|o| o.object == object))
+    }
 }
 
 /// The direct path over a binary plist: a [`PullSource`] that derived types decode from
@@ -32,7 +83,7 @@ pub struct DirectSource<'a> {
     limits: Limits,
     next: u64,
     from: usize,
-    open: Vec<Open>,
+    open: OpenStack,
     budget: Budget,
     scratch: String,
     /// Left empty for small files, where filling it would cost more than it saves.
@@ -63,7 +114,7 @@ impl<'a> DirectSource<'a> {
             budget: Budget::for_file(src, &limits),
             r,
             limits,
-            open: Vec::new(),
+            open: OpenStack::default(),
             scratch: String::new(),
             key_cache,
         })
@@ -93,9 +144,7 @@ impl<'a> DirectSource<'a> {
     /// Opens the container just taken (depth limit and cycle rule checked).
     #[inline]
     fn open(&mut self, refs: usize, count: usize, dict: bool) -> Result<(), Fallback> {
-        if self.open.len() >= self.limits.max_depth
-            || self.open.iter().any(|o| o.object == self.next)
-        {
+        if self.open.len() >= self.limits.max_depth || self.open.contains(self.next) {
             return Err(Fallback);
         }
         self.open.push(Open {
