@@ -503,6 +503,65 @@ fn binary_direct_source_keeps_deep_containers_open_past_its_inline_ones() {
 }
 
 #[test]
+fn binary_direct_source_peeks_the_kind_from_the_marker_and_reads_check_the_rest() {
+    let items: Vec<Vec<u8>> = vec![
+        vec![0x09],
+        vec![0x10, 5],
+        vec![0x23, 0x3F, 0xF0, 0, 0, 0, 0, 0, 0],
+        vec![0x51, b'a'],
+        vec![0x61, 0x00, 0xE9],
+        vec![0xA0],
+        vec![0xD0],
+        vec![0x33, 0, 0, 0, 0, 0, 0, 0, 0],
+        vec![0x41, 0xFF],
+        vec![0x80, 1],
+        // A string marker over a byte that is not ASCII: peeked as a string, then the
+        // read falls back.
+        vec![0x51, 0xC3],
+    ];
+    let mut objects = vec![std::iter::once(0xAB).chain(1..=11).collect::<Vec<u8>>()];
+    objects.extend(items);
+    let file = bplist(&objects, 1, 0);
+    let mut source = direct(&file);
+    source.begin_array().unwrap();
+    let mut kinds = Vec::new();
+    let mut first = true;
+    while source.next_item(first).unwrap() {
+        first = false;
+        kinds.push(source.peek_token().ok());
+        if source.skip_value().is_err() {
+            break;
+        }
+    }
+    use quarry_raw_value::ValueKind::*;
+    assert_eq!(
+        kinds,
+        [
+            Some(Bool),
+            Some(Number),
+            Some(Number),
+            Some(String),
+            Some(String),
+            Some(Array),
+            Some(Object),
+            None,
+            None,
+            None,
+            Some(String),
+        ]
+    );
+    let mut source = direct(&file);
+    source.begin_array().unwrap();
+    for first in [true].into_iter().chain([false; 9]) {
+        source.next_item(first).unwrap();
+        source.skip_value().unwrap();
+    }
+    assert!(source.next_item(false).unwrap());
+    assert_eq!(source.peek_token(), Ok(String));
+    assert!(source.read_str().is_err());
+}
+
+#[test]
 fn binary_direct_source_reads_a_flat_dict_without_allocating() {
     // {"a": 1, "b": true, "c": "xyz"}: ASCII keys and text, one container.
     let file = bplist(

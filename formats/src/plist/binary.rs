@@ -142,6 +142,14 @@ impl<'a> Reader<'a> {
         Ok(offset as usize)
     }
 
+    /// The marker byte of object `index` (referenced from byte `from`): its type and,
+    /// in the low nibble, its width or length.
+    #[inline(always)]
+    pub(super) fn marker(&self, index: u64, from: usize) -> Result<u8> {
+        let at = self.offset(index, from)?;
+        Ok(self.src[at])
+    }
+
     /// The object reference at byte `at` (inside an already bounds-checked list).
     #[inline(always)]
     pub(super) fn reference(&self, at: usize) -> u64 {
@@ -307,8 +315,9 @@ type KeyCache<'a> = [(u64, &'a str, Span)];
 
 impl<'a> Reader<'a> {
     /// The dict key referenced at byte `key_at`, with its span; UTF-16 keys are decoded
-    /// into `scratch`.
-    #[inline]
+    /// into `scratch`. A key found in `cache` is returned inline; any other is read out of
+    /// line, by [`Reader::uncached_key`].
+    #[inline(always)]
     pub(super) fn key<'s>(
         &self,
         key_at: usize,
@@ -322,14 +331,28 @@ impl<'a> Reader<'a> {
         // mask of the reference: dividing by the cache's length took a quarter of the key
         // lookup's samples in a profile.
         let slot = cache.get_mut((key_ref % KEY_CACHE as u64) as usize);
-        let slot = match slot {
+        match slot {
             Some(slot) if slot.0 == key_ref => {
                 let (text, span) = (slot.1, slot.2);
                 budget.charge(1 + text.len(), self.src, span.start, limits)?;
-                return Ok((Text::Borrowed(text), span));
+                Ok((Text::Borrowed(text), span))
             }
-            slot => slot,
-        };
+            slot => self.uncached_key(key_ref, key_at, slot, budget, limits, scratch),
+        }
+    }
+
+    /// [`Reader::key`] of a key not in the cache: decoded, and kept in `slot` when it is
+    /// ASCII.
+    #[inline(never)]
+    fn uncached_key<'s>(
+        &self,
+        key_ref: u64,
+        key_at: usize,
+        slot: Option<&mut (u64, &'a str, Span)>,
+        budget: &mut Budget,
+        limits: &Limits,
+        scratch: &'s mut String,
+    ) -> Result<(Text<'a, 's>, Span)> {
         let (key, span) = self.object(key_ref, key_at)?;
         budget.charge(1 + payload_len(&key), self.src, span.start, limits)?;
         match key {

@@ -177,7 +177,7 @@ impl<'a> DirectSource<'a> {
 
     /// Moves to the next entry of the innermost dict and returns its key; `None` (and
     /// closed) at its end.
-    #[inline]
+    #[inline(always)]
     fn advance_key(&mut self) -> Result<Option<Text<'a, '_>>, Fallback> {
         let ref_size = self.r.ref_size;
         let Some(o) = self.open.last_mut().filter(|o| o.dict) else {
@@ -206,15 +206,20 @@ impl<'a> DirectSource<'a> {
 }
 
 impl<'a> PullSource<'a> for DirectSource<'a> {
+    /// The kind from the next object's marker alone: the read that follows checks the
+    /// rest (and falls back, as this would have).
+    #[inline]
     fn peek_token(&mut self) -> Result<ValueKind, Fallback> {
-        Ok(match self.look()?.0 {
-            Object::Bool(_) => ValueKind::Bool,
-            Object::Integer(_) | Object::Real(_) => ValueKind::Number,
-            Object::Ascii(_) | Object::Utf16(_) => ValueKind::String,
-            Object::Array { .. } => ValueKind::Array,
-            Object::Dict { .. } => ValueKind::Object,
-            // No JSON kind: the RawValue path decides.
-            Object::Date(_) | Object::Data(_) | Object::Uid(_) => return Err(Fallback),
+        let marker = self.r.marker(self.next, self.from).map_err(|_| Fallback)?;
+        Ok(match marker {
+            0x08 | 0x09 => ValueKind::Bool,
+            0x10..=0x14 | 0x22 | 0x23 => ValueKind::Number,
+            0x50..=0x6F => ValueKind::String,
+            0xA0..=0xAF => ValueKind::Array,
+            0xD0..=0xDF => ValueKind::Object,
+            // Dates, data and UIDs have no JSON kind (the RawValue path decides), and
+            // any other marker is an error that path reports.
+            _ => return Err(Fallback),
         })
     }
 
@@ -297,7 +302,7 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn next_key(&mut self, _first: bool) -> Result<Option<Text<'a, '_>>, Fallback> {
         self.advance_key()
     }
