@@ -481,9 +481,9 @@ fn nested_arrays(levels: u8, last: u8) -> Vec<u8> {
 }
 
 #[test]
-fn binary_direct_source_keeps_deep_containers_open_past_its_inline_ones() {
-    // 20 levels: the direct path keeps the first few open containers in place and the
-    // rest on the heap; both read, close and find cycles alike.
+fn binary_direct_source_reads_deep_arrays_and_finds_cycles_at_any_depth() {
+    // 20 levels: the direct path keeps the innermost open container in place and the
+    // ones around it on the heap; every level reads, closes and finds cycles alike.
     let file = nested_arrays(20, 20);
     let mut expected = RawValue::Int(7);
     for _ in 0..20 {
@@ -492,9 +492,8 @@ fn binary_direct_source_keeps_deep_containers_open_past_its_inline_ones() {
     assert_eq!(RawValue::decode_direct(&mut direct(&file)), Ok(expected));
     let mut source = direct(&file);
     assert_eq!(source.skip_value(), Ok(()));
-    // The innermost array holds an outer one: at depth 3 (kept in place) and at depth
-    // 12 (kept on the heap).
-    for outer in [3, 12] {
+    // The innermost array holds the outermost, one in the middle, or itself.
+    for outer in [0, 12, 19] {
         let cycle = nested_arrays(20, outer);
         assert!(plist::parse(&cycle).is_err());
         assert_eq!(RawValue::decode_direct(&mut direct(&cycle)), Err(Fallback));
