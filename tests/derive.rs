@@ -947,25 +947,152 @@ fn toml_tables_added_to_later() {
         deps: BTreeMap<String, String>,
         pkg: Option<Pkg>,
     }
-    let direct = |src: &str| {
-        let mut source =
-            quarry::toml::DirectSource::new(src.as_bytes(), quarry::Limits::default()).unwrap();
-        Doc::decode_direct(&mut source)
-            .ok()
-            .filter(|_| source.finish().is_ok())
-    };
-    let raw = |src: &str| Doc::decode(quarry::toml::parse(src.as_bytes()).unwrap()).unwrap();
-
     let skipped =
         "name = 'x'\n[target.a]\nk = 1\n[deps]\nd = '1'\n[target.b]\nk = [2]\n[target.a.more]\n";
-    assert_eq!(direct(skipped), Some(raw(skipped)));
-    assert_eq!(raw(skipped).deps.len(), 1);
+    assert_eq!(toml_direct::<Doc>(skipped), Some(toml_raw(skipped)));
+    assert_eq!(toml_raw::<Doc>(skipped).deps.len(), 1);
 
+    // `[pkg]` was read and closed; `meta` is a key `Pkg` passes over, so the later
+    // section is checked and passed over where it stands.
     let read_twice = "name = 'x'\n[pkg]\nname = 'p'\n[deps]\n[pkg.meta]\nm = 1\n";
-    assert_eq!(direct(read_twice), None);
+    assert_eq!(toml_direct::<Doc>(read_twice), Some(toml_raw(read_twice)));
     let decoded = quarry::from_str::<Doc>(read_twice, Format::Toml).unwrap();
-    assert_eq!(decoded, raw(read_twice));
     assert_eq!(decoded.pkg, Some(Pkg { name: "p".into() }));
+}
+
+/// Reads `src` through TOML's direct path only (`None` when it falls back).
+fn toml_direct<'a, T: Decode<'a>>(src: &'a str) -> Option<T> {
+    let mut source =
+        quarry::toml::DirectSource::new(src.as_bytes(), quarry::Limits::default()).unwrap();
+    T::decode_direct(&mut source)
+        .ok()
+        .filter(|_| source.finish().is_ok())
+}
+
+/// Reads `src` through TOML's RawValue path only.
+fn toml_raw<'a, T: Decode<'a> + std::fmt::Debug>(src: &'a str) -> T {
+    T::decode(quarry::toml::parse(src.as_bytes()).unwrap()).unwrap()
+}
+
+/// A manifest whose closed `[package]` is added to by later headers, between the elements
+/// of an array of tables (bevy's `[[example]]` and `[package.metadata.example.*]`): the
+/// additions under keys `Package` passes over are passed over in place, so the array of
+/// tables is not closed and the direct path reads the document; additions it would read
+/// fall back.
+#[test]
+fn toml_additions_to_a_closed_table_under_ignored_keys_are_passed_over() {
+    #[derive(Decode, Debug, PartialEq)]
+    struct Package {
+        name: String,
+        #[quarry(alias = "about")]
+        description: Option<String>,
+    }
+    #[derive(Decode, Debug, PartialEq)]
+    struct Target {
+        name: String,
+        #[quarry(default)]
+        required_features: Vec<String>,
+    }
+    #[derive(Decode, Debug, PartialEq)]
+    struct Manifest {
+        package: Package,
+        #[quarry(default)]
+        example: Vec<Target>,
+        #[quarry(default)]
+        features: BTreeMap<String, Vec<String>>,
+    }
+    let bevy = r#"
+[package]
+name = "game"
+version = "1"
+[workspace]
+members = ["a"]
+[[example]]
+name = "one"
+[package.metadata.example.one]
+doc = "x"   # a comment
+deep.er = [1, {a = [2]}]
+[[example]]
+name = "two"
+required_features = ["f"]
+[package.metadata.example.two]
+[[package.metadata.list]]
+k = 1
+[[package.metadata.list]]
+[package.metadata]
+defined = "after its subtables"
+[features]
+f = []
+"#;
+    let expected = toml_raw::<Manifest>(bevy);
+    assert_eq!(expected.example.len(), 2);
+    assert_eq!(toml_direct::<Manifest>(bevy), Some(expected));
+    // bevy's manifest itself, from the benchmark corpus.
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/corpus/toml/bevy-Cargo.toml");
+    let file = std::fs::read_to_string(path).expect("testdata/corpus/toml/bevy-Cargo.toml");
+    let expected = toml_raw::<Manifest>(&file);
+    assert!(expected.example.len() > 100);
+    assert_eq!(toml_direct::<Manifest>(&file), Some(expected));
+    // The element open before a passed-over section is still open after it.
+    let nested = "[package]\nname = 'p'\n[[example]]\nname = 'e'\n[package.x]\n[example.sub]\n";
+    assert_eq!(toml_direct::<Manifest>(nested), Some(toml_raw(nested)));
+
+    // Additions the type reads (a field's name or alias) fall back to the RawValue path,
+    // which merges the parts.
+    for (doc, description) in [
+        ("[package]\nname = 'p'\n[x]\n[package]\n", None),
+        (
+            "[package.a]\n[package]\nname = 'p'\n[x]\n[package.description]\n",
+            None,
+        ),
+        ("package.name = 'p'\n[x]\n[package.about]\n", None),
+        ("[package]\nname = 'p'\n[x]\n[package.m]\n[y]\n", Some(None)),
+    ] {
+        let decoded = quarry::from_str::<Manifest>(doc, Format::Toml);
+        match description {
+            None => assert_eq!(toml_direct::<Manifest>(doc), None, "{doc}"),
+            Some(d) => {
+                assert_eq!(
+                    toml_direct::<Manifest>(doc).map(|m| m.package.description),
+                    Some(d)
+                );
+                assert!(decoded.is_ok(), "{doc}");
+            }
+        }
+    }
+
+    // Errors in a passed-over section fall back, and the RawValue path reports them.
+    for doc in [
+        "[package]\nname = 'p'\n[x]\n[package.m]\na = 1\na = 2\n",
+        "[package]\nname = 'p'\n[x]\n[package.m]\n[package.m]\n",
+        "[package]\nname = 'p'\n[x]\n[package.m]\na = [1,,]\n",
+        "[package]\nname = 'p'\n[x]\n[package.m]\na = 1\n[package.m.a]\n",
+    ] {
+        assert_eq!(toml_direct::<Manifest>(doc), None, "{doc}");
+        assert!(
+            quarry::from_str::<Manifest>(doc, Format::Toml).is_err(),
+            "{doc}"
+        );
+    }
+
+    // A type that denies unknown keys says nothing: the addition falls back, and the
+    // RawValue path reports the unknown key.
+    #[derive(Decode, Debug, PartialEq)]
+    #[quarry(deny_unknown_fields)]
+    struct Strict {
+        name: String,
+    }
+    #[derive(Decode, Debug, PartialEq)]
+    struct StrictDoc {
+        package: Strict,
+    }
+    let doc = "[package]\nname = 'p'\n[x]\n[package.m]\n";
+    assert_eq!(toml_direct::<StrictDoc>(doc), None);
+    assert!(quarry::from_str::<StrictDoc>(doc, Format::Toml).is_err());
+    // A map reads every key: it says nothing either.
+    let doc = "[features]\nf = []\n[x]\n[features.g]\n";
+    assert_eq!(toml_direct::<Manifest>(doc), None);
 }
 
 #[test]

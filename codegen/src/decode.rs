@@ -644,6 +644,14 @@ fn named_decode_direct(fields: &[Field], deny_unknown: bool, de: &Lifetime) -> T
     } else {
         quote!(_ => __source.skip_value()?,)
     };
+    // A type that passes over unknown keys says which keys it reads, so a source whose
+    // tables are added to later (TOML) may pass over additions under the others.
+    let ignores = (!deny_unknown).then(|| {
+        let known = active
+            .iter()
+            .flat_map(|(_, f)| std::iter::once(&f.name).chain(&f.aliases));
+        quote!(__source.ignores_keys_but(&[#(#known),*]);)
+    });
     let finals = active.iter().map(|(i, f)| {
         let slot = format_ident!("__f{}", i);
         let v = format_ident!("__v{}", i);
@@ -663,6 +671,7 @@ fn named_decode_direct(fields: &[Field], deny_unknown: bool, de: &Lifetime) -> T
         #[inline]
         fn decode_direct<__S: ::quarry::PullSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::Fallback> {
             __source.begin_object()?;
+            #ignores
             #(#slots)*
             let mut __first = true;
             let mut __expected: usize = 0;

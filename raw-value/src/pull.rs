@@ -338,6 +338,15 @@ pub trait PullSource<'de> {
             Some(key) => GuessedKey::Other(key),
         })
     }
+    /// Right after [`PullSource::begin_object`]: the decoder reading the object passes
+    /// over every key but `known` (a struct without `deny_unknown_fields`). A reader
+    /// whose objects may be added to later in the document (a TOML table that a later
+    /// header extends) may then pass over such additions where they stand, instead of
+    /// handing them out or falling back; the default does nothing.
+    #[inline]
+    fn ignores_keys_but(&mut self, known: &'static [&'static str]) {
+        let _ = known;
+    }
     /// Skips one value, validating it.
     fn skip_value(&mut self) -> Result<(), Fallback>;
     /// Reads one value as a [`RawValue`].

@@ -83,6 +83,11 @@ pub struct DirectSource<'a> {
     frames: Vec<Frame<'a, ()>>,
     /// A string or key with an escape, decoded.
     scratch: String,
+    /// Tables with a key (not elements of arrays of tables, so an array of records
+    /// costs nothing here) whose consumers said they read only these keys and pass over
+    /// all others ([`PullSource::ignores_keys_but`]). Looked up only for a header that
+    /// is not under the innermost open table.
+    known: Vec<(TableId, &'static [&'static str])>,
 }
 
 impl std::fmt::Debug for DirectSource<'_> {
@@ -112,6 +117,7 @@ impl<'a> DirectSource<'a> {
             skipping: 0,
             frames: Vec::new(),
             scratch: String::new(),
+            known: Vec::new(),
         })
     }
 
@@ -124,6 +130,82 @@ impl<'a> DirectSource<'a> {
                 TableRead::Closed
             };
         }
+    }
+
+    /// Whether the table a header names lies under a key that the consumer of an open
+    /// or closed table passes over: then nothing its section adds is read, and the
+    /// section is checked and passed over where it stands, without closing the open
+    /// tables (`[[a]]`, `[b.x]`, `[[a]]` for a consumer of the root that passes over
+    /// `b` reads one array), nor handing out a closed table again.
+    ///
+    /// Walking up from the section, the verdict is the topmost table's that decides:
+    /// one read or being read whose consumer passes over the key below it says yes; one
+    /// never read or skipped says no (the usual steps decide there). The walk stops at
+    /// the first open table, as the tables above it lead to it.
+    #[inline(never)]
+    fn passed_over(&self, section: TableId) -> bool {
+        let tables = &self.parser.shape.tables;
+        let innermost = self.open.last().map_or(NONE, |&(id, _)| id);
+        let mut verdict = false;
+        let mut child = section;
+        loop {
+            let table = tables[child as usize].parent;
+            if table == NONE {
+                return verdict;
+            }
+            if table == innermost {
+                // Its consumer is handed the key below it next, and passes over it there.
+                return verdict;
+            }
+            let read = tables[table as usize].read;
+            let open = read == TableRead::Open && self.open.iter().any(|&(id, _)| id == table);
+            if open || read == TableRead::Closed {
+                verdict |= self.passes_over(table, child);
+            } else {
+                verdict = false;
+            }
+            if open {
+                return verdict;
+            }
+            child = table;
+        }
+    }
+
+    /// Whether the consumer of `table` said it passes over the key of `child` in it.
+    fn passes_over(&self, table: TableId, child: TableId) -> bool {
+        let Some(&(_, known)) = self.known.iter().rev().find(|&&(id, _)| id == table) else {
+            return false;
+        };
+        let key = self.parser.shape.tables[child as usize].key;
+        key != NONE && {
+            let name = &self.parser.shape.keys[key as usize].name;
+            !known.iter().any(|k| *k == name)
+        }
+    }
+
+    /// Reads the lines of a passed-over section up to the next header or the end, with
+    /// the parser's rules.
+    #[cold]
+    #[inline(never)]
+    fn pass_over_section(&mut self) -> Result<(), Fallback> {
+        let mut frames = std::mem::take(&mut self.frames);
+        let result = loop {
+            self.parser.lexer.skip_ws();
+            let line = match self.parser.lexer.peek() {
+                None | Some(b'[') => break Ok(()),
+                Some(b'\n' | b'\r') => self.parser.lexer.newline().map(drop),
+                Some(b'#') => self.parser.end_of_line(&mut ()),
+                Some(_) => self
+                    .parser
+                    .key_value(self.section, &mut (), &mut frames)
+                    .and_then(|()| self.parser.end_of_line(&mut ())),
+            };
+            if line.is_err() {
+                break Err(Fallback);
+            }
+        };
+        self.frames = frames;
+        result
     }
 
     /// Whether table `id` may be handed out (again): a table read once cannot be, as
@@ -162,8 +244,11 @@ impl<'a> DirectSource<'a> {
                     let section = self.parser.header(&mut ()).map_err(|_| Fallback)?;
                     self.parser.end_of_line(&mut ()).map_err(|_| Fallback)?;
                     self.section = section;
-                    self.ahead = Ahead::Header { section };
-                    return Ok(());
+                    if !self.passed_over(section) {
+                        self.ahead = Ahead::Header { section };
+                        return Ok(());
+                    }
+                    self.pass_over_section()?;
                 }
                 Some(_) => {
                     let (parent, key, hash) = self
@@ -185,19 +270,24 @@ impl<'a> DirectSource<'a> {
 
     /// Sets [`DirectSource::chain`] to the tables from the root down to `id`, and says
     /// whether the open tables are a prefix of it.
-    fn on_path(&mut self, mut id: TableId) -> bool {
-        self.chain.clear();
-        while id != NONE {
-            self.chain.push(id);
-            id = self.parser.shape.tables[id as usize].parent;
-        }
-        self.chain.reverse();
+    fn on_path(&mut self, id: TableId) -> bool {
+        self.set_chain(id);
         self.chain.len() >= self.open.len()
             && self
                 .open
                 .iter()
                 .zip(&self.chain)
                 .all(|(&(open, _), &id)| open == id)
+    }
+
+    /// Sets [`DirectSource::chain`] to the tables from the root down to `id`.
+    fn set_chain(&mut self, mut id: TableId) {
+        self.chain.clear();
+        while id != NONE {
+            self.chain.push(id);
+            id = self.parser.shape.tables[id as usize].parent;
+        }
+        self.chain.reverse();
     }
 
     /// Key `at` of the shape, as the consumer sees it.
@@ -595,6 +685,18 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
 
     fn read_raw(&mut self) -> Result<RawValue<'a>, Fallback> {
         self.raw()
+    }
+
+    #[inline]
+    fn ignores_keys_but(&mut self, known: &'static [&'static str]) {
+        // Only a table of the document may be added to later: not an inline table.
+        if let (true, Some(&(id, false))) = (self.inline.is_empty(), self.open.last()) {
+            // Not an element of an array of tables (the root has no key either).
+            let table = &self.parser.shape.tables[id as usize];
+            if table.key != NONE || table.parent == NONE {
+                self.known.push((id, known));
+            }
+        }
     }
 
     fn finish(self) -> Result<(), Fallback> {

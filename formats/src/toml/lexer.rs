@@ -130,7 +130,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// Consumes `byte` or fails with "expected `what`".
-    #[inline]
+    #[inline(always)]
     pub fn expect(&mut self, byte: u8, what: &'static str) -> Result<(), Error> {
         if self.peek() == Some(byte) {
             self.pos += 1;

@@ -574,7 +574,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `key = value` in table `section`.
-    fn key_value<B: TomlBuilder<'a>>(
+    pub(super) fn key_value<B: TomlBuilder<'a>>(
         &mut self,
         section: TableId,
         builder: &mut B,
