@@ -54,8 +54,10 @@ enum Inline {
 /// then each header's table under its path, each array of tables as an array of its
 /// elements. The parser checks every line and header as it is reached, with its usual
 /// rules. A table that closed and is added to again later (`[a]`, `[b]`, `[a.c]`)
-/// cannot be handed out in order, so the source falls back there, as on any error or
-/// surprise; `quarry::from_slice` then decodes through [`RawValue`], so values and
+/// cannot be handed out in order: when the addition is under a key the table's consumer
+/// said it passes over ([`PullSource::ignores_keys_but`]), its section is checked and
+/// passed over where it stands; otherwise the source falls back there, as on any error
+/// or surprise, and `quarry::from_slice` decodes through [`RawValue`], so values and
 /// errors are exactly that door's.
 pub struct DirectSource<'a> {
     parser: Parser<'a>,
