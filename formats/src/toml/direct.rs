@@ -13,6 +13,9 @@ use super::error::Error;
 use super::lexer::Scalar;
 use super::parser::*;
 
+/// The keys a consumer reads, when it said it passes over all others.
+type Known = Option<&'static [&'static str]>;
+
 /// What the consumer of a [`DirectSource`] reads next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Next {
@@ -61,9 +64,10 @@ enum Inline {
 /// errors are exactly that door's.
 pub struct DirectSource<'a> {
     parser: Parser<'a>,
-    /// The open tables and arrays of tables, the root first, and whether each is an
-    /// array of tables.
-    open: Vec<(TableId, bool)>,
+    /// The open tables and arrays of tables, the root first: whether each is an array
+    /// of tables, and the keys its consumer reads when it said it passes over all
+    /// others ([`PullSource::ignores_keys_but`]).
+    open: Vec<(TableId, bool, Known)>,
     /// Open inline arrays and tables, inside the innermost open table.
     inline: Vec<Inline>,
     next: Next,
@@ -85,10 +89,9 @@ pub struct DirectSource<'a> {
     frames: Vec<Frame<'a, ()>>,
     /// A string or key with an escape, decoded.
     scratch: String,
-    /// Tables with a key (not elements of arrays of tables, so an array of records
-    /// costs nothing here) whose consumers said they read only these keys and pass over
-    /// all others ([`PullSource::ignores_keys_but`]). Looked up only for a header that
-    /// is not under the innermost open table.
+    /// The tables with a key that were read and closed, with the keys their consumers
+    /// read, when they said so (elements of arrays of tables are left out, so an array
+    /// of records costs nothing here). Looked up only for a header under a closed table.
     known: Vec<(TableId, &'static [&'static str])>,
 }
 
@@ -124,11 +127,19 @@ impl<'a> DirectSource<'a> {
     }
 
     /// Closes the innermost open table or array of tables.
+    #[inline]
     fn close(&mut self) {
-        if let Some((id, _)) = self.open.pop() {
-            self.parser.shape.tables[id as usize].read = if self.skipping > 0 {
+        if let Some((id, _, known)) = self.open.pop() {
+            let table = &mut self.parser.shape.tables[id as usize];
+            table.read = if self.skipping > 0 {
                 TableRead::Skipped
             } else {
+                if let (Some(known), true) = (known, table.key != NONE) {
+                    if self.known.capacity() == 0 {
+                        self.known.reserve(16);
+                    }
+                    self.known.push((id, known));
+                }
                 TableRead::Closed
             };
         }
@@ -147,7 +158,7 @@ impl<'a> DirectSource<'a> {
     #[inline(never)]
     fn passed_over(&self, section: TableId) -> bool {
         let tables = &self.parser.shape.tables;
-        let innermost = self.open.last().map_or(NONE, |&(id, _)| id);
+        let innermost = self.open.last().map_or(NONE, |&(id, ..)| id);
         let mut verdict = false;
         let mut child = section;
         loop {
@@ -160,22 +171,26 @@ impl<'a> DirectSource<'a> {
                 return verdict;
             }
             let read = tables[table as usize].read;
-            let open = read == TableRead::Open && self.open.iter().any(|&(id, _)| id == table);
-            if open || read == TableRead::Closed {
-                verdict |= self.passes_over(table, child);
+            let open = (read == TableRead::Open)
+                .then(|| self.open.iter().find(|&&(id, ..)| id == table))
+                .flatten();
+            if let Some(&(_, _, known)) = open {
+                return verdict | self.passes_over(known, child);
+            }
+            if read == TableRead::Closed {
+                let known = self.known.iter().rev().find(|&&(id, _)| id == table);
+                let known = known.map(|&(_, known)| known);
+                verdict |= self.passes_over(known, child);
             } else {
                 verdict = false;
-            }
-            if open {
-                return verdict;
             }
             child = table;
         }
     }
 
-    /// Whether the consumer of `table` said it passes over the key of `child` in it.
-    fn passes_over(&self, table: TableId, child: TableId) -> bool {
-        let Some(&(_, known)) = self.known.iter().rev().find(|&&(id, _)| id == table) else {
+    /// Whether a consumer that reads `known` passes over the key of `child`.
+    fn passes_over(&self, known: Known, child: TableId) -> bool {
+        let Some(known) = known else {
             return false;
         };
         let key = self.parser.shape.tables[child as usize].key;
@@ -279,7 +294,7 @@ impl<'a> DirectSource<'a> {
                 .open
                 .iter()
                 .zip(&self.chain)
-                .all(|(&(open, _), &id)| open == id)
+                .all(|(&(open, ..), &id)| open == id)
     }
 
     /// Sets [`DirectSource::chain`] to the tables from the root down to `id`.
@@ -518,7 +533,7 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
 
     fn begin_array(&mut self) -> Result<(), Fallback> {
         match self.next {
-            Next::Table(id) if self.is_table_array(id) => self.open.push((id, true)),
+            Next::Table(id) if self.is_table_array(id) => self.open.push((id, true, None)),
             Next::Inline if self.parser.lexer.peek() == Some(b'[') => {
                 self.check_inline_depth()?;
                 self.parser.lexer.bump();
@@ -539,7 +554,7 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
         }
         match self.inline.last_mut() {
             None => match self.open.last() {
-                Some(&(_, true)) => self.next_element(),
+                Some(&(_, true, _)) => self.next_element(),
                 _ => Err(Fallback),
             },
             Some(Inline::Array { started }) => {
@@ -567,7 +582,7 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
 
     fn begin_object(&mut self) -> Result<(), Fallback> {
         match self.next {
-            Next::Table(id) if !self.is_table_array(id) => self.open.push((id, false)),
+            Next::Table(id) if !self.is_table_array(id) => self.open.push((id, false, None)),
             Next::Inline if self.parser.lexer.peek() == Some(b'{') => {
                 self.check_inline_depth()?;
                 let depth = self.line_depth + self.inline.len() + 1;
@@ -588,7 +603,7 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
         }
         let (id, member) = match self.inline.last_mut() {
             None => match self.open.last() {
-                Some(&(table, false)) => return self.next_table_key(table),
+                Some(&(table, false, _)) => return self.next_table_key(table),
                 _ => return Err(Fallback),
             },
             Some(Inline::Table { id, member }) => (*id, member.take()),
@@ -692,12 +707,8 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
     #[inline]
     fn ignores_keys_but(&mut self, known: &'static [&'static str]) {
         // Only a table of the document may be added to later: not an inline table.
-        if let (true, Some(&(id, false))) = (self.inline.is_empty(), self.open.last()) {
-            // Not an element of an array of tables (the root has no key either).
-            let table = &self.parser.shape.tables[id as usize];
-            if table.key != NONE || table.parent == NONE {
-                self.known.push((id, known));
-            }
+        if let (true, Some((_, false, slot))) = (self.inline.is_empty(), self.open.last_mut()) {
+            *slot = Some(known);
         }
     }
 
