@@ -1038,8 +1038,9 @@ f = []
     let nested = "[package]\nname = 'p'\n[[example]]\nname = 'e'\n[package.x]\n[example.sub]\n";
     assert_eq!(toml_direct::<Manifest>(nested), Some(toml_raw(nested)));
 
-    // Additions the type reads (a field's name or alias) fall back to the RawValue path,
-    // which merges the parts.
+    // A repeated header, and additions under a key the type reads (a field's name or
+    // alias), fall back; the RawValue path then decides (an error for the first three,
+    // whose additions are not what the fields hold).
     for (doc, description) in [
         ("[package]\nname = 'p'\n[x]\n[package]\n", None),
         (
