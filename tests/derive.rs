@@ -1449,3 +1449,206 @@ fn the_direct_path_guesses_keys_and_reads_the_others() {
     let repeated = r#"{"id":1,"id":1,"say \"hi\"":"x","name":"n","tags":[]}"#;
     assert_eq!(via_direct::<Guessed>(repeated), None);
 }
+
+/// A source that cannot build a [`quarry::RawValue`]: through it, a decoder reads every
+/// value directly or falls back.
+struct NoRawValues<S>(S);
+
+impl<'de, S: PullSource<'de>> PullSource<'de> for NoRawValues<S> {
+    const GUESSES_IN_PLACE: bool = S::GUESSES_IN_PLACE;
+    const UNTYPED_TEXT: bool = S::UNTYPED_TEXT;
+
+    fn peek_token(&mut self) -> Result<quarry::ValueKind, quarry::Fallback> {
+        self.0.peek_token()
+    }
+    fn read_null(&mut self) -> Result<(), quarry::Fallback> {
+        self.0.read_null()
+    }
+    fn read_bool(&mut self) -> Result<bool, quarry::Fallback> {
+        self.0.read_bool()
+    }
+    fn read_number(&mut self) -> Result<quarry::RawValue<'de>, quarry::Fallback> {
+        self.0.read_number()
+    }
+    fn read_i64(&mut self) -> Result<i64, quarry::Fallback> {
+        self.0.read_i64()
+    }
+    fn read_u64(&mut self) -> Result<u64, quarry::Fallback> {
+        self.0.read_u64()
+    }
+    fn read_str(&mut self) -> Result<quarry::Text<'de, '_>, quarry::Fallback> {
+        self.0.read_str()
+    }
+    fn begin_array(&mut self) -> Result<(), quarry::Fallback> {
+        self.0.begin_array()
+    }
+    fn next_item(&mut self, first: bool) -> Result<bool, quarry::Fallback> {
+        self.0.next_item(first)
+    }
+    fn begin_object(&mut self) -> Result<(), quarry::Fallback> {
+        self.0.begin_object()
+    }
+    fn next_key(&mut self, first: bool) -> Result<Option<quarry::Text<'de, '_>>, quarry::Fallback> {
+        self.0.next_key(first)
+    }
+    fn ignores_keys_but(&mut self, known: &'static [&'static str]) {
+        self.0.ignores_keys_but(known);
+    }
+    fn skip_value(&mut self) -> Result<(), quarry::Fallback> {
+        self.0.skip_value()
+    }
+    fn read_raw(&mut self) -> Result<quarry::RawValue<'de>, quarry::Fallback> {
+        Err(quarry::Fallback)
+    }
+    fn finish(self) -> Result<(), quarry::Fallback> {
+        self.0.finish()
+    }
+}
+
+/// Reads `T` through `source` without a RawValue (`None` when it falls back).
+fn without_raw_values<'de, T: Decode<'de>, S: PullSource<'de>>(source: S) -> Option<T> {
+    let mut source = NoRawValues(source);
+    let value = T::decode_direct(&mut source).ok()?;
+    source.finish().ok()?;
+    Some(value)
+}
+
+#[derive(Decode, Debug, PartialEq, Clone)]
+#[quarry(untagged)]
+enum Setting {
+    Off,
+    Level(u8),
+    Name(String),
+    Detail {
+        path: String,
+        optional: Option<bool>,
+    },
+    List(Vec<String>),
+    Pair(u8, u8),
+}
+
+/// Every JSON document of `docs` that `T` decodes on the RawValue path has a kind `T`
+/// says it may accept: the names of those it turns away.
+fn turned_away<'a, T: Decode<'a>>(docs: &[&'a str]) -> Vec<&'a str> {
+    docs.iter()
+        .copied()
+        .filter(|src| via_raw::<T>(src).is_ok())
+        .filter(|src| {
+            let mut source = json::DirectSource::new(src.as_bytes(), quarry::Limits::default());
+            let kind = source.as_mut().unwrap().peek_token().unwrap();
+            !T::may_accept(kind, 8)
+        })
+        .collect()
+}
+
+#[test]
+fn derived_types_may_accept_every_kind_they_decode() {
+    let docs = [
+        "null",
+        "true",
+        "7",
+        "1.5",
+        r#""x""#,
+        r#""Unit""#,
+        r#""warn""#,
+        "[]",
+        "[1]",
+        r#"[1, "x"]"#,
+        r#"["a", [1]]"#,
+        r#"{"inner": 1, "list": []}"#,
+        "8080",
+        "{}",
+        r#"{"x": 1, "y": 2}"#,
+        r#"{"Newtype": 5}"#,
+        r#"{"type": "ping"}"#,
+        r#"{"t": "Count", "c": 3}"#,
+        r#"{"path": "p"}"#,
+        r#"{"version": 1}"#,
+    ];
+    let mut wrong = Vec::new();
+    wrong.extend(turned_away::<Level>(&docs));
+    wrong.extend(turned_away::<External>(&docs));
+    wrong.extend(turned_away::<Internal>(&docs));
+    wrong.extend(turned_away::<Adjacent>(&docs));
+    wrong.extend(turned_away::<Untagged>(&docs));
+    wrong.extend(turned_away::<Setting>(&docs));
+    wrong.extend(turned_away::<Metadata>(&docs));
+    wrong.extend(turned_away::<CheckedUntaggedNumber>(&docs));
+    wrong.extend(turned_away::<Port>(&docs));
+    wrong.extend(turned_away::<Pair>(&docs));
+    wrong.extend(turned_away::<Unit>(&docs));
+    wrong.extend(turned_away::<Wrapper<u8>>(&docs));
+    assert!(wrong.is_empty(), "{wrong:?}");
+    // What they turn away.
+    assert!(!Metadata::may_accept(quarry::ValueKind::Array, 8));
+    assert!(!Internal::may_accept(quarry::ValueKind::String, 8));
+    assert!(!Level::may_accept(quarry::ValueKind::Number, 8));
+}
+
+/// An untagged enum's direct path peeks the value's kind and reads the first variant
+/// that may take it, with no RawValue built and no variant tried on a copy. When that
+/// variant's read fails, it falls back, and the RawValue path tries the later variants.
+#[test]
+fn untagged_enums_read_the_first_variant_the_kind_allows() {
+    let json = |src: &'static str| {
+        let source = json::DirectSource::new(src.as_bytes(), quarry::Limits::default()).unwrap();
+        (
+            without_raw_values::<Setting, _>(source),
+            via_raw::<Setting>(src).ok(),
+        )
+    };
+    let read = [
+        ("null", Setting::Off),
+        ("7", Setting::Level(7)),
+        (r#""x""#, Setting::Name("x".into())),
+        (
+            r#"{"path": "p", "optional": true}"#,
+            Setting::Detail {
+                path: "p".into(),
+                optional: Some(true),
+            },
+        ),
+        (r#"["a"]"#, Setting::List(vec!["a".into()])),
+    ];
+    for (src, expected) in read {
+        assert_eq!(json(src), (Some(expected.clone()), Some(expected)), "{src}");
+    }
+    // `Level` may take a number but not this one, and `List` an array but not this one:
+    // the direct path falls back, and the RawValue path finds the variant after.
+    assert_eq!(json("[1, 2]"), (None, Some(Setting::Pair(1, 2))));
+    assert_eq!(json("300"), (None, None));
+    assert_eq!(json("true"), (None, None));
+    assert_eq!(both_paths::<Setting>("[1, 2]"), Ok(Setting::Pair(1, 2)));
+
+    // TOML, YAML and XML: the same enum as map values, against each format's RawValue path.
+    type Settings = BTreeMap<String, Setting>;
+    let toml = "a = 7\nb = \"x\"\nc = { path = \"p\" }\nd = [\"a\"]\n";
+    let source = quarry::toml::DirectSource::new(toml.as_bytes(), quarry::Limits::default());
+    let direct = without_raw_values::<Settings, _>(source.unwrap());
+    assert_eq!(direct, Some(toml_raw::<Settings>(toml)));
+    assert_eq!(direct.unwrap().len(), 4);
+
+    let yaml = "a: ~\nb: 7\nc: x\nd: {path: p, optional: false}\ne: [a]\n";
+    let source = quarry::yaml::DirectSource::new(yaml.as_bytes(), quarry::Limits::default());
+    let direct = without_raw_values::<Settings, _>(source.unwrap());
+    let raw = Settings::decode(quarry::yaml::parse(yaml.as_bytes()).unwrap()).unwrap();
+    assert_eq!(direct, Some(raw));
+    assert_eq!(direct.unwrap()["a"], Setting::Off);
+
+    // XML's text is a string to peek, and a number to `Level`: `<b>7</b>` is `Level(7)` on
+    // both paths; `<c>x</c>` is not a `Level`, so the direct path falls back.
+    let xml = "<r><b>7</b><d><path>p</path></d></r>";
+    let (raw, direct) = xml_paths::<Settings>(xml);
+    assert_eq!(direct, Some(raw.unwrap()));
+    assert_eq!(direct.unwrap()["b"], Setting::Level(7));
+    let read = quarry_raw_value::with_xml_sequences(|| {
+        let source = quarry::xml::DirectSource::new(xml.as_bytes(), quarry::Limits::default());
+        without_raw_values::<Settings, _>(source.unwrap())
+    });
+    assert_eq!(read.map(|r| r.len()), Some(2));
+    let (raw, direct) = xml_paths::<Settings>("<r><c>x</c></r>");
+    assert_eq!(
+        (raw.unwrap()["c"].clone(), direct),
+        (Setting::Name("x".into()), None)
+    );
+}

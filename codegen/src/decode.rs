@@ -595,9 +595,27 @@ fn impl_generics(c: &Container) -> (syn::Generics, Lifetime) {
     (generics, de)
 }
 
-/// The direct path for a struct with named fields (no `flatten`): keys matched by
-/// byte comparison, the key expected next in declaration order tried first.
+/// The direct path for a struct with named fields (no `flatten`).
 fn named_decode_direct(fields: &[Field], deny_unknown: bool, de: &Lifetime) -> TokenStream {
+    let body = named_direct_body(fields, &quote!(Self), deny_unknown, de);
+    quote! {
+        #[inline]
+        fn decode_direct<__S: ::quarry::PullSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::Fallback> {
+            #body
+        }
+    }
+}
+
+/// The statements that read named fields (no `flatten`) from `__source` and build them
+/// with `ctor`: keys matched by byte comparison, the key expected next in declaration
+/// order tried first. They `return` a fallback, so they sit in a function or closure
+/// returning `Result<Self, Fallback>`.
+fn named_direct_body(
+    fields: &[Field],
+    ctor: &TokenStream,
+    deny_unknown: bool,
+    de: &Lifetime,
+) -> TokenStream {
     let active: Vec<(usize, &Field)> = fields.iter().enumerate().filter(|(_, f)| !f.skip).collect();
     let names: Vec<&String> = active.iter().map(|(_, f)| &f.name).collect();
     let slots = active.iter().map(|(i, f)| {
@@ -666,10 +684,8 @@ fn named_decode_direct(fields: &[Field], deny_unknown: bool, de: &Lifetime) -> T
             };
         }
     });
-    let built = construct(&quote!(Self), Style::Named, fields);
+    let built = construct(ctor, Style::Named, fields);
     quote! {
-        #[inline]
-        fn decode_direct<__S: ::quarry::PullSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::Fallback> {
             __source.begin_object()?;
             #ignores
             #(#slots)*
@@ -713,6 +729,105 @@ fn named_decode_direct(fields: &[Field], deny_unknown: bool, de: &Lifetime) -> T
             }
             #(#finals)*
             ::quarry::__private::Ok(#built)
+    }
+}
+
+/// Whether a value peeked as `__kind` (untyped text when `__text`) may decode as
+/// variant `v` of an untagged enum (see `Decode::may_accept`).
+fn variant_may_accept(v: &Variant, de: &Lifetime) -> TokenStream {
+    match v.style {
+        Style::Unit => quote!(__kind == ::quarry::ValueKind::Null),
+        // Untyped text may be anything a newtype's field reads from text.
+        Style::Tuple if v.fields.len() == 1 => {
+            let ty = &v.fields[0].ty;
+            // Deep enough for `Option<Box<T>>` in a newtype; a recursive type stops there.
+            quote!((__text || <#ty as ::quarry::Decode<#de>>::may_accept(__kind, 8)))
+        }
+        Style::Tuple => quote!(__kind == ::quarry::ValueKind::Array),
+        Style::Named => quote!(__kind == ::quarry::ValueKind::Object),
+    }
+}
+
+/// `fn may_accept` for the impl: the kinds of value the type's `decode` may accept.
+fn may_accept_fn(c: &Container, de: &Lifetime) -> TokenStream {
+    let body = match &c.data {
+        Data::Struct(Style::Named, _) => quote!(__kind == ::quarry::ValueKind::Object),
+        Data::Struct(Style::Tuple, fields) if fields.len() == 1 && !fields[0].skip => {
+            let ty = &fields[0].ty;
+            quote!(__depth == 0 || <#ty as ::quarry::Decode<#de>>::may_accept(__kind, __depth - 1))
+        }
+        Data::Struct(Style::Tuple, _) => quote!(__kind == ::quarry::ValueKind::Array),
+        Data::Struct(Style::Unit, _) => quote!(__kind == ::quarry::ValueKind::Null),
+        Data::Enum(_) => match c.tagging {
+            // A unit variant's name, or a map from the name to the content.
+            Tagging::External => quote!(matches!(
+                __kind,
+                ::quarry::ValueKind::String | ::quarry::ValueKind::Object
+            )),
+            Tagging::Internal(_) | Tagging::Adjacent(..) => {
+                quote!(__kind == ::quarry::ValueKind::Object)
+            }
+            // Any kind: asking each variant would make a recursive enum's question
+            // branch at every level.
+            Tagging::Untagged => quote!(true),
+        },
+    };
+    quote! {
+        #[inline]
+        fn may_accept(__kind: ::quarry::ValueKind, __depth: u32) -> bool {
+            let _ = (__kind, __depth);
+            #body
+        }
+    }
+}
+
+/// The direct path for an untagged enum: the value's kind is peeked, and the first
+/// variant that may accept it (`Decode::may_accept`) is read. Every variant before it
+/// fails on the RawValue path too, so a variant read here is the one that path picks;
+/// when the read falls back, so does the whole decode.
+fn untagged_decode_direct(c: &Container, variants: &[Variant], de: &Lifetime) -> TokenStream {
+    let attempts = variants.iter().map(|v| {
+        let ident = &v.ident;
+        let accepts = variant_may_accept(v, de);
+        let read = match v.style {
+            Style::Unit => quote! {{
+                __source.read_null()?;
+                ::quarry::__private::Ok(Self::#ident)
+            }},
+            Style::Tuple if v.fields.len() == 1 => {
+                let ty = &v.fields[0].ty;
+                let checks = v.fields[0].constraints.iter().map(constraint_check);
+                quote! {{
+                    let __x = <#ty as ::quarry::Decode<#de>>::decode_direct(__source)?;
+                    #( if #checks.is_err() { return ::quarry::__private::Err(::quarry::Fallback); } )*
+                    ::quarry::__private::Ok(Self::#ident(__x))
+                }}
+            }
+            Style::Named if !v.fields.iter().any(|f| f.flatten) => {
+                let body = named_direct_body(
+                    &v.fields,
+                    &quote!(Self::#ident),
+                    c.deny_unknown_fields,
+                    de,
+                );
+                quote! {
+                    (|| -> ::quarry::__private::Result<Self, ::quarry::Fallback> { #body })()
+                }
+            }
+            // Tuples and flattened fields go through the RawValue path.
+            Style::Tuple | Style::Named => quote!(::quarry::__private::Err(::quarry::Fallback)),
+        };
+        quote!(if #accepts { return #read; })
+    });
+    quote! {
+        #[inline]
+        fn decode_direct<__S: ::quarry::PullSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::Fallback> {
+            let __kind = __source.peek_token()?;
+            let __text = <__S as ::quarry::PullSource<#de>>::UNTYPED_TEXT
+                && __kind == ::quarry::ValueKind::String;
+            let _ = __text;
+            #(#attempts)*
+            ::quarry::__private::Err(::quarry::Fallback)
         }
     }
 }
@@ -773,7 +888,9 @@ pub fn expand(c: &Container) -> TokenStream {
             let body = enum_decode(c, variants, &de);
             let unit_only =
                 c.tagging == Tagging::External && variants.iter().all(|v| v.style == Style::Unit);
-            let direct = unit_only.then(|| {
+            let untagged =
+                (c.tagging == Tagging::Untagged).then(|| untagged_decode_direct(c, variants, &de));
+            let direct = untagged.or_else(|| unit_only.then(|| {
                 let arms = variants.iter().map(|v| {
                     let ident = &v.ident;
                     let names = std::iter::once(&v.name).chain(&v.aliases);
@@ -788,11 +905,12 @@ pub fn expand(c: &Container) -> TokenStream {
                         }
                     }
                 }
-            });
+            }));
             (body, direct)
         }
     };
     let shape = crate::shape::shape_fn(c, &de);
+    let may_accept = may_accept_fn(c, &de);
     quote! {
         #[automatically_derived]
         impl #impl_generics ::quarry::Decode<#de> for #ident #ty_generics #where_clause {
@@ -801,6 +919,7 @@ pub fn expand(c: &Container) -> TokenStream {
             }
             #direct
             #shape
+            #may_accept
         }
     }
 }

@@ -38,6 +38,22 @@ pub trait Decode<'de>: Sized {
     fn shape() -> Shape {
         Shape::Any
     }
+
+    /// Whether a value that a [`PullSource`] of typed values peeks as `kind` could
+    /// decode as `Self`: `false` only when [`decode`](Decode::decode) rejects every such
+    /// value, in every format. (A [`ValueKind::String`] is then a string; a source of
+    /// untyped text, [`PullSource::UNTYPED_TEXT`], does not ask about its text.) An
+    /// untagged enum's direct path reads the first variant that may accept the kind it
+    /// peeks, instead of building a [`RawValue`] to try each in turn.
+    ///
+    /// `depth` bounds the look through wrappers (`Option`, `Box`, `Vec`, newtypes), which
+    /// a recursive type would otherwise follow forever: at 0 the answer is `true`. The
+    /// default is `true`.
+    #[inline]
+    fn may_accept(kind: ValueKind, depth: u32) -> bool {
+        let _ = (kind, depth);
+        true
+    }
 }
 
 /// A type that map keys (always text in the input) decode into.
@@ -88,6 +104,11 @@ impl<'de> Decode<'de> for () {
     fn shape() -> Shape {
         Shape::Null
     }
+
+    #[inline]
+    fn may_accept(kind: ValueKind, _depth: u32) -> bool {
+        kind == ValueKind::Null
+    }
 }
 
 impl<'de> Decode<'de> for bool {
@@ -107,6 +128,11 @@ impl<'de> Decode<'de> for bool {
 
     fn shape() -> Shape {
         Shape::Bool
+    }
+
+    #[inline]
+    fn may_accept(kind: ValueKind, _depth: u32) -> bool {
+        kind == ValueKind::Bool
     }
 }
 
@@ -151,6 +177,11 @@ macro_rules! decode_integer {
 
             fn shape() -> Shape {
                 Shape::integer(<$ty>::MIN, <$ty>::MAX)
+            }
+
+            #[inline]
+            fn may_accept(kind: ValueKind, _depth: u32) -> bool {
+                kind == ValueKind::Number
             }
         }
 
@@ -219,6 +250,11 @@ macro_rules! decode_float {
             fn shape() -> Shape {
                 Shape::Float
             }
+
+            #[inline]
+            fn may_accept(kind: ValueKind, _depth: u32) -> bool {
+                kind == ValueKind::Number
+            }
         }
     };
 }
@@ -250,6 +286,11 @@ impl<'de> Decode<'de> for String {
     fn shape() -> Shape {
         Shape::String
     }
+
+    #[inline]
+    fn may_accept(kind: ValueKind, _depth: u32) -> bool {
+        kind == ValueKind::String
+    }
 }
 
 impl<'de> Decode<'de> for Cow<'de, str> {
@@ -267,6 +308,11 @@ impl<'de> Decode<'de> for Cow<'de, str> {
 
     fn shape() -> Shape {
         Shape::String
+    }
+
+    #[inline]
+    fn may_accept(kind: ValueKind, _depth: u32) -> bool {
+        kind == ValueKind::String
     }
 }
 
@@ -293,6 +339,11 @@ impl<'de> Decode<'de> for &'de str {
     fn shape() -> Shape {
         Shape::String
     }
+
+    #[inline]
+    fn may_accept(kind: ValueKind, _depth: u32) -> bool {
+        kind == ValueKind::String
+    }
 }
 
 impl<'de> Decode<'de> for char {
@@ -309,6 +360,11 @@ impl<'de> Decode<'de> for char {
     fn shape() -> Shape {
         Shape::Char
     }
+
+    #[inline]
+    fn may_accept(kind: ValueKind, _depth: u32) -> bool {
+        kind == ValueKind::String
+    }
 }
 
 impl<'de> Decode<'de> for std::path::PathBuf {
@@ -318,6 +374,11 @@ impl<'de> Decode<'de> for std::path::PathBuf {
 
     fn shape() -> Shape {
         Shape::String
+    }
+
+    #[inline]
+    fn may_accept(kind: ValueKind, _depth: u32) -> bool {
+        kind == ValueKind::String
     }
 }
 
@@ -345,6 +406,11 @@ impl<'de, T: Decode<'de>> Decode<'de> for Option<T> {
     fn shape() -> Shape {
         Shape::Optional(T::shape)
     }
+
+    #[inline]
+    fn may_accept(kind: ValueKind, depth: u32) -> bool {
+        depth == 0 || kind == ValueKind::Null || T::may_accept(kind, depth - 1)
+    }
 }
 
 impl<'de, T: Decode<'de>> Decode<'de> for Box<T> {
@@ -362,6 +428,11 @@ impl<'de, T: Decode<'de>> Decode<'de> for Box<T> {
 
     fn shape() -> Shape {
         T::shape()
+    }
+
+    #[inline]
+    fn may_accept(kind: ValueKind, depth: u32) -> bool {
+        depth == 0 || T::may_accept(kind, depth - 1)
     }
 }
 
@@ -439,6 +510,14 @@ impl<'de, T: Decode<'de>> Decode<'de> for Vec<T> {
     fn shape() -> Shape {
         Shape::Seq(T::shape)
     }
+
+    /// An array; under XML's rule, anything one item may be.
+    #[inline]
+    fn may_accept(kind: ValueKind, depth: u32) -> bool {
+        depth == 0
+            || kind == ValueKind::Array
+            || (xml_sequences() && T::may_accept(kind, depth - 1))
+    }
 }
 
 impl<'de, T: Decode<'de>, const N: usize> Decode<'de> for [T; N] {
@@ -464,6 +543,11 @@ impl<'de, T: Decode<'de>, const N: usize> Decode<'de> for [T; N] {
             );
             N
         ])
+    }
+
+    #[inline]
+    fn may_accept(kind: ValueKind, _depth: u32) -> bool {
+        kind == ValueKind::Array
     }
 }
 
@@ -510,6 +594,11 @@ macro_rules! decode_tuple {
 
             fn shape() -> Shape {
                 Shape::Tuple(vec![$(crate::shape::TupleItem::from($name::shape as crate::ShapeOf)),+])
+            }
+
+            #[inline]
+            fn may_accept(kind: ValueKind, _depth: u32) -> bool {
+                kind == ValueKind::Array
             }
         }
     };
@@ -645,6 +734,11 @@ where
     fn shape() -> Shape {
         Shape::Map(V::shape)
     }
+
+    #[inline]
+    fn may_accept(kind: ValueKind, _depth: u32) -> bool {
+        kind == ValueKind::Object
+    }
 }
 
 impl<'de, K, V> Decode<'de> for BTreeMap<K, V>
@@ -667,6 +761,11 @@ where
     fn shape() -> Shape {
         Shape::Map(V::shape)
     }
+
+    #[inline]
+    fn may_accept(kind: ValueKind, _depth: u32) -> bool {
+        kind == ValueKind::Object
+    }
 }
 
 /// A datetime decodes from a format's own datetime (TOML, plist) or from RFC 3339 text
@@ -685,11 +784,144 @@ impl<'de> Decode<'de> for crate::Datetime {
     fn shape() -> Shape {
         Shape::Datetime
     }
+
+    #[inline]
+    fn may_accept(kind: ValueKind, _depth: u32) -> bool {
+        kind == ValueKind::String
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The kind a source of typed values peeks `value` as, when it has one. XML's text,
+    /// untyped, is never asked about (YAML resolves its plain scalars to typed values).
+    fn kind_of(value: &RawValue<'_>) -> Option<ValueKind> {
+        Some(match value {
+            RawValue::Null => ValueKind::Null,
+            RawValue::Bool(_) => ValueKind::Bool,
+            RawValue::Int(_) | RawValue::UInt(_) | RawValue::Float(_) | RawValue::BigNumber(_) => {
+                ValueKind::Number
+            }
+            RawValue::String(_) => ValueKind::String,
+            RawValue::Seq(_) => ValueKind::Array,
+            RawValue::Map(_) => ValueKind::Object,
+            _ => return None,
+        })
+    }
+
+    /// Values of every kind, with text a scalar decodes from.
+    fn samples() -> Vec<RawValue<'static>> {
+        let text = |s: &'static str| RawValue::Text(s.into());
+        vec![
+            RawValue::Null,
+            RawValue::Bool(true),
+            RawValue::Int(5),
+            RawValue::UInt(u64::MAX),
+            RawValue::Float(1.5),
+            RawValue::BigNumber("1e400".into()),
+            RawValue::String("x".into()),
+            RawValue::String("2024-01-02T03:04:05Z".into()),
+            text("5"),
+            text("true"),
+            text("1.5"),
+            text("x"),
+            text(""),
+            RawValue::Seq(vec![]),
+            RawValue::Seq(vec![RawValue::Int(1)]),
+            RawValue::Seq(vec![RawValue::Int(1), RawValue::Int(2)]),
+            map(vec![]),
+            map(vec![("a", RawValue::Int(1))]),
+        ]
+    }
+
+    /// Every value `T` decodes, under both rules for sequences, has a kind `T` says it
+    /// may accept: an untagged enum's direct path never passes over a variant that the
+    /// RawValue path would pick.
+    fn rejects_only_what_decode_rejects<T: Decode<'static>>(name: &str) -> Vec<String> {
+        let mut wrong = Vec::new();
+        for xml in [false, true] {
+            for value in samples() {
+                let Some(kind) = kind_of(&value) else {
+                    continue;
+                };
+                let shown = format!("{value:?}");
+                let decoded = if xml {
+                    with_xml_sequences(|| T::decode(value).is_ok())
+                } else {
+                    T::decode(value).is_ok()
+                };
+                let may = if xml {
+                    with_xml_sequences(|| T::may_accept(kind, 8))
+                } else {
+                    T::may_accept(kind, 8)
+                };
+                if decoded && !may {
+                    wrong.push(format!(
+                        "{name} (xml: {xml}) decodes {shown} but rejects {kind:?}"
+                    ));
+                }
+            }
+        }
+        wrong
+    }
+
+    #[test]
+    fn may_accept_rejects_only_kinds_decode_rejects() {
+        let mut wrong = Vec::new();
+        wrong.extend(rejects_only_what_decode_rejects::<()>("()"));
+        wrong.extend(rejects_only_what_decode_rejects::<bool>("bool"));
+        wrong.extend(rejects_only_what_decode_rejects::<u8>("u8"));
+        wrong.extend(rejects_only_what_decode_rejects::<i64>("i64"));
+        wrong.extend(rejects_only_what_decode_rejects::<u128>("u128"));
+        wrong.extend(rejects_only_what_decode_rejects::<f32>("f32"));
+        wrong.extend(rejects_only_what_decode_rejects::<f64>("f64"));
+        wrong.extend(rejects_only_what_decode_rejects::<String>("String"));
+        wrong.extend(rejects_only_what_decode_rejects::<Cow<'static, str>>("Cow"));
+        wrong.extend(rejects_only_what_decode_rejects::<char>("char"));
+        wrong.extend(rejects_only_what_decode_rejects::<std::path::PathBuf>(
+            "PathBuf",
+        ));
+        wrong.extend(rejects_only_what_decode_rejects::<crate::Datetime>(
+            "Datetime",
+        ));
+        wrong.extend(rejects_only_what_decode_rejects::<Option<u8>>("Option<u8>"));
+        wrong.extend(rejects_only_what_decode_rejects::<Option<Vec<u8>>>(
+            "Option<Vec<u8>>",
+        ));
+        wrong.extend(rejects_only_what_decode_rejects::<Box<String>>(
+            "Box<String>",
+        ));
+        wrong.extend(rejects_only_what_decode_rejects::<Vec<u8>>("Vec<u8>"));
+        wrong.extend(rejects_only_what_decode_rejects::<Vec<BTreeMap<String, u8>>>("Vec<map>"));
+        wrong.extend(rejects_only_what_decode_rejects::<[u8; 1]>("[u8; 1]"));
+        wrong.extend(rejects_only_what_decode_rejects::<(u8, u8)>("(u8, u8)"));
+        wrong.extend(rejects_only_what_decode_rejects::<HashMap<String, u8>>(
+            "HashMap",
+        ));
+        wrong.extend(rejects_only_what_decode_rejects::<BTreeMap<String, u8>>(
+            "BTreeMap",
+        ));
+        wrong.extend(rejects_only_what_decode_rejects::<RawValue<'static>>(
+            "RawValue",
+        ));
+        assert!(wrong.is_empty(), "{wrong:#?}");
+    }
+
+    #[test]
+    fn may_accept_answers_what_decode_accepts_at_depth_zero_only() {
+        // A scalar, a sequence and a map each turn away the other kinds ...
+        assert!(!String::may_accept(ValueKind::Object, 8));
+        assert!(!u8::may_accept(ValueKind::Array, 8));
+        assert!(!Vec::<u8>::may_accept(ValueKind::Object, 8));
+        assert!(!BTreeMap::<String, u8>::may_accept(ValueKind::String, 8));
+        assert!(!Option::<String>::may_accept(ValueKind::Array, 8));
+        // ... and a wrapper looked through no deeper than asked says "may".
+        assert!(Option::<String>::may_accept(ValueKind::Array, 0));
+        assert!(!Option::<Box<String>>::may_accept(ValueKind::Array, 2));
+        assert!(Option::<Box<String>>::may_accept(ValueKind::Array, 1));
+    }
 
     fn map(entries: Vec<(&'static str, RawValue<'static>)>) -> RawValue<'static> {
         RawValue::Map(

@@ -235,6 +235,11 @@ pub trait PullSource<'de> {
     /// and otherwise reads keys and compares them itself.
     const GUESSES_IN_PLACE: bool = false;
 
+    /// Whether a value peeked as [`ValueKind::String`] is untyped text, which numbers and
+    /// booleans are read from too (XML's is). In a source of typed values (the default)
+    /// it is a string, and only a string-like type reads it.
+    const UNTYPED_TEXT: bool = false;
+
     /// The kind of the next value (whitespace skipped); `Fallback` at the end of input.
     fn peek_token(&mut self) -> Result<ValueKind, Fallback>;
     /// Reads `null`.
