@@ -16,6 +16,23 @@ struct Config<'a> {
     limits: Option<Limits>,
     mode: Option<Mode>,
     ratio: Option<f64>,
+    #[quarry(default)]
+    values: Vec<Value>,
+}
+
+/// Untagged: the direct path reads the first variant whose type may take the peeked kind.
+#[derive(quarry::Decode, quarry::Encode, Debug, PartialEq)]
+#[quarry(untagged)]
+enum Value {
+    Off,
+    Flag(bool),
+    Level(u8),
+    Name(String),
+    Wide(Option<i64>),
+    Range { lo: u8, hi: u8 },
+    List(Vec<Value>),
+    Pair(u8, String),
+    Nested(Box<Value>),
 }
 
 #[derive(quarry::Decode, quarry::Encode, Debug, PartialEq)]

@@ -24,6 +24,18 @@ struct Config<'a> {
     #[quarry(rename = "$text")]
     text: Option<String>,
     pair: Option<(i64, bool)>,
+    setting: Vec<Setting>,
+}
+
+/// Untagged: XML's text is untyped, so no newtype variant is passed over for it.
+#[derive(quarry::Decode, Debug, PartialEq)]
+#[quarry(untagged)]
+enum Setting {
+    Level(u8),
+    Flag(bool),
+    Name(String),
+    Detail { path: String },
+    List(Vec<u8>),
 }
 
 #[derive(quarry::Decode, Debug, PartialEq)]
