@@ -32,7 +32,7 @@ enum Value {
     Range { lo: u8, hi: u8 },
     List(Vec<Value>),
     Pair(u8, String),
-    Nested(Box<Value>),
+    Boxed(Box<Option<u8>>),
 }
 
 #[derive(quarry::Decode, quarry::Encode, Debug, PartialEq)]
