@@ -1,7 +1,7 @@
 //! quarry and serde_json decode the corpus into the same typed values, and quarry's
 //! direct JSON path is taken (it agrees with the RawValue path).
 
-use quarry::{Decode, Format};
+use quarry::{Decode, Format, PullSource};
 use quarry_benches::shapes::{citm::Catalog, twitter::Twitter};
 
 /// What the checks need of a typed value: quarry and serde decode it, quarry encodes it.
@@ -47,13 +47,20 @@ fn citm_decodes_like_serde_json() {
     check::<Catalog>("citm_catalog.json");
 }
 
-/// quarry and the `toml` crate decode a TOML file into the same typed value, and what
-/// quarry encodes decodes back to it.
+/// quarry and the `toml` crate decode a TOML file into the same typed value, quarry's
+/// direct path reads it, and what quarry encodes decodes back to it.
 fn check_toml<T: Typed>(name: &str, bytes: &[u8]) {
     let ours: T = quarry::from_slice(bytes, Format::Toml).unwrap_or_else(|e| panic!("{name}: {e}"));
     let theirs: T = toml::from_str(std::str::from_utf8(bytes).unwrap())
         .unwrap_or_else(|e| panic!("{name}: toml: {e}"));
     assert!(ours == theirs, "{name}: quarry and toml disagree");
+    // The facade's direct path reads it, with no fallback to the RawValue door.
+    let mut source = quarry::toml::DirectSource::new(bytes, quarry::Limits::default()).unwrap();
+    let direct = T::decode_direct(&mut source)
+        .ok()
+        .filter(|_| source.finish().is_ok())
+        .unwrap_or_else(|| panic!("{name}: the direct path fell back"));
+    assert!(direct == theirs, "{name}: the direct path disagrees");
     let encoded = quarry::toml::to_vec_with(&ours, quarry::toml::NullEntries::Skip).unwrap();
     let again: T = quarry::from_slice(&encoded, Format::Toml).unwrap();
     assert!(again == theirs, "{name}: encode round trip");
