@@ -339,7 +339,7 @@ enum Level {
     Error,
 }
 
-#[derive(Decode, Encode, Debug, PartialEq)]
+#[derive(Decode, Encode, Debug, PartialEq, Clone)]
 enum External {
     Unit,
     Newtype(u8),
@@ -1651,4 +1651,67 @@ fn untagged_enums_read_the_first_variant_the_kind_allows() {
         (raw.unwrap()["c"].clone(), direct),
         (Setting::Name("x".into()), None)
     );
+}
+
+/// An externally tagged enum's direct path reads a unit variant's name, or a map of one
+/// entry from a variant's name to its content, with no RawValue built; what it cannot
+/// read (a tuple variant, a second entry, an unknown name) falls back.
+#[test]
+fn externally_tagged_enums_read_directly() {
+    let json = |src: &'static str| {
+        let source = json::DirectSource::new(src.as_bytes(), quarry::Limits::default()).unwrap();
+        (
+            without_raw_values::<External, _>(source),
+            via_raw::<External>(src).ok(),
+        )
+    };
+    let read = [
+        (r#""Unit""#, External::Unit),
+        (r#"{"Unit": null}"#, External::Unit),
+        (r#"{"Newtype": 5}"#, External::Newtype(5)),
+        (r#"{"Struct": {"a": 2}}"#, External::Struct { a: 2 }),
+    ];
+    for (src, expected) in read {
+        let both = json(src);
+        assert!(both.0.is_some() && both.0 == both.1, "{src}: {both:?}");
+        assert_eq!(both.1, Some(expected));
+    }
+    assert_eq!(
+        json(r#"{"Tuple": [1, "x"]}"#),
+        (None, Some(External::Tuple(1, "x".into())))
+    );
+    for src in [
+        r#"{"Newtype": 5, "Unit": null}"#,
+        r#"{"Newtype": 300}"#,
+        r#"{"Other": 1}"#,
+        "{}",
+        r#""Newtype""#,
+        "[]",
+    ] {
+        assert_eq!(json(src), (None, None), "{src}");
+    }
+
+    // TOML, YAML and XML, against each format's RawValue path.
+    type Map = BTreeMap<String, External>;
+    let toml = "a = \"Unit\"\nb = { Newtype = 5 }\n[c.Struct]\na = 2\n";
+    let source = quarry::toml::DirectSource::new(toml.as_bytes(), quarry::Limits::default());
+    let direct = without_raw_values::<Map, _>(source.unwrap());
+    assert_eq!(direct, Some(toml_raw::<Map>(toml)));
+    assert_eq!(direct.unwrap()["c"], External::Struct { a: 2 });
+
+    let yaml = "a: Unit\nb: {Newtype: 5}\nc:\n  Struct:\n    a: 2\nd: {Unit: ~}\n";
+    let source = quarry::yaml::DirectSource::new(yaml.as_bytes(), quarry::Limits::default());
+    let direct = without_raw_values::<Map, _>(source.unwrap());
+    let raw = Map::decode(quarry::yaml::parse(yaml.as_bytes()).unwrap()).unwrap();
+    assert_eq!(direct, Some(raw));
+    assert_eq!(direct.unwrap().len(), 4);
+
+    let xml = "<r><a>Unit</a><b><Newtype>5</Newtype></b><c><Struct><a>2</a></Struct></c></r>";
+    let (raw, direct) = xml_paths::<Map>(xml);
+    assert_eq!(direct, Some(raw.unwrap()));
+    let read = quarry_raw_value::with_xml_sequences(|| {
+        let source = quarry::xml::DirectSource::new(xml.as_bytes(), quarry::Limits::default());
+        without_raw_values::<Map, _>(source.unwrap())
+    });
+    assert_eq!(read.map(|r| r.len()), Some(3));
 }

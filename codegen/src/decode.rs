@@ -787,36 +787,8 @@ fn may_accept_fn(c: &Container, de: &Lifetime) -> TokenStream {
 /// when the read falls back, so does the whole decode.
 fn untagged_decode_direct(c: &Container, variants: &[Variant], de: &Lifetime) -> TokenStream {
     let attempts = variants.iter().map(|v| {
-        let ident = &v.ident;
         let accepts = variant_may_accept(v, de);
-        let read = match v.style {
-            Style::Unit => quote! {{
-                __source.read_null()?;
-                ::quarry::__private::Ok(Self::#ident)
-            }},
-            Style::Tuple if v.fields.len() == 1 => {
-                let ty = &v.fields[0].ty;
-                let checks = v.fields[0].constraints.iter().map(constraint_check);
-                quote! {{
-                    let __x = <#ty as ::quarry::Decode<#de>>::decode_direct(__source)?;
-                    #( if #checks.is_err() { return ::quarry::__private::Err(::quarry::Fallback); } )*
-                    ::quarry::__private::Ok(Self::#ident(__x))
-                }}
-            }
-            Style::Named if !v.fields.iter().any(|f| f.flatten) => {
-                let body = named_direct_body(
-                    &v.fields,
-                    &quote!(Self::#ident),
-                    c.deny_unknown_fields,
-                    de,
-                );
-                quote! {
-                    (|| -> ::quarry::__private::Result<Self, ::quarry::Fallback> { #body })()
-                }
-            }
-            // Tuples and flattened fields go through the RawValue path.
-            Style::Tuple | Style::Named => quote!(::quarry::__private::Err(::quarry::Fallback)),
-        };
+        let read = variant_direct(v, c.deny_unknown_fields, de);
         quote!(if #accepts { return #read; })
     });
     quote! {
@@ -828,6 +800,96 @@ fn untagged_decode_direct(c: &Container, variants: &[Variant], de: &Lifetime) ->
             let _ = __text;
             #(#attempts)*
             ::quarry::__private::Err(::quarry::Fallback)
+        }
+    }
+}
+
+/// Reading variant `v`'s content from `__source`: an expression of type
+/// `Result<Self, Fallback>` that may also return a fallback from the enclosing
+/// `decode_direct`. A unit variant's content is null (as on the RawValue path); tuple
+/// variants and flattened fields fall back.
+fn variant_direct(v: &Variant, deny_unknown: bool, de: &Lifetime) -> TokenStream {
+    let ident = &v.ident;
+    match v.style {
+        Style::Unit => quote! {{
+            __source.read_null()?;
+            ::quarry::__private::Ok(Self::#ident)
+        }},
+        Style::Tuple if v.fields.len() == 1 => {
+            let ty = &v.fields[0].ty;
+            let checks = v.fields[0].constraints.iter().map(constraint_check);
+            quote! {{
+                let __x = <#ty as ::quarry::Decode<#de>>::decode_direct(__source)?;
+                #( if #checks.is_err() { return ::quarry::__private::Err(::quarry::Fallback); } )*
+                ::quarry::__private::Ok(Self::#ident(__x))
+            }}
+        }
+        Style::Named if !v.fields.iter().any(|f| f.flatten) => {
+            let body = named_direct_body(&v.fields, &quote!(Self::#ident), deny_unknown, de);
+            quote! {
+                (|| -> ::quarry::__private::Result<Self, ::quarry::Fallback> { #body })()
+            }
+        }
+        Style::Tuple | Style::Named => quote!(::quarry::__private::Err(::quarry::Fallback)),
+    }
+}
+
+/// The direct path for an externally tagged enum: a unit variant's name, or (when the
+/// enum has other variants) a map of one entry from a variant's name to its content.
+fn external_decode_direct(c: &Container, variants: &[Variant], de: &Lifetime) -> TokenStream {
+    let names = |v: &Variant| {
+        let names = std::iter::once(&v.name).chain(&v.aliases);
+        quote!(#(#names)|*)
+    };
+    let unit_arms = variants.iter().filter(|v| v.style == Style::Unit).map(|v| {
+        let ident = &v.ident;
+        let pattern = names(v);
+        quote!(#pattern => ::quarry::__private::Ok(Self::#ident),)
+    });
+    let by_name = quote! {
+        match &*__source.read_str()? {
+            #(#unit_arms)*
+            _ => ::quarry::__private::Err(::quarry::Fallback),
+        }
+    };
+    if variants.iter().all(|v| v.style == Style::Unit) {
+        return quote! {
+            #[inline]
+            fn decode_direct<__S: ::quarry::PullSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::Fallback> {
+                #by_name
+            }
+        };
+    }
+    let index_arms = variants.iter().enumerate().map(|(i, v)| {
+        let pattern = names(v);
+        quote!(#pattern => #i,)
+    });
+    let reads = variants.iter().enumerate().map(|(i, v)| {
+        let read = variant_direct(v, c.deny_unknown_fields, de);
+        quote!(#i => #read?,)
+    });
+    quote! {
+        fn decode_direct<__S: ::quarry::PullSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::Fallback> {
+            if __source.peek_token()? != ::quarry::ValueKind::Object {
+                return #by_name;
+            }
+            __source.begin_object()?;
+            let __variant: usize = match __source.next_key(true)? {
+                ::quarry::__private::Some(__name) => match &*__name {
+                    #(#index_arms)*
+                    _ => return ::quarry::__private::Err(::quarry::Fallback),
+                },
+                ::quarry::__private::None => return ::quarry::__private::Err(::quarry::Fallback),
+            };
+            let __value: Self = match __variant {
+                #(#reads)*
+                _ => return ::quarry::__private::Err(::quarry::Fallback),
+            };
+            // One entry only, as on the RawValue path.
+            if __source.next_key(false)?.is_some() {
+                return ::quarry::__private::Err(::quarry::Fallback);
+            }
+            ::quarry::__private::Ok(__value)
         }
     }
 }
@@ -886,26 +948,11 @@ pub fn expand(c: &Container) -> TokenStream {
         ),
         Data::Enum(variants) => {
             let body = enum_decode(c, variants, &de);
-            let unit_only =
-                c.tagging == Tagging::External && variants.iter().all(|v| v.style == Style::Unit);
-            let untagged =
-                (c.tagging == Tagging::Untagged).then(|| untagged_decode_direct(c, variants, &de));
-            let direct = untagged.or_else(|| unit_only.then(|| {
-                let arms = variants.iter().map(|v| {
-                    let ident = &v.ident;
-                    let names = std::iter::once(&v.name).chain(&v.aliases);
-                    quote!(#(#names)|* => ::quarry::__private::Ok(Self::#ident),)
-                });
-                quote! {
-                    #[inline]
-                    fn decode_direct<__S: ::quarry::PullSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::Fallback> {
-                        match &*__source.read_str()? {
-                            #(#arms)*
-                            _ => ::quarry::__private::Err(::quarry::Fallback),
-                        }
-                    }
-                }
-            }));
+            let direct = match c.tagging {
+                Tagging::External => Some(external_decode_direct(c, variants, &de)),
+                Tagging::Untagged => Some(untagged_decode_direct(c, variants, &de)),
+                Tagging::Internal(_) | Tagging::Adjacent(..) => None,
+            };
             (body, direct)
         }
     };

@@ -18,6 +18,16 @@ struct Config<'a> {
     ratio: Option<f64>,
     #[quarry(default)]
     values: Vec<Value>,
+    action: Option<Action>,
+}
+
+/// Externally tagged: a unit variant's name, or a map of one entry.
+#[derive(quarry::Decode, quarry::Encode, Debug, PartialEq)]
+enum Action {
+    Stop,
+    Wait(u32),
+    Move { x: i8, y: i8 },
+    Pair(u8, u8),
 }
 
 /// Untagged: the direct path reads the first variant whose type may take the peeked kind.

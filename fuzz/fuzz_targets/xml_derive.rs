@@ -25,6 +25,15 @@ struct Config<'a> {
     text: Option<String>,
     pair: Option<(i64, bool)>,
     setting: Vec<Setting>,
+    action: Option<Action>,
+}
+
+/// Externally tagged: a unit variant's name as text, or one child element.
+#[derive(quarry::Decode, Debug, PartialEq)]
+enum Action {
+    Stop,
+    Wait(u32),
+    Move { x: i8, y: i8 },
 }
 
 /// Untagged: XML's text is untyped, so no newtype variant is passed over for it.
