@@ -1513,6 +1513,21 @@ fn without_raw_values<'de, T: Decode<'de>, S: PullSource<'de>>(source: S) -> Opt
     Some(value)
 }
 
+/// JSON's direct path without RawValues, and its RawValue path (`None` for a fallback and
+/// for an error).
+fn json_paths<T: Decode<'static>>(src: &'static str) -> (Option<T>, Option<T>) {
+    let source = json::DirectSource::new(src.as_bytes(), quarry::Limits::default()).unwrap();
+    (without_raw_values::<T, _>(source), via_raw::<T>(src).ok())
+}
+
+/// XML's direct path without RawValues, under XML's rule for sequences.
+fn xml_without_raw_values<T: Decode<'static>>(src: &'static str) -> Option<T> {
+    quarry_raw_value::with_xml_sequences(|| {
+        let source = quarry::xml::DirectSource::new(src.as_bytes(), quarry::Limits::default());
+        without_raw_values::<T, _>(source.unwrap())
+    })
+}
+
 #[derive(Decode, Debug, PartialEq, Clone)]
 #[quarry(untagged)]
 enum Setting {
@@ -1590,13 +1605,7 @@ fn derived_types_may_accept_every_kind_they_decode() {
 /// variant's read fails, it falls back, and the RawValue path tries the later variants.
 #[test]
 fn untagged_enums_read_the_first_variant_the_kind_allows() {
-    let json = |src: &'static str| {
-        let source = json::DirectSource::new(src.as_bytes(), quarry::Limits::default()).unwrap();
-        (
-            without_raw_values::<Setting, _>(source),
-            via_raw::<Setting>(src).ok(),
-        )
-    };
+    let json = json_paths::<Setting>;
     let read = [
         ("null", Setting::Off),
         ("7", Setting::Level(7)),
@@ -1641,11 +1650,10 @@ fn untagged_enums_read_the_first_variant_the_kind_allows() {
     let (raw, direct) = xml_paths::<Settings>(xml);
     assert_eq!(direct, Some(raw.unwrap()));
     assert_eq!(direct.unwrap()["b"], Setting::Level(7));
-    let read = quarry_raw_value::with_xml_sequences(|| {
-        let source = quarry::xml::DirectSource::new(xml.as_bytes(), quarry::Limits::default());
-        without_raw_values::<Settings, _>(source.unwrap())
-    });
-    assert_eq!(read.map(|r| r.len()), Some(2));
+    assert_eq!(
+        xml_without_raw_values::<Settings>(xml).map(|r| r.len()),
+        Some(2)
+    );
     let (raw, direct) = xml_paths::<Settings>("<r><c>x</c></r>");
     assert_eq!(
         (raw.unwrap()["c"].clone(), direct),
@@ -1658,13 +1666,7 @@ fn untagged_enums_read_the_first_variant_the_kind_allows() {
 /// read (a tuple variant, a second entry, an unknown name) falls back.
 #[test]
 fn externally_tagged_enums_read_directly() {
-    let json = |src: &'static str| {
-        let source = json::DirectSource::new(src.as_bytes(), quarry::Limits::default()).unwrap();
-        (
-            without_raw_values::<External, _>(source),
-            via_raw::<External>(src).ok(),
-        )
-    };
+    let json = json_paths::<External>;
     let read = [
         (r#""Unit""#, External::Unit),
         (r#"{"Unit": null}"#, External::Unit),
@@ -1709,9 +1711,5 @@ fn externally_tagged_enums_read_directly() {
     let xml = "<r><a>Unit</a><b><Newtype>5</Newtype></b><c><Struct><a>2</a></Struct></c></r>";
     let (raw, direct) = xml_paths::<Map>(xml);
     assert_eq!(direct, Some(raw.unwrap()));
-    let read = quarry_raw_value::with_xml_sequences(|| {
-        let source = quarry::xml::DirectSource::new(xml.as_bytes(), quarry::Limits::default());
-        without_raw_values::<Map, _>(source.unwrap())
-    });
-    assert_eq!(read.map(|r| r.len()), Some(3));
+    assert_eq!(xml_without_raw_values::<Map>(xml).map(|r| r.len()), Some(3));
 }
