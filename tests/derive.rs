@@ -210,7 +210,7 @@ fn defaults_and_unknown_fields() {
     );
 }
 
-#[derive(Decode, Encode, Debug, PartialEq)]
+#[derive(Decode, Encode, Debug, PartialEq, Clone)]
 struct Metadata {
     version: u32,
     owner: Option<String>,
@@ -347,7 +347,7 @@ enum External {
     Struct { a: u8 },
 }
 
-#[derive(Decode, Encode, Debug, PartialEq)]
+#[derive(Decode, Encode, Debug, PartialEq, Clone)]
 #[quarry(tag = "type", rename_all = "snake_case")]
 enum Internal {
     Ping,
@@ -1712,4 +1712,58 @@ fn externally_tagged_enums_read_directly() {
     let (raw, direct) = xml_paths::<Map>(xml);
     assert_eq!(direct, Some(raw.unwrap()));
     assert_eq!(xml_without_raw_values::<Map>(xml).map(|r| r.len()), Some(3));
+}
+
+/// An internally tagged enum's direct path reads the tag when it is the object's first
+/// key, as writers put it: a unit variant passes over the other keys, a struct variant
+/// reads them as its fields. A tag elsewhere, and a newtype variant (its content is the
+/// rest of the object), fall back.
+#[test]
+fn internally_tagged_enums_read_directly_when_the_tag_comes_first() {
+    let json = json_paths::<Internal>;
+    let moved = Internal::Move { x: 1, y: 2 };
+    for (src, expected) in [
+        (r#"{"type": "ping"}"#, Internal::Ping),
+        (
+            r#"{"type": "ping", "extra": [1, {"a": 2}]}"#,
+            Internal::Ping,
+        ),
+        (r#"{"type": "move", "x": 1, "y": 2}"#, moved.clone()),
+        // The first tag names the variant; a second is an unknown field on both paths.
+        (
+            r#"{"type": "move", "y": 2, "x": 1, "type": "ping"}"#,
+            moved.clone(),
+        ),
+    ] {
+        assert_eq!(json(src), (Some(expected.clone()), Some(expected)), "{src}");
+    }
+    assert_eq!(
+        json(r#"{"x": 1, "type": "move", "y": 2}"#),
+        (None, Some(moved.clone()))
+    );
+    let wrapped = r#"{"type": "wrapped", "version": 1, "owner": null}"#;
+    assert!(matches!(json(wrapped), (None, Some(Internal::Wrapped(_)))));
+    for src in [
+        r#"{"type": "move", "x": 1}"#,
+        r#"{"type": "nope"}"#,
+        r#"{"type": 5}"#,
+        "{}",
+        r#""ping""#,
+    ] {
+        assert_eq!(json(src), (None, None), "{src}");
+    }
+
+    type Map = BTreeMap<String, Internal>;
+    let toml = "a = { type = \"ping\" }\n[b]\ntype = \"move\"\nx = 1\ny = 2\n";
+    let source = quarry::toml::DirectSource::new(toml.as_bytes(), quarry::Limits::default());
+    let direct = without_raw_values::<Map, _>(source.unwrap());
+    assert_eq!(direct, Some(toml_raw::<Map>(toml)));
+    assert_eq!(direct.unwrap()["b"], moved);
+
+    let yaml = "a: {type: ping}\nb:\n  type: move\n  x: 1\n  y: 2\n";
+    let source = quarry::yaml::DirectSource::new(yaml.as_bytes(), quarry::Limits::default());
+    let direct = without_raw_values::<Map, _>(source.unwrap());
+    let raw = Map::decode(quarry::yaml::parse(yaml.as_bytes()).unwrap()).unwrap();
+    assert_eq!(direct, Some(raw));
+    assert_eq!(direct.unwrap()["b"], moved);
 }

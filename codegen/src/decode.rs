@@ -597,7 +597,7 @@ fn impl_generics(c: &Container) -> (syn::Generics, Lifetime) {
 
 /// The direct path for a struct with named fields (no `flatten`).
 fn named_decode_direct(fields: &[Field], deny_unknown: bool, de: &Lifetime) -> TokenStream {
-    let body = named_direct_body(fields, &quote!(Self), deny_unknown, de);
+    let body = named_direct_body(fields, &quote!(Self), deny_unknown, false, de);
     quote! {
         #[inline]
         fn decode_direct<__S: ::quarry::PullSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::Fallback> {
@@ -609,11 +609,13 @@ fn named_decode_direct(fields: &[Field], deny_unknown: bool, de: &Lifetime) -> T
 /// The statements that read named fields (no `flatten`) from `__source` and build them
 /// with `ctor`: keys matched by byte comparison, the key expected next in declaration
 /// order tried first. They `return` a fallback, so they sit in a function or closure
-/// returning `Result<Self, Fallback>`.
+/// returning `Result<Self, Fallback>`. With `begun`, the object's `{` and its first key
+/// were read already (an internal tag).
 fn named_direct_body(
     fields: &[Field],
     ctor: &TokenStream,
     deny_unknown: bool,
+    begun: bool,
     de: &Lifetime,
 ) -> TokenStream {
     let active: Vec<(usize, &Field)> = fields.iter().enumerate().filter(|(_, f)| !f.skip).collect();
@@ -685,11 +687,13 @@ fn named_direct_body(
         }
     });
     let built = construct(ctor, Style::Named, fields);
+    let begin_first = !begun;
+    let begin = (!begun).then(|| quote!(__source.begin_object()?;));
     quote! {
-            __source.begin_object()?;
+            #begin
             #ignores
             #(#slots)*
-            let mut __first = true;
+            let mut __first = #begin_first;
             let mut __expected: usize = 0;
             '__fields: loop {
                 let __index: usize = '__key: {
@@ -825,12 +829,71 @@ fn variant_direct(v: &Variant, deny_unknown: bool, de: &Lifetime) -> TokenStream
             }}
         }
         Style::Named if !v.fields.iter().any(|f| f.flatten) => {
-            let body = named_direct_body(&v.fields, &quote!(Self::#ident), deny_unknown, de);
+            let body = named_direct_body(&v.fields, &quote!(Self::#ident), deny_unknown, false, de);
             quote! {
                 (|| -> ::quarry::__private::Result<Self, ::quarry::Fallback> { #body })()
             }
         }
         Style::Tuple | Style::Named => quote!(::quarry::__private::Err(::quarry::Fallback)),
+    }
+}
+
+/// The direct path for an internally tagged enum whose tag is the object's first key (as
+/// a writer puts it; elsewhere it falls back): a unit variant passes over the other keys,
+/// as on the RawValue path, and a struct variant reads them as its fields. A newtype
+/// variant's content is the rest of the object, which no `Decode` can read from the
+/// middle of one: it falls back.
+fn internal_decode_direct(
+    c: &Container,
+    tag: &str,
+    variants: &[Variant],
+    de: &Lifetime,
+) -> TokenStream {
+    let index_arms = variants.iter().enumerate().map(|(i, v)| {
+        let names = std::iter::once(&v.name).chain(&v.aliases);
+        quote!(#(#names)|* => #i,)
+    });
+    let reads = variants.iter().enumerate().map(|(i, v)| {
+        let ident = &v.ident;
+        let read = match v.style {
+            Style::Unit => quote! {{
+                while __source.next_key(false)?.is_some() {
+                    __source.skip_value()?;
+                }
+                ::quarry::__private::Ok(Self::#ident)
+            }},
+            Style::Named if !v.fields.iter().any(|f| f.flatten) => {
+                let body = named_direct_body(
+                    &v.fields,
+                    &quote!(Self::#ident),
+                    c.deny_unknown_fields,
+                    true,
+                    de,
+                );
+                quote! {
+                    (|| -> ::quarry::__private::Result<Self, ::quarry::Fallback> { #body })()
+                }
+            }
+            Style::Tuple | Style::Named => quote!(::quarry::__private::Err(::quarry::Fallback)),
+        };
+        quote!(#i => #read,)
+    });
+    quote! {
+        fn decode_direct<__S: ::quarry::PullSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::Fallback> {
+            __source.begin_object()?;
+            match __source.next_key(true)? {
+                ::quarry::__private::Some(__key) if &*__key == #tag => {}
+                _ => return ::quarry::__private::Err(::quarry::Fallback),
+            }
+            let __variant: usize = match &*__source.read_str()? {
+                #(#index_arms)*
+                _ => return ::quarry::__private::Err(::quarry::Fallback),
+            };
+            match __variant {
+                #(#reads)*
+                _ => ::quarry::__private::Err(::quarry::Fallback),
+            }
+        }
     }
 }
 
@@ -948,10 +1011,11 @@ pub fn expand(c: &Container) -> TokenStream {
         ),
         Data::Enum(variants) => {
             let body = enum_decode(c, variants, &de);
-            let direct = match c.tagging {
+            let direct = match &c.tagging {
                 Tagging::External => Some(external_decode_direct(c, variants, &de)),
                 Tagging::Untagged => Some(untagged_decode_direct(c, variants, &de)),
-                Tagging::Internal(_) | Tagging::Adjacent(..) => None,
+                Tagging::Internal(tag) => Some(internal_decode_direct(c, tag, variants, &de)),
+                Tagging::Adjacent(..) => None,
             };
             (body, direct)
         }

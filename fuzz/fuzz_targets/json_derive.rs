@@ -19,6 +19,21 @@ struct Config<'a> {
     #[quarry(default)]
     values: Vec<Value>,
     action: Option<Action>,
+    step: Option<Step>,
+}
+
+/// Internally tagged: read directly when the tag comes first.
+#[derive(quarry::Decode, quarry::Encode, Debug, PartialEq)]
+#[quarry(tag = "kind", rename_all = "lowercase")]
+enum Step {
+    Halt,
+    Jump { to: u16, when: Option<bool> },
+    Note(Note),
+}
+
+#[derive(quarry::Decode, quarry::Encode, Debug, PartialEq)]
+struct Note {
+    text: String,
 }
 
 /// Externally tagged: a unit variant's name, or a map of one entry.
