@@ -355,7 +355,7 @@ enum Internal {
     Wrapped(Metadata),
 }
 
-#[derive(Decode, Encode, Debug, PartialEq)]
+#[derive(Decode, Encode, Debug, PartialEq, Clone)]
 #[quarry(tag = "t", content = "c")]
 enum Adjacent {
     Empty,
@@ -1766,4 +1766,48 @@ fn internally_tagged_enums_read_directly_when_the_tag_comes_first() {
     let raw = Map::decode(quarry::yaml::parse(yaml.as_bytes()).unwrap()).unwrap();
     assert_eq!(direct, Some(raw));
     assert_eq!(direct.unwrap()["b"], moved);
+}
+
+/// An adjacently tagged enum's direct path reads the tag when it is the object's first
+/// key, then the content where its key comes, passing over other keys as the RawValue
+/// path does; a tag elsewhere, a repeated tag or content, or no content falls back.
+#[test]
+fn adjacently_tagged_enums_read_directly_when_the_tag_comes_first() {
+    let json = json_paths::<Adjacent>;
+    let named = Adjacent::Named { label: "l".into() };
+    for (src, expected) in [
+        (r#"{"t": "Empty"}"#, Adjacent::Empty),
+        (r#"{"t": "Empty", "c": [1], "c": 2}"#, Adjacent::Empty),
+        (r#"{"t": "Count", "c": 3}"#, Adjacent::Count(3)),
+        (
+            r#"{"t": "Count", "x": {"y": 1}, "c": 3, "z": 0}"#,
+            Adjacent::Count(3),
+        ),
+        (r#"{"t": "Named", "c": {"label": "l"}}"#, named.clone()),
+    ] {
+        assert_eq!(json(src), (Some(expected.clone()), Some(expected)), "{src}");
+    }
+    for (src, raw) in [
+        (r#"{"c": 3, "t": "Count"}"#, Some(Adjacent::Count(3))),
+        (
+            r#"{"t": "Count", "c": 3, "c": 4}"#,
+            Some(Adjacent::Count(4)),
+        ),
+        (
+            r#"{"t": "Empty", "t": "Count", "c": 4}"#,
+            Some(Adjacent::Count(4)),
+        ),
+        (r#"{"t": "Count"}"#, None),
+        (r#"{"t": "Count", "c": "x"}"#, None),
+        (r#"{"t": "Other", "c": 1}"#, None),
+    ] {
+        assert_eq!(json(src), (None, raw), "{src}");
+    }
+
+    type Map = BTreeMap<String, Adjacent>;
+    let toml = "a = { t = \"Empty\" }\n[b]\nt = \"Named\"\nc = { label = \"l\" }\n";
+    let source = quarry::toml::DirectSource::new(toml.as_bytes(), quarry::Limits::default());
+    let direct = without_raw_values::<Map, _>(source.unwrap());
+    assert_eq!(direct, Some(toml_raw::<Map>(toml)));
+    assert_eq!(direct.unwrap()["b"], named);
 }

@@ -897,6 +897,73 @@ fn internal_decode_direct(
     }
 }
 
+/// The direct path for an adjacently tagged enum whose tag is the object's first key: the
+/// content is read where its key comes, and other keys are passed over, as on the RawValue
+/// path. A repeated tag or content (the RawValue path keeps the last) falls back.
+fn adjacent_decode_direct(
+    c: &Container,
+    tag: &str,
+    content: &str,
+    variants: &[Variant],
+    de: &Lifetime,
+) -> TokenStream {
+    let index_arms = variants.iter().enumerate().map(|(i, v)| {
+        let names = std::iter::once(&v.name).chain(&v.aliases);
+        quote!(#(#names)|* => #i,)
+    });
+    let reads = variants.iter().enumerate().map(|(i, v)| {
+        let read = variant_direct(v, c.deny_unknown_fields, de);
+        quote!(#i => #read?,)
+    });
+    let units = variants
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.style == Style::Unit)
+        .map(|(i, v)| {
+            let ident = &v.ident;
+            quote!(#i => ::quarry::__private::Some(Self::#ident),)
+        });
+    quote! {
+        fn decode_direct<__S: ::quarry::PullSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::Fallback> {
+            __source.begin_object()?;
+            match __source.next_key(true)? {
+                ::quarry::__private::Some(__key) if &*__key == #tag => {}
+                _ => return ::quarry::__private::Err(::quarry::Fallback),
+            }
+            let __variant: usize = match &*__source.read_str()? {
+                #(#index_arms)*
+                _ => return ::quarry::__private::Err(::quarry::Fallback),
+            };
+            // A unit variant is built from its name; its content, if any, is passed over.
+            let mut __value: ::quarry::__private::Option<Self> = match __variant {
+                #(#units)*
+                _ => ::quarry::__private::None,
+            };
+            let __unit = __value.is_some();
+            loop {
+                let __is_content = match __source.next_key(false)? {
+                    ::quarry::__private::None => break,
+                    ::quarry::__private::Some(__key) if &*__key == #tag => {
+                        return ::quarry::__private::Err(::quarry::Fallback)
+                    }
+                    ::quarry::__private::Some(__key) => &*__key == #content,
+                };
+                if !__is_content || __unit {
+                    __source.skip_value()?;
+                } else if __value.is_some() {
+                    return ::quarry::__private::Err(::quarry::Fallback);
+                } else {
+                    __value = ::quarry::__private::Some(match __variant {
+                        #(#reads)*
+                        _ => return ::quarry::__private::Err(::quarry::Fallback),
+                    });
+                }
+            }
+            __value.ok_or(::quarry::Fallback)
+        }
+    }
+}
+
 /// The direct path for an externally tagged enum: a unit variant's name, or (when the
 /// enum has other variants) a map of one entry from a variant's name to its content.
 fn external_decode_direct(c: &Container, variants: &[Variant], de: &Lifetime) -> TokenStream {
@@ -1015,7 +1082,9 @@ pub fn expand(c: &Container) -> TokenStream {
                 Tagging::External => Some(external_decode_direct(c, variants, &de)),
                 Tagging::Untagged => Some(untagged_decode_direct(c, variants, &de)),
                 Tagging::Internal(tag) => Some(internal_decode_direct(c, tag, variants, &de)),
-                Tagging::Adjacent(..) => None,
+                Tagging::Adjacent(tag, content) => {
+                    Some(adjacent_decode_direct(c, tag, content, variants, &de))
+                }
             };
             (body, direct)
         }
