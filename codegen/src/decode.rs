@@ -597,7 +597,7 @@ fn impl_generics(c: &Container) -> (syn::Generics, Lifetime) {
 
 /// The direct path for a struct with named fields (no `flatten`).
 fn named_decode_direct(fields: &[Field], deny_unknown: bool, de: &Lifetime) -> TokenStream {
-    let body = named_direct_body(fields, &quote!(Self), deny_unknown, false, de);
+    let body = named_direct_body(fields, &quote!(Self), deny_unknown, None, de);
     quote! {
         #[inline]
         fn decode_direct<__S: ::quarry::PullSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::Fallback> {
@@ -609,13 +609,14 @@ fn named_decode_direct(fields: &[Field], deny_unknown: bool, de: &Lifetime) -> T
 /// The statements that read named fields (no `flatten`) from `__source` and build them
 /// with `ctor`: keys matched by byte comparison, the key expected next in declaration
 /// order tried first. They `return` a fallback, so they sit in a function or closure
-/// returning `Result<Self, Fallback>`. With `begun`, the object's `{` and its first key
-/// were read already (an internal tag).
+/// returning `Result<Self, Fallback>`. With `tag`, the object's `{` and its first key, the
+/// internal tag, were read already, and the tag's key coming again falls back (XML's
+/// RawValue door gathers the two into a sequence, which names no variant).
 fn named_direct_body(
     fields: &[Field],
     ctor: &TokenStream,
     deny_unknown: bool,
-    begun: bool,
+    tag: Option<&str>,
     de: &Lifetime,
 ) -> TokenStream {
     let active: Vec<(usize, &Field)> = fields.iter().enumerate().filter(|(_, f)| !f.skip).collect();
@@ -687,8 +688,10 @@ fn named_direct_body(
         }
     });
     let built = construct(ctor, Style::Named, fields);
-    let begin_first = !begun;
-    let begin = (!begun).then(|| quote!(__source.begin_object()?;));
+    let begin_first = tag.is_none();
+    let begin = tag.is_none().then(|| quote!(__source.begin_object()?;));
+    let tag_arm =
+        tag.map(|tag| quote!(#tag => return ::quarry::__private::Err(::quarry::Fallback),));
     quote! {
             #begin
             #ignores
@@ -708,6 +711,7 @@ fn named_direct_body(
                                 ::quarry::GuessedKey::Guessed => __expected,
                                 ::quarry::GuessedKey::Other(__key) => match &*__key {
                                     #(#index_arms)*
+                            #tag_arm
                                     _ => usize::MAX,
                                 },
                             };
@@ -720,6 +724,7 @@ fn named_direct_body(
                         #(#expected_arms)*
                         _ => match &*__key {
                             #(#index_arms)*
+                            #tag_arm
                             _ => usize::MAX,
                         },
                     }
@@ -799,7 +804,7 @@ fn untagged_decode_direct(c: &Container, variants: &[Variant], de: &Lifetime) ->
         #[inline]
         fn decode_direct<__S: ::quarry::PullSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::Fallback> {
             let __kind = __source.peek_token()?;
-            let __text = <__S as ::quarry::PullSource<#de>>::UNTYPED_TEXT
+            let __text = !<__S as ::quarry::PullSource<#de>>::TYPED_STRINGS
                 && __kind == ::quarry::ValueKind::String;
             let _ = __text;
             #(#attempts)*
@@ -829,7 +834,7 @@ fn variant_direct(v: &Variant, deny_unknown: bool, de: &Lifetime) -> TokenStream
             }}
         }
         Style::Named if !v.fields.iter().any(|f| f.flatten) => {
-            let body = named_direct_body(&v.fields, &quote!(Self::#ident), deny_unknown, false, de);
+            let body = named_direct_body(&v.fields, &quote!(Self::#ident), deny_unknown, None, de);
             quote! {
                 (|| -> ::quarry::__private::Result<Self, ::quarry::Fallback> { #body })()
             }
@@ -840,7 +845,8 @@ fn variant_direct(v: &Variant, deny_unknown: bool, de: &Lifetime) -> TokenStream
 
 /// The direct path for an internally tagged enum whose tag is the object's first key (as
 /// a writer puts it; elsewhere it falls back): a unit variant passes over the other keys,
-/// as on the RawValue path, and a struct variant reads them as its fields. A newtype
+/// as on the RawValue path, and a struct variant reads them as its fields; the tag coming
+/// again falls back. A newtype
 /// variant's content is the rest of the object, which no `Decode` can read from the
 /// middle of one: it falls back.
 fn internal_decode_direct(
@@ -857,7 +863,10 @@ fn internal_decode_direct(
         let ident = &v.ident;
         let read = match v.style {
             Style::Unit => quote! {{
-                while __source.next_key(false)?.is_some() {
+                while let ::quarry::__private::Some(__key) = __source.next_key(false)? {
+                    if &*__key == #tag {
+                        return ::quarry::__private::Err(::quarry::Fallback);
+                    }
                     __source.skip_value()?;
                 }
                 ::quarry::__private::Ok(Self::#ident)
@@ -867,7 +876,7 @@ fn internal_decode_direct(
                     &v.fields,
                     &quote!(Self::#ident),
                     c.deny_unknown_fields,
-                    true,
+                    Some(tag),
                     de,
                 );
                 quote! {

@@ -41,8 +41,9 @@ pub trait Decode<'de>: Sized {
 
     /// Whether a value that a [`PullSource`] of typed values peeks as `kind` could
     /// decode as `Self`: `false` only when [`decode`](Decode::decode) rejects every such
-    /// value, in every format. (A [`ValueKind::String`] is then a string; a source of
-    /// untyped text, [`PullSource::UNTYPED_TEXT`], does not ask about its text.) An
+    /// value, in every format. (A [`ValueKind::String`] is then a string; a source that
+    /// may hand out untyped text, without [`PullSource::TYPED_STRINGS`], does not ask
+    /// about its strings.) An
     /// untagged enum's direct path reads the first variant that may accept the kind it
     /// peeks, instead of building a [`RawValue`] to try each in turn.
     ///

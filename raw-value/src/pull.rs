@@ -235,10 +235,11 @@ pub trait PullSource<'de> {
     /// and otherwise reads keys and compares them itself.
     const GUESSES_IN_PLACE: bool = false;
 
-    /// Whether a value peeked as [`ValueKind::String`] is untyped text, which numbers and
-    /// booleans are read from too (XML's is). In a source of typed values (the default)
-    /// it is a string, and only a string-like type reads it.
-    const UNTYPED_TEXT: bool = false;
+    /// Whether a value peeked as [`ValueKind::String`] is a string, which only
+    /// string-like types read (JSON's, YAML's, TOML's and binary plists' are). When false
+    /// (the default, the safe answer), it may be untyped text that numbers and booleans
+    /// read from too, as XML's is: an untagged enum then passes over no variant for it.
+    const TYPED_STRINGS: bool = false;
 
     /// The kind of the next value (whitespace skipped); `Fallback` at the end of input.
     fn peek_token(&mut self) -> Result<ValueKind, Fallback>;

@@ -115,6 +115,7 @@ impl<'a, const JSONC: bool> DirectSource<'a, JSONC> {
 
 impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
     const GUESSES_IN_PLACE: bool = true;
+    const TYPED_STRINGS: bool = true;
 
     #[inline]
     fn peek_token(&mut self) -> Result<ValueKind, Fallback> {

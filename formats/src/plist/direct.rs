@@ -206,6 +206,8 @@ impl<'a> DirectSource<'a> {
 }
 
 impl<'a> PullSource<'a> for DirectSource<'a> {
+    const TYPED_STRINGS: bool = true;
+
     /// The kind from the next object's marker alone: the read that follows checks the
     /// rest (and falls back, as this would have).
     #[inline]

@@ -455,6 +455,8 @@ impl<'a> DirectSource<'a> {
 }
 
 impl<'a> PullSource<'a> for DirectSource<'a> {
+    const TYPED_STRINGS: bool = true;
+
     #[inline]
     fn peek_token(&mut self) -> Result<ValueKind, Fallback> {
         match self.next {

@@ -350,8 +350,6 @@ fn plain_digits(text: &str, max: usize) -> Option<u64> {
 }
 
 impl<'a> PullSource<'a> for DirectSource<'a> {
-    const UNTYPED_TEXT: bool = true;
-
     #[inline]
     fn peek_token(&mut self) -> Result<ValueKind, Fallback> {
         Ok(match self.next {

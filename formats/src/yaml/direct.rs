@@ -370,6 +370,8 @@ fn plain_is_string(text: &str) -> bool {
 }
 
 impl<'a> PullSource<'a> for DirectSource<'a> {
+    const TYPED_STRINGS: bool = true;
+
     #[inline]
     fn peek_token(&mut self) -> Result<ValueKind, Fallback> {
         Ok(match self.peek()? {
