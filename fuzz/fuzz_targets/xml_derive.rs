@@ -26,6 +26,25 @@ struct Config<'a> {
     pair: Option<(i64, bool)>,
     setting: Vec<Setting>,
     action: Option<Action>,
+    step: Vec<Step>,
+    hook: Option<Hook>,
+}
+
+/// Internally tagged: read directly when the tag is the first child.
+#[derive(quarry::Decode, Debug, PartialEq)]
+#[quarry(tag = "kind", rename_all = "lowercase")]
+enum Step {
+    Halt,
+    Jump { to: u16, when: Option<bool> },
+}
+
+/// Adjacently tagged.
+#[derive(quarry::Decode, Debug, PartialEq)]
+#[quarry(tag = "t", content = "c")]
+enum Hook {
+    Off,
+    Run(String),
+    Env { key: String, value: Option<String> },
 }
 
 /// Externally tagged: a unit variant's name as text, or one child element.

@@ -24,6 +24,36 @@ struct Config<'a> {
     ratio: Option<f64>,
     on: Option<bool>,
     mode: Option<Mode>,
+    #[quarry(default)]
+    steps: Vec<Step>,
+    #[quarry(default)]
+    hooks: BTreeMap<String, Hook>,
+    action: Option<Action>,
+}
+
+/// Internally tagged: read directly when the tag comes first.
+#[derive(quarry::Decode, Debug, PartialEq)]
+#[quarry(tag = "kind", rename_all = "lowercase")]
+enum Step {
+    Halt,
+    Jump { to: u16, when: Option<bool> },
+}
+
+/// Adjacently tagged.
+#[derive(quarry::Decode, Debug, PartialEq)]
+#[quarry(tag = "t", content = "c")]
+enum Hook {
+    Off,
+    Run(String),
+    Env { key: String, value: Option<String> },
+}
+
+/// Externally tagged, with data.
+#[derive(quarry::Decode, Debug, PartialEq)]
+enum Action {
+    Stop,
+    Wait(u32),
+    Move { x: i8, y: i8 },
 }
 
 #[derive(quarry::Decode, Debug, PartialEq)]
