@@ -1520,6 +1520,33 @@ fn json_paths<T: Decode<'static>>(src: &'static str) -> (Option<T>, Option<T>) {
     (without_raw_values::<T, _>(source), via_raw::<T>(src).ok())
 }
 
+/// TOML's direct path without RawValues, which must read `src` and agree with TOML's
+/// RawValue path.
+fn toml_read_without_raw_values<T>(src: &'static str) -> T
+where
+    T: Decode<'static> + PartialEq + std::fmt::Debug,
+{
+    let source = quarry::toml::DirectSource::new(src.as_bytes(), quarry::Limits::default());
+    let direct = without_raw_values::<T, _>(source.unwrap()).expect("read directly");
+    assert_eq!(direct, toml_raw::<T>(src));
+    direct
+}
+
+/// YAML's direct path without RawValues, which must read `src` and agree with YAML's
+/// RawValue path.
+fn yaml_read_without_raw_values<T>(src: &'static str) -> T
+where
+    T: Decode<'static> + PartialEq + std::fmt::Debug,
+{
+    let source = quarry::yaml::DirectSource::new(src.as_bytes(), quarry::Limits::default());
+    let direct = without_raw_values::<T, _>(source.unwrap()).expect("read directly");
+    assert_eq!(
+        direct,
+        T::decode(quarry::yaml::parse(src.as_bytes()).unwrap()).unwrap()
+    );
+    direct
+}
+
 /// XML's direct path without RawValues, under XML's rule for sequences.
 fn xml_without_raw_values<T: Decode<'static>>(src: &'static str) -> Option<T> {
     quarry_raw_value::with_xml_sequences(|| {
@@ -1632,17 +1659,12 @@ fn untagged_enums_read_the_first_variant_the_kind_allows() {
     // TOML, YAML and XML: the same enum as map values, against each format's RawValue path.
     type Settings = BTreeMap<String, Setting>;
     let toml = "a = 7\nb = \"x\"\nc = { path = \"p\" }\nd = [\"a\"]\n";
-    let source = quarry::toml::DirectSource::new(toml.as_bytes(), quarry::Limits::default());
-    let direct = without_raw_values::<Settings, _>(source.unwrap());
-    assert_eq!(direct, Some(toml_raw::<Settings>(toml)));
-    assert_eq!(direct.unwrap().len(), 4);
+    let direct = toml_read_without_raw_values::<Settings>(toml);
+    assert_eq!(direct.len(), 4);
 
     let yaml = "a: ~\nb: 7\nc: x\nd: {path: p, optional: false}\ne: [a]\n";
-    let source = quarry::yaml::DirectSource::new(yaml.as_bytes(), quarry::Limits::default());
-    let direct = without_raw_values::<Settings, _>(source.unwrap());
-    let raw = Settings::decode(quarry::yaml::parse(yaml.as_bytes()).unwrap()).unwrap();
-    assert_eq!(direct, Some(raw));
-    assert_eq!(direct.unwrap()["a"], Setting::Off);
+    let direct = yaml_read_without_raw_values::<Settings>(yaml);
+    assert_eq!(direct["a"], Setting::Off);
 
     // XML's text is a string to peek, and a number to `Level`: `<b>7</b>` is `Level(7)` on
     // both paths; `<c>x</c>` is not a `Level`, so the direct path falls back.
@@ -1696,17 +1718,12 @@ fn externally_tagged_enums_read_directly() {
     // TOML, YAML and XML, against each format's RawValue path.
     type Map = BTreeMap<String, External>;
     let toml = "a = \"Unit\"\nb = { Newtype = 5 }\n[c.Struct]\na = 2\n";
-    let source = quarry::toml::DirectSource::new(toml.as_bytes(), quarry::Limits::default());
-    let direct = without_raw_values::<Map, _>(source.unwrap());
-    assert_eq!(direct, Some(toml_raw::<Map>(toml)));
-    assert_eq!(direct.unwrap()["c"], External::Struct { a: 2 });
+    let direct = toml_read_without_raw_values::<Map>(toml);
+    assert_eq!(direct["c"], External::Struct { a: 2 });
 
     let yaml = "a: Unit\nb: {Newtype: 5}\nc:\n  Struct:\n    a: 2\nd: {Unit: ~}\n";
-    let source = quarry::yaml::DirectSource::new(yaml.as_bytes(), quarry::Limits::default());
-    let direct = without_raw_values::<Map, _>(source.unwrap());
-    let raw = Map::decode(quarry::yaml::parse(yaml.as_bytes()).unwrap()).unwrap();
-    assert_eq!(direct, Some(raw));
-    assert_eq!(direct.unwrap().len(), 4);
+    let direct = yaml_read_without_raw_values::<Map>(yaml);
+    assert_eq!(direct.len(), 4);
 
     let xml = "<r><a>Unit</a><b><Newtype>5</Newtype></b><c><Struct><a>2</a></Struct></c></r>";
     let (raw, direct) = xml_paths::<Map>(xml);
@@ -1777,17 +1794,12 @@ fn internally_tagged_enums_read_directly_when_the_tag_comes_first() {
 
     type Map = BTreeMap<String, Internal>;
     let toml = "a = { type = \"ping\" }\n[b]\ntype = \"move\"\nx = 1\ny = 2\n";
-    let source = quarry::toml::DirectSource::new(toml.as_bytes(), quarry::Limits::default());
-    let direct = without_raw_values::<Map, _>(source.unwrap());
-    assert_eq!(direct, Some(toml_raw::<Map>(toml)));
-    assert_eq!(direct.unwrap()["b"], moved);
+    let direct = toml_read_without_raw_values::<Map>(toml);
+    assert_eq!(direct["b"], moved);
 
     let yaml = "a: {type: ping}\nb:\n  type: move\n  x: 1\n  y: 2\n";
-    let source = quarry::yaml::DirectSource::new(yaml.as_bytes(), quarry::Limits::default());
-    let direct = without_raw_values::<Map, _>(source.unwrap());
-    let raw = Map::decode(quarry::yaml::parse(yaml.as_bytes()).unwrap()).unwrap();
-    assert_eq!(direct, Some(raw));
-    assert_eq!(direct.unwrap()["b"], moved);
+    let direct = yaml_read_without_raw_values::<Map>(yaml);
+    assert_eq!(direct["b"], moved);
 }
 
 /// An adjacently tagged enum's direct path reads the tag when it is the object's first
@@ -1828,8 +1840,6 @@ fn adjacently_tagged_enums_read_directly_when_the_tag_comes_first() {
 
     type Map = BTreeMap<String, Adjacent>;
     let toml = "a = { t = \"Empty\" }\n[b]\nt = \"Named\"\nc = { label = \"l\" }\n";
-    let source = quarry::toml::DirectSource::new(toml.as_bytes(), quarry::Limits::default());
-    let direct = without_raw_values::<Map, _>(source.unwrap());
-    assert_eq!(direct, Some(toml_raw::<Map>(toml)));
-    assert_eq!(direct.unwrap()["b"], named);
+    let direct = toml_read_without_raw_values::<Map>(toml);
+    assert_eq!(direct["b"], named);
 }

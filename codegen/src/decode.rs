@@ -843,6 +843,26 @@ fn variant_direct(v: &Variant, deny_unknown: bool, de: &Lifetime) -> TokenStream
     }
 }
 
+/// The start of a tagged enum's direct path: `{`, the tag as the first key, and its value
+/// as the index of the variant it names in `__variant`; anything else falls back.
+fn tag_first(tag: &str, variants: &[Variant]) -> TokenStream {
+    let index_arms = variants.iter().enumerate().map(|(i, v)| {
+        let names = std::iter::once(&v.name).chain(&v.aliases);
+        quote!(#(#names)|* => #i,)
+    });
+    quote! {
+        __source.begin_object()?;
+        match __source.next_key(true)? {
+            ::quarry::__private::Some(__key) if &*__key == #tag => {}
+            _ => return ::quarry::__private::Err(::quarry::Fallback),
+        }
+        let __variant: usize = match &*__source.read_str()? {
+            #(#index_arms)*
+            _ => return ::quarry::__private::Err(::quarry::Fallback),
+        };
+    }
+}
+
 /// The direct path for an internally tagged enum whose tag is the object's first key (as
 /// a writer puts it; elsewhere it falls back): a unit variant passes over the other keys,
 /// as on the RawValue path, and a struct variant reads them as its fields; the tag coming
@@ -855,10 +875,7 @@ fn internal_decode_direct(
     variants: &[Variant],
     de: &Lifetime,
 ) -> TokenStream {
-    let index_arms = variants.iter().enumerate().map(|(i, v)| {
-        let names = std::iter::once(&v.name).chain(&v.aliases);
-        quote!(#(#names)|* => #i,)
-    });
+    let prologue = tag_first(tag, variants);
     let reads = variants.iter().enumerate().map(|(i, v)| {
         let ident = &v.ident;
         let read = match v.style {
@@ -889,15 +906,7 @@ fn internal_decode_direct(
     });
     quote! {
         fn decode_direct<__S: ::quarry::PullSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::Fallback> {
-            __source.begin_object()?;
-            match __source.next_key(true)? {
-                ::quarry::__private::Some(__key) if &*__key == #tag => {}
-                _ => return ::quarry::__private::Err(::quarry::Fallback),
-            }
-            let __variant: usize = match &*__source.read_str()? {
-                #(#index_arms)*
-                _ => return ::quarry::__private::Err(::quarry::Fallback),
-            };
+            #prologue
             match __variant {
                 #(#reads)*
                 _ => ::quarry::__private::Err(::quarry::Fallback),
@@ -916,10 +925,7 @@ fn adjacent_decode_direct(
     variants: &[Variant],
     de: &Lifetime,
 ) -> TokenStream {
-    let index_arms = variants.iter().enumerate().map(|(i, v)| {
-        let names = std::iter::once(&v.name).chain(&v.aliases);
-        quote!(#(#names)|* => #i,)
-    });
+    let prologue = tag_first(tag, variants);
     let reads = variants.iter().enumerate().map(|(i, v)| {
         let read = variant_direct(v, c.deny_unknown_fields, de);
         quote!(#i => #read?,)
@@ -934,15 +940,7 @@ fn adjacent_decode_direct(
         });
     quote! {
         fn decode_direct<__S: ::quarry::PullSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::Fallback> {
-            __source.begin_object()?;
-            match __source.next_key(true)? {
-                ::quarry::__private::Some(__key) if &*__key == #tag => {}
-                _ => return ::quarry::__private::Err(::quarry::Fallback),
-            }
-            let __variant: usize = match &*__source.read_str()? {
-                #(#index_arms)*
-                _ => return ::quarry::__private::Err(::quarry::Fallback),
-            };
+            #prologue
             // A unit variant is built from its name; its content, if any, is passed over.
             let mut __value: ::quarry::__private::Option<Self> = match __variant {
                 #(#units)*

@@ -5,6 +5,10 @@
 use libfuzzer_sys::fuzz_target;
 use quarry::{Decode, Format, PullSource};
 
+#[path = "common/enums.rs"]
+mod enums;
+use enums::{Action, Hook, Step};
+
 #[derive(quarry::Decode, quarry::Encode, Debug, PartialEq)]
 #[quarry(rename_all = "camelCase")]
 struct Config<'a> {
@@ -20,29 +24,7 @@ struct Config<'a> {
     values: Vec<Value>,
     action: Option<Action>,
     step: Option<Step>,
-}
-
-/// Internally tagged: read directly when the tag comes first.
-#[derive(quarry::Decode, quarry::Encode, Debug, PartialEq)]
-#[quarry(tag = "kind", rename_all = "lowercase")]
-enum Step {
-    Halt,
-    Jump { to: u16, when: Option<bool> },
-    Note(Note),
-}
-
-#[derive(quarry::Decode, quarry::Encode, Debug, PartialEq)]
-struct Note {
-    text: String,
-}
-
-/// Externally tagged: a unit variant's name, or a map of one entry.
-#[derive(quarry::Decode, quarry::Encode, Debug, PartialEq)]
-enum Action {
-    Stop,
-    Wait(u32),
-    Move { x: i8, y: i8 },
-    Pair(u8, u8),
+    hook: Option<Hook>,
 }
 
 /// Untagged: the direct path reads the first variant whose type may take the peeked kind.

@@ -7,6 +7,10 @@ use libfuzzer_sys::fuzz_target;
 use quarry::{Decode, Format, PullSource};
 use quarry_raw_value::with_xml_sequences;
 
+#[path = "common/enums.rs"]
+mod enums;
+use enums::{Action, Hook, Step};
+
 #[derive(quarry::Decode, Debug, PartialEq)]
 #[quarry(rename_all = "kebab-case")]
 struct Config<'a> {
@@ -28,31 +32,6 @@ struct Config<'a> {
     action: Option<Action>,
     step: Vec<Step>,
     hook: Option<Hook>,
-}
-
-/// Internally tagged: read directly when the tag is the first child.
-#[derive(quarry::Decode, Debug, PartialEq)]
-#[quarry(tag = "kind", rename_all = "lowercase")]
-enum Step {
-    Halt,
-    Jump { to: u16, when: Option<bool> },
-}
-
-/// Adjacently tagged.
-#[derive(quarry::Decode, Debug, PartialEq)]
-#[quarry(tag = "t", content = "c")]
-enum Hook {
-    Off,
-    Run(String),
-    Env { key: String, value: Option<String> },
-}
-
-/// Externally tagged: a unit variant's name as text, or one child element.
-#[derive(quarry::Decode, Debug, PartialEq)]
-enum Action {
-    Stop,
-    Wait(u32),
-    Move { x: i8, y: i8 },
 }
 
 /// Untagged: XML's text is untyped, so no newtype variant is passed over for it.

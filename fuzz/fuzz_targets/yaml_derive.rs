@@ -8,6 +8,10 @@ use quarry::yaml::{DirectSource, Options};
 use quarry::{Decode, Format, PullSource, RawValue};
 use std::collections::BTreeMap;
 
+#[path = "common/enums.rs"]
+mod enums;
+use enums::{Action, Hook, Step};
+
 #[derive(quarry::Decode, Debug, PartialEq)]
 #[quarry(rename_all = "kebab-case")]
 struct Config<'a> {
@@ -29,31 +33,6 @@ struct Config<'a> {
     #[quarry(default)]
     hooks: BTreeMap<String, Hook>,
     action: Option<Action>,
-}
-
-/// Internally tagged: read directly when the tag comes first.
-#[derive(quarry::Decode, Debug, PartialEq)]
-#[quarry(tag = "kind", rename_all = "lowercase")]
-enum Step {
-    Halt,
-    Jump { to: u16, when: Option<bool> },
-}
-
-/// Adjacently tagged.
-#[derive(quarry::Decode, Debug, PartialEq)]
-#[quarry(tag = "t", content = "c")]
-enum Hook {
-    Off,
-    Run(String),
-    Env { key: String, value: Option<String> },
-}
-
-/// Externally tagged, with data.
-#[derive(quarry::Decode, Debug, PartialEq)]
-enum Action {
-    Stop,
-    Wait(u32),
-    Move { x: i8, y: i8 },
 }
 
 #[derive(quarry::Decode, Debug, PartialEq)]
