@@ -392,12 +392,14 @@ fn unknown_variant(variants: &[Variant]) -> TokenStream {
     }
 }
 
+/// The pattern matching variant `v`'s name and its aliases: `"a" | "b"`.
+fn name_patterns(v: &Variant) -> TokenStream {
+    let names = std::iter::once(&v.name).chain(&v.aliases);
+    quote!(#(#names)|*)
+}
+
 fn enum_decode(c: &Container, variants: &[Variant], de: &Lifetime) -> TokenStream {
     let unknown = unknown_variant(variants);
-    let name_patterns = |v: &Variant| {
-        let names: Vec<&String> = std::iter::once(&v.name).chain(&v.aliases).collect();
-        quote!(#(#names)|*)
-    };
     match &c.tagging {
         Tagging::External => {
             let unit_arms = variants.iter().filter(|v| v.style == Style::Unit).map(|v| {
@@ -847,8 +849,8 @@ fn variant_direct(v: &Variant, deny_unknown: bool, de: &Lifetime) -> TokenStream
 /// as the index of the variant it names in `__variant`; anything else falls back.
 fn tag_first(tag: &str, variants: &[Variant]) -> TokenStream {
     let index_arms = variants.iter().enumerate().map(|(i, v)| {
-        let names = std::iter::once(&v.name).chain(&v.aliases);
-        quote!(#(#names)|* => #i,)
+        let pattern = name_patterns(v);
+        quote!(#pattern => #i,)
     });
     quote! {
         __source.begin_object()?;
@@ -866,9 +868,8 @@ fn tag_first(tag: &str, variants: &[Variant]) -> TokenStream {
 /// The direct path for an internally tagged enum whose tag is the object's first key (as
 /// a writer puts it; elsewhere it falls back): a unit variant passes over the other keys,
 /// as on the RawValue path, and a struct variant reads them as its fields; the tag coming
-/// again falls back. A newtype
-/// variant's content is the rest of the object, which no `Decode` can read from the
-/// middle of one: it falls back.
+/// again falls back. A newtype variant's content is the rest of the object, which no
+/// `Decode` can read from the middle of one: it falls back.
 fn internal_decode_direct(
     c: &Container,
     tag: &str,
@@ -974,13 +975,9 @@ fn adjacent_decode_direct(
 /// The direct path for an externally tagged enum: a unit variant's name, or (when the
 /// enum has other variants) a map of one entry from a variant's name to its content.
 fn external_decode_direct(c: &Container, variants: &[Variant], de: &Lifetime) -> TokenStream {
-    let names = |v: &Variant| {
-        let names = std::iter::once(&v.name).chain(&v.aliases);
-        quote!(#(#names)|*)
-    };
     let unit_arms = variants.iter().filter(|v| v.style == Style::Unit).map(|v| {
         let ident = &v.ident;
-        let pattern = names(v);
+        let pattern = name_patterns(v);
         quote!(#pattern => ::quarry::__private::Ok(Self::#ident),)
     });
     let by_name = quote! {
@@ -998,7 +995,7 @@ fn external_decode_direct(c: &Container, variants: &[Variant], de: &Lifetime) ->
         };
     }
     let index_arms = variants.iter().enumerate().map(|(i, v)| {
-        let pattern = names(v);
+        let pattern = name_patterns(v);
         quote!(#pattern => #i,)
     });
     let reads = variants.iter().enumerate().map(|(i, v)| {

@@ -43,9 +43,9 @@ pub trait Decode<'de>: Sized {
     /// decode as `Self`: `false` only when [`decode`](Decode::decode) rejects every such
     /// value, in every format. (A [`ValueKind::String`] is then a string; a source that
     /// may hand out untyped text, without [`PullSource::TYPED_STRINGS`], does not ask
-    /// about its strings.) An
-    /// untagged enum's direct path reads the first variant that may accept the kind it
-    /// peeks, instead of building a [`RawValue`] to try each in turn.
+    /// about its strings.) An untagged enum's direct path reads the first variant that
+    /// may accept the kind it peeks, instead of building a [`RawValue`] to try each in
+    /// turn.
     ///
     /// `depth` bounds the look through wrappers (`Option`, `Box`, `Vec`, newtypes), which
     /// a recursive type would otherwise follow forever: at 0 the answer is `true`. The
@@ -911,7 +911,7 @@ mod tests {
     }
 
     #[test]
-    fn may_accept_answers_what_decode_accepts_at_depth_zero_only() {
+    fn may_accept_turns_away_other_kinds_and_says_may_at_depth_zero() {
         // A scalar, a sequence and a map each turn away the other kinds ...
         assert!(!String::may_accept(ValueKind::Object, 8));
         assert!(!u8::may_accept(ValueKind::Array, 8));

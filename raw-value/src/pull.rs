@@ -238,7 +238,8 @@ pub trait PullSource<'de> {
     /// Whether a value peeked as [`ValueKind::String`] is a string, which only
     /// string-like types read (JSON's, YAML's, TOML's and binary plists' are). When false
     /// (the default, the safe answer), it may be untyped text that numbers and booleans
-    /// read from too, as XML's is: an untagged enum then passes over no variant for it.
+    /// read from too, as XML's is: an untagged enum then passes over no newtype variant
+    /// for it.
     const TYPED_STRINGS: bool = false;
 
     /// The kind of the next value (whitespace skipped); `Fallback` at the end of input.
@@ -344,8 +345,9 @@ pub trait PullSource<'de> {
             Some(key) => GuessedKey::Other(key),
         })
     }
-    /// Right after [`PullSource::begin_object`]: the decoder reading the object passes
-    /// over every key but `known` (a struct without `deny_unknown_fields`). A reader
+    /// After [`PullSource::begin_object`] (and an internal tag, the one key a decoder may
+    /// read first): the decoder reading the object passes over every key but `known` (a
+    /// struct without `deny_unknown_fields`). A reader
     /// whose objects may be added to later in the document (a TOML table that a later
     /// header extends) may then pass over such additions where they stand, instead of
     /// handing them out or falling back; the default does nothing.
