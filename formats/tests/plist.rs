@@ -428,6 +428,36 @@ fn binary_direct_source_reads_what_the_raw_value_door_reads() {
 }
 
 #[test]
+fn binary_direct_source_reads_owned_strings_of_every_width() {
+    let objects = vec![
+        vec![0xA5, 1, 2, 3, 4, 5],                                  // 0: array
+        vec![0x53, b'x', b'y', b'z'],                               // 1: ASCII
+        vec![0x61, 0x00, 0xE9],                                     // 2: "é"
+        vec![0x64, 0x00, 0x61, 0x20, 0xAC, 0xD8, 0x34, 0xDD, 0x1E], // 3: "a€𝄞"
+        vec![0x61, 0xD8, 0x00],                                     // 4: a lone surrogate
+        vec![0x41, 0x00],                                           // 5: data
+    ];
+    let file = bplist(&objects, 1, 0);
+    let mut source = direct(&file);
+    source.begin_array().unwrap();
+    let mut read = |source: &mut plist::DirectSource<'_>| {
+        assert_eq!(source.next_item(false), Ok(true));
+        source.read_string()
+    };
+    assert_eq!(read(&mut source).as_deref(), Ok("xyz"));
+    // UTF-16 is decoded into a string that holds no slack.
+    for expected in ["é", "a€𝄞"] {
+        let string = read(&mut source).unwrap();
+        assert_eq!(
+            (string.as_str(), string.capacity()),
+            (expected, expected.len())
+        );
+    }
+    assert_eq!(read(&mut source), Err(Fallback));
+    assert_eq!(read(&mut source), Err(Fallback));
+}
+
+#[test]
 fn binary_direct_source_falls_back_on_whatever_the_reader_rejects() {
     // A cycle under a key the caller skips, and under one it reads.
     let file = bplist(&[vec![0xD1, 1, 2], vec![0x51, b'k'], vec![0xA1, 0]], 1, 0);

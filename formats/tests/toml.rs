@@ -631,6 +631,60 @@ fn integers_fast_and_slow_agree_at_the_edges() {
     assert!(int("12abc").is_err());
 }
 
+/// Plain decimals are read in one pass over their digits; the rest (exponents, `_`,
+/// more than 19 digits) the long way. Both agree with the toml crate.
+#[test]
+fn floats_fast_and_slow_agree_at_the_edges() {
+    let number = |text: &str| match toml::parse(format!("a = {text}").as_bytes()) {
+        Ok(RawValue::Map(entries)) => Ok(entries[0].1.clone().into_owned()),
+        Ok(other) => panic!("{other:?}"),
+        Err(e) => Err(e.kind().to_string()),
+    };
+    assert_eq!(number("7.5"), Ok(RawValue::Float(7.5)));
+    assert_eq!(
+        number("-0.0").map(|v| format!("{v:?}")),
+        Ok("Float(-0.0)".into())
+    );
+    assert_eq!(number("0.1"), Ok(RawValue::Float(0.1)));
+    assert_eq!(number("1.5e3"), Ok(RawValue::Float(1500.0)));
+    assert_eq!(number("1.5_0"), Ok(RawValue::Float(1.5)));
+    for text in [
+        "1234567890.123456789",
+        "12345678901234567.1234",
+        "9007199254740993.0",
+        "-2.2250738585072011e-308",
+    ] {
+        let std = text.parse::<f64>().unwrap();
+        assert_eq!(number(text), Ok(RawValue::Float(std)), "{text}");
+    }
+    assert!(number("1.").is_err());
+    assert!(number("1.e3").is_err());
+    assert!(number("01.5").is_err());
+    assert!(number("1.5.3").is_err());
+    assert!(number("1.5_").is_err());
+    assert!(number("1.5x").is_err());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2048))]
+
+    /// Numbers near the fast path's edges read as the toml crate reads them, or both
+    /// are errors. (Two exponent digits at most: past `f64`'s range the toml crate
+    /// rejects the number, where quarry reads infinity as std's parse gives.)
+    #[test]
+    fn numbers_read_as_the_toml_crate_reads_them(
+        text in "[+-]?[0-9]{1,21}(_[0-9])?(\\.[0-9]{0,21}(_[0-9])?)?([eE][+-]?[0-9]{1,2})?[x.]?",
+    ) {
+        let document = format!("a = {text}");
+        let ours = toml::parse(document.as_bytes()).ok().map(|v| format!("{v:?}"));
+        let theirs = document
+            .parse::<::toml::Table>()
+            .ok()
+            .map(|t| format!("{:?}", oracle(&::toml::Value::Table(t))));
+        prop_assert_eq!(ours, theirs);
+    }
+}
+
 /// `to_writer` hands its output over in bounded chunks; what arrives is `to_vec`'s.
 #[test]
 fn to_writer_writes_in_chunks_exactly_what_to_vec_builds() {

@@ -135,22 +135,38 @@ pub(crate) fn plain_decimal(text: &str) -> Option<f64> {
         _ => (false, 0),
     };
     let (int_end, significand) = fold_digits(bytes, start, 0);
-    if int_end == start {
+    let digits = int_end - start;
+    if digits == 0 || digits > 19 {
         return None;
     }
-    let (end, significand) = match bytes.get(int_end) {
-        Some(b'.') => fold_digits(bytes, int_end + 1, significand),
-        _ => (int_end, significand),
+    let (end, value) = match bytes.get(int_end) {
+        Some(b'.') => fraction_after(bytes, int_end, digits, significand)?,
+        _ => (int_end, decimal_to_f64(significand, 0)?),
     };
-    let fraction = end.saturating_sub(int_end + 1);
-    if end != bytes.len()
-        || (end > int_end && fraction == 0)
-        || end - start - usize::from(end > int_end) > 19
-    {
+    if end != bytes.len() {
         return None;
     }
-    let value = decimal_to_f64(significand, -(fraction as i64))?;
     Some(if negative { -value } else { value })
+}
+
+/// The magnitude of a decimal whose integer part, `digits` digits folded into
+/// `significand`, ends at `int_end` in `bytes`, where a `.` and at least one digit
+/// follow, with at most 19 digits in all: where its fraction ends and its value. `None`
+/// when the fraction is missing or too long, or the rounding needs the text; what comes
+/// after the fraction is the caller's to check.
+#[inline]
+pub(crate) fn fraction_after(
+    bytes: &[u8],
+    int_end: usize,
+    digits: usize,
+    significand: u64,
+) -> Option<(usize, f64)> {
+    let (end, significand) = fold_digits(bytes, int_end + 1, significand);
+    let fraction = end - int_end - 1;
+    if fraction == 0 || digits + fraction > 19 {
+        return None;
+    }
+    Some((end, decimal_to_f64(significand, -(fraction as i64))?))
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use quarry_raw_value::Datetime;
 
-use crate::common::{fold_digits, plain_decimal, Span};
+use crate::common::{fold_digits, fraction_after, plain_decimal, Span};
 
 use super::builder::{Key, StringKind};
 use super::error::{Error, ErrorKind};
@@ -471,21 +471,34 @@ impl<'a> Lexer<'a> {
                 return self.radix_integer(start + 2, radix);
             }
         }
-        // The common integer: plain digits (no `_`, no leading zero), at most 18 of
-        // them so it cannot overflow, and not followed by a fraction or exponent.
+        // The common numbers: plain digits (no `_`, no leading zero), at most 18 of
+        // them so they cannot overflow, then nothing, or a fraction of plain digits
+        // and no exponent. Their digits are read once; the rest take the long way.
         let (end, magnitude) = fold_digits(self.bytes, p, 0);
         let count = end - p;
-        if (1..=18).contains(&count)
-            && (count == 1 || self.bytes[p] != b'0')
-            && !matches!(self.bytes.get(end), Some(b'.' | b'e' | b'E' | b'_'))
-        {
-            self.pos = end;
-            let magnitude = magnitude as i64;
-            return Ok(Scalar::Integer(if negative {
-                -magnitude
-            } else {
-                magnitude
-            }));
+        if (1..=18).contains(&count) && (count == 1 || self.bytes[p] != b'0') {
+            match self.bytes.get(end) {
+                Some(b'e' | b'E' | b'_') => {}
+                Some(b'.') => {
+                    if let Some((end, value)) = fraction_after(self.bytes, end, count, magnitude)
+                        .filter(|&(end, _)| {
+                            !matches!(self.bytes.get(end), Some(b'e' | b'E' | b'_'))
+                        })
+                    {
+                        self.pos = end;
+                        return Ok(Scalar::Float(if negative { -value } else { value }));
+                    }
+                }
+                _ => {
+                    self.pos = end;
+                    let magnitude = magnitude as i64;
+                    return Ok(Scalar::Integer(if negative {
+                        -magnitude
+                    } else {
+                        magnitude
+                    }));
+                }
+            }
         }
         let int_start = p;
         p = self.digits(p)?;
