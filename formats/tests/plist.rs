@@ -440,7 +440,7 @@ fn binary_direct_source_reads_owned_strings_of_every_width() {
     let file = bplist(&objects, 1, 0);
     let mut source = direct(&file);
     source.begin_array().unwrap();
-    let mut read = |source: &mut plist::DirectSource<'_>| {
+    let read = |source: &mut plist::DirectSource<'_>| {
         assert_eq!(source.next_item(false), Ok(true));
         source.read_string()
     };
