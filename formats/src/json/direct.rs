@@ -29,6 +29,7 @@ pub struct DirectSource<'a, const JSONC: bool = false> {
 impl<'a> DirectSource<'a> {
     /// A source over strict JSON `input`: checks the size limit and UTF-8, skips a byte
     /// order mark.
+    #[inline]
     pub fn new(input: &'a [u8], limits: Limits) -> Result<Self, Error> {
         Ok(DirectSource {
             parser: Parser::new(input, limits)?,

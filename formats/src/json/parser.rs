@@ -35,6 +35,7 @@ enum Frame<A, O, K> {
 
 impl<'a, const JSONC: bool> Parser<'a, JSONC> {
     /// Checks the size limit and UTF-8 validity of `input` and skips a leading BOM.
+    #[inline]
     pub fn new(input: &'a [u8], limits: Limits) -> Result<Self, Error> {
         if input.len() > limits.max_document_size {
             return Err(Error::new(

@@ -76,6 +76,7 @@ pub(super) fn error<T>(src: &[u8], kind: ErrorKind, offset: usize) -> Result<T> 
 }
 
 impl<'a> Reader<'a> {
+    #[inline]
     pub(super) fn new(src: &'a [u8]) -> Result<Self> {
         if !src.starts_with(MAGIC) {
             let kind = if src.len() < HEADER && MAGIC.starts_with(src) {

@@ -94,6 +94,7 @@ impl<'a> DirectSource<'a> {
     /// A source positioned before the top object of `src`: checks the size limit, the
     /// header and the trailer (an error when `src` is not a binary plist whose trailer
     /// checks out under `limits`).
+    #[inline]
     pub fn new(src: &'a [u8], limits: Limits) -> Result<Self, Error> {
         if src.len() > limits.max_document_size {
             return error(

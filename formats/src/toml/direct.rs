@@ -107,6 +107,7 @@ impl std::fmt::Debug for DirectSource<'_> {
 
 impl<'a> DirectSource<'a> {
     /// A source over `input`: checks the size limit and UTF-8, skips a byte order mark.
+    #[inline]
     pub fn new(input: &'a [u8], limits: Limits) -> Result<Self, Error> {
         Ok(DirectSource {
             parser: Parser::new(input, limits)?,

@@ -402,6 +402,7 @@ pub fn parse_with<'a, B: TomlBuilder<'a>>(
 
 impl<'a> Parser<'a> {
     /// A parser over `input`: checks the size limit and UTF-8, skips a byte order mark.
+    #[inline]
     pub fn new(input: &'a [u8], limits: Limits) -> Result<Self, Error> {
         if input.len() > limits.max_document_size {
             return Err(Error::new(
