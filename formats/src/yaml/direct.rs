@@ -190,11 +190,13 @@ impl std::fmt::Debug for DirectSource<'_> {
 impl<'a> DirectSource<'a> {
     /// A source over `input` under `limits`, positioned before the first document's
     /// value; an error when the input is too large, not UTF-8, or has no document.
+    #[inline]
     pub fn new(input: &'a [u8], limits: Limits) -> Result<Self, Error> {
         Self::with_options(input, &Options::default().with_limits(limits))
     }
 
     /// A source over `input` read with `options` (merge keys, limits).
+    #[inline]
     pub fn with_options(input: &'a [u8], options: &Options) -> Result<Self, Error> {
         let mut source = DirectSource {
             parser: Parser::new(input, options.limits, false)?,

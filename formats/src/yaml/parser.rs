@@ -82,6 +82,7 @@ impl std::fmt::Debug for Parser<'_> {
 
 impl<'a> Parser<'a> {
     /// Checks the size limit and UTF-8 validity of `input` and skips a leading BOM.
+    #[inline]
     pub fn new(input: &'a [u8], limits: Limits, comments: bool) -> Result<Self, Error> {
         if input.len() > limits.max_document_size {
             return Err(Error::new(
