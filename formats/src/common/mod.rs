@@ -27,8 +27,9 @@ pub use render::render_snippet;
 #[cfg(test)]
 pub(crate) use scan::for_each_placement;
 pub use scan::same_bytes;
-pub(crate) use scan::{bytes_below, bytes_equal, first_flagged, fold_digits, skip_spaces, word};
+pub(crate) use scan::{bare_key_end, bytes_below, bytes_equal, first_flagged, fold_digits};
 pub(crate) use scan::{decode_string_runs, find_string_special, utf8_output, Escapes};
+pub(crate) use scan::{skip_spaces, word};
 pub(crate) use sink::{Sink, CHUNK};
 pub use tree::{Comment, EntryKey, Spanned, Tree, TreeNode};
 pub(crate) use tree::{Entry, FlatNode, NumberedNode, Siblings};

@@ -178,10 +178,7 @@ impl<'a> Lexer<'a> {
     #[inline(always)]
     pub fn simple_key(&mut self) -> Option<Key<'a>> {
         let start = self.pos;
-        let mut end = start;
-        while self.bytes.get(end).is_some_and(|&b| is_bare_key_byte(b)) {
-            end += 1;
-        }
+        let end = crate::common::bare_key_end(self.bytes, start);
         let mut after = end;
         while let Some(b' ' | b'\t') = self.bytes.get(after) {
             after += 1;
@@ -204,9 +201,7 @@ impl<'a> Lexer<'a> {
             Some(b'"') => self.basic_string()?,
             Some(b'\'') => self.literal_string()?,
             Some(b) if is_bare_key_byte(b) => {
-                while self.peek().is_some_and(is_bare_key_byte) {
-                    self.pos += 1;
-                }
+                self.pos = crate::common::bare_key_end(self.bytes, start);
                 Cow::Borrowed(&self.src[start..self.pos])
             }
             _ => return Err(self.unexpected("a key")),
