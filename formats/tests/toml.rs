@@ -602,13 +602,18 @@ fn direct_source_agrees_with_the_raw_value_door_on_toml_test() {
     assert!(direct >= 150, "only {direct} of {valid} read directly");
 }
 
-#[test]
-fn integers_fast_and_slow_agree_at_the_edges() {
-    let int = |text: &str| match toml::parse(format!("a = {text}").as_bytes()) {
+/// The value of `a = {text}`, or its error's kind.
+fn value_of(text: &str) -> Result<RawValue<'static>, String> {
+    match toml::parse(format!("a = {text}").as_bytes()) {
         Ok(RawValue::Map(entries)) => Ok(entries[0].1.clone().into_owned()),
         Ok(other) => panic!("{other:?}"),
         Err(e) => Err(e.kind().to_string()),
-    };
+    }
+}
+
+#[test]
+fn integers_fast_and_slow_agree_at_the_edges() {
+    let int = value_of;
     assert_eq!(int("0"), Ok(RawValue::Int(0)));
     assert_eq!(int("-0"), Ok(RawValue::Int(0)));
     assert_eq!(int("+7"), Ok(RawValue::Int(7)));
@@ -635,11 +640,7 @@ fn integers_fast_and_slow_agree_at_the_edges() {
 /// more than 19 digits) the long way. Both agree with the toml crate.
 #[test]
 fn floats_fast_and_slow_agree_at_the_edges() {
-    let number = |text: &str| match toml::parse(format!("a = {text}").as_bytes()) {
-        Ok(RawValue::Map(entries)) => Ok(entries[0].1.clone().into_owned()),
-        Ok(other) => panic!("{other:?}"),
-        Err(e) => Err(e.kind().to_string()),
-    };
+    let number = value_of;
     assert_eq!(number("7.5"), Ok(RawValue::Float(7.5)));
     assert_eq!(
         number("-0.0").map(|v| format!("{v:?}")),
