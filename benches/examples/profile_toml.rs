@@ -1,12 +1,13 @@
 //! Runs one TOML arm in a loop, for a profiler: `profile_toml ARM FILE [ITERATIONS]` with
 //! ARM one of raw, tree, check, lock (struct decode of a Cargo.lock), lock-encode, people
-//! (struct decode of a person batch), people-encode.
+//! (struct decode of a person batch), message (struct decode of
+//! small-message), people-encode.
 
 use quarry::Format;
 
 const SKIP: quarry::toml::NullEntries = quarry::toml::NullEntries::Skip;
 use quarry_benches::shapes::cargo_lock::CargoLock;
-use quarry_corpus_gen::shapes::{Person, Records};
+use quarry_corpus_gen::shapes::{Person, Records, SmallMessage};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -31,6 +32,9 @@ fn main() {
             }
             "people" => quarry::from_slice::<Records<Person>>(&bytes, Format::Toml)
                 .map_or(0, |p| p.records.len()),
+            "message" => {
+                quarry::from_slice::<SmallMessage>(&bytes, Format::Toml).map_or(0, |m| m.text.len())
+            }
             "people-encode" => {
                 let people: Records<Person> =
                     quarry::from_slice(&bytes, Format::Toml).expect("people");

@@ -178,7 +178,7 @@ const SPARE_BYTES: usize = 64 * 1024;
 
 /// `list`'s allocation, emptied, for items of another lifetime (the same layout: the
 /// collect reuses the allocation in place, and the closure is never called).
-fn recycled<T, U>(mut list: Vec<T>) -> Vec<U> {
+pub(super) fn recycled<T, U>(mut list: Vec<T>) -> Vec<U> {
     list.clear();
     list.into_iter()
         .map(|_| unreachable!("the list is empty"))
@@ -186,7 +186,10 @@ fn recycled<T, U>(mut list: Vec<T>) -> Vec<U> {
 }
 
 /// Hands `list` back to `spare` when it is small enough to keep.
-fn keep_spare<T: 'static>(spare: &'static std::thread::LocalKey<Cell<Vec<T>>>, list: Vec<T>) {
+pub(super) fn keep_spare<T: 'static>(
+    spare: &'static std::thread::LocalKey<Cell<Vec<T>>>,
+    list: Vec<T>,
+) {
     if list.capacity() * std::mem::size_of::<T>() <= SPARE_BYTES {
         // A nested document's lists may come back while the slot is full: keep the larger.
         let _ = spare.try_with(|slot| {
