@@ -365,7 +365,7 @@ fn nearest<'n>(key: &str, names: &[&'n str]) -> Option<&'n str> {
             edit_distance(&key_folded, &folded)
         };
         let limit = (key_folded.len().max(folded.len()) / 3).max(1);
-        if distance <= limit && best.is_none_or(|(d, _)| distance < d) {
+        if distance <= limit && best.map_or(true, |(d, _)| distance < d) {
             best = Some((distance, name));
         }
     }

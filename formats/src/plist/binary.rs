@@ -116,7 +116,7 @@ impl<'a> Reader<'a> {
         }
         let table = table as usize;
         let table_len = num_objects.checked_mul(offset_size as u64);
-        if table_len.is_none_or(|len| len > (t - table) as u64) {
+        if table_len.map_or(true, |len| len > (t - table) as u64) {
             return error(src, ErrorKind::InvalidTrailer("object count"), t + 8);
         }
         Ok(Reader {

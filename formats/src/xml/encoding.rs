@@ -179,7 +179,7 @@ fn declared_encoding(body: &[u8]) -> Option<&str> {
 }
 
 fn utf16(bytes: &[u8], little: bool) -> Result<String> {
-    if !bytes.len().is_multiple_of(2) {
+    if bytes.len() % 2 != 0 {
         return Err(Error::new(ErrorKind::InvalidUtf16, bytes, bytes.len()));
     }
     let units = bytes.chunks_exact(2).map(|p| {
