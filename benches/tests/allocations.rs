@@ -118,19 +118,20 @@ where
     (quarry, serde)
 }
 
-/// Allocations of quarry's struct door per generated document, measured on 2026-11-30.
+/// Allocations of quarry's struct door per generated document, measured on 2026-11-30
+/// (lists of unknown length first take 128 bytes of items since 2026-12-03).
 /// Lower is welcome (update the figure); higher fails.
 const CEILINGS: &[(&str, usize)] = &[
     ("small-message", 2),
     ("person-batch-25", 220),
     ("person-batch-250", 2192),
     ("escaped-articles", 727),
-    ("telemetry", 1008),
+    ("telemetry", 508),
     ("unknown-fields", 2214),
     ("wide-record", 7),
-    ("int-list-10", 3),
-    ("int-list-1000", 9),
-    ("int-list-10000", 13),
+    ("int-list-10", 1),
+    ("int-list-1000", 7),
+    ("int-list-10000", 11),
     ("config", 41),
 ];
 
@@ -143,12 +144,12 @@ const TOML_CEILINGS: &[(&str, usize)] = &[
     ("person-batch-25", 225),
     ("person-batch-250", 2196),
     ("escaped-articles", 731),
-    ("telemetry", 1012),
+    ("telemetry", 512),
     ("unknown-fields", 2431),
     ("wide-record", 9),
-    ("int-list-10", 5),
-    ("int-list-1000", 11),
-    ("int-list-10000", 16),
+    ("int-list-10", 3),
+    ("int-list-1000", 9),
+    ("int-list-10000", 14),
     ("config", 47),
 ];
 
@@ -161,12 +162,12 @@ const YAML_CEILINGS: &[(&str, usize)] = &[
     ("person-batch-25", 228),
     ("person-batch-250", 2200),
     ("escaped-articles", 1267),
-    ("telemetry", 1014),
+    ("telemetry", 514),
     ("unknown-fields", 2647),
     ("wide-record", 13),
-    ("int-list-10", 8),
-    ("int-list-1000", 14),
-    ("int-list-10000", 18),
+    ("int-list-10", 6),
+    ("int-list-1000", 12),
+    ("int-list-10000", 16),
     ("config", 47),
 ];
 
