@@ -17,7 +17,7 @@ const SHORT: usize = 64;
 #[inline]
 pub fn validate(input: &[u8]) -> Result<&str, usize> {
     // Below 64 bytes simdutf8 hands the input to std's validator, which steps a byte at a
-    // time until it reaches an aligned word: most of a 55-byte document's validation
+    // time until it reaches an aligned word: most of a 63-byte document's validation
     // (270 instructions of a TOML struct decode's 4,200). A short ASCII document is
     // proved text by a word-at-a-time check instead.
     if input.len() < SHORT && input.is_ascii() {
