@@ -427,7 +427,7 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
     }
 
     /// Text decoded on the tape is moved out, not copied (each value is read once).
-    #[inline]
+    #[inline(always)]
     fn read_string(&mut self) -> Result<String, Fallback> {
         let slot = match self.next {
             Value::Element(at) if !self.entries[at].is_map() => self.entries[at].text,
@@ -465,7 +465,7 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn next_item(&mut self, _first: bool) -> Result<bool, Fallback> {
         let Some(Open::Run { next, left }) = self.open.last_mut() else {
             return Err(Fallback);
@@ -488,7 +488,7 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn begin_object(&mut self) -> Result<(), Fallback> {
         match self.next {
             Value::Element(at) if self.entries[at].is_map() => {
@@ -506,7 +506,7 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn next_key(&mut self, _first: bool) -> Result<Option<PullText<'a, '_>>, Fallback> {
         let Some(Open::Map {
             element,
