@@ -326,24 +326,45 @@ where
 /// strings and vectors and the parser's stacks and token queue, and far less than
 /// serde_yaml (which builds an event list first); gated per document.
 fn yaml_struct_door_allocates_per_value_what_the_value_owns() {
-    let mut report = Vec::new();
-    for doc in quarry_corpus_gen::yaml_corpus() {
-        if doc.name == "large" {
-            continue;
-        }
+    gate_each(quarry_corpus_gen::yaml_corpus(), |doc| {
         let (quarry, serde_yaml) = by_shape!(doc, Vec, both_yaml);
-        report.push(format!(
-            "{}: quarry {quarry}, serde_yaml {serde_yaml}",
-            doc.name
-        ));
         within_ceiling(YAML_CEILINGS, doc.name, quarry);
         assert!(
             quarry <= serde_yaml,
             "{}: quarry {quarry} allocations, serde_yaml {serde_yaml}",
             doc.name
         );
-    }
+        format!("{}: quarry {quarry}, serde_yaml {serde_yaml}", doc.name)
+    });
+}
+
+/// Runs `gate` on every document of `corpus` but `large` (the same shapes as
+/// person-batch, too slow unoptimised), then prints the line it returned for each.
+fn gate_each(
+    corpus: Vec<quarry_corpus_gen::Document>,
+    mut gate: impl FnMut(&quarry_corpus_gen::Document) -> String,
+) {
+    let report: Vec<String> = corpus
+        .iter()
+        .filter(|doc| doc.name != "large")
+        .map(&mut gate)
+        .collect();
     println!("{}", report.join("\n"));
+}
+
+/// (quarry, peer) allocations decoding `bytes` in `format` into `T`; the peer reads text.
+fn against_text<T, E: std::fmt::Debug>(
+    bytes: &[u8],
+    format: Format,
+    peer: impl FnOnce(&str) -> Result<T, E>,
+) -> (usize, usize)
+where
+    T: for<'de> Decode<'de>,
+{
+    let text = std::str::from_utf8(bytes).unwrap();
+    let quarry = count(|| drop(quarry::from_slice::<T>(bytes, format).expect("quarry decodes")));
+    let peer = count(|| drop(peer(text).expect("the peer decodes")));
+    (quarry, peer)
 }
 
 /// (quarry, toml) allocations decoding TOML `bytes` into `T`.
@@ -351,11 +372,7 @@ fn both_toml<T>(bytes: &[u8]) -> (usize, usize)
 where
     T: for<'de> Decode<'de> + serde::de::DeserializeOwned,
 {
-    let text = std::str::from_utf8(bytes).unwrap();
-    let quarry =
-        count(|| drop(quarry::from_slice::<T>(bytes, Format::Toml).expect("quarry decodes")));
-    let toml = count(|| drop(toml::from_str::<T>(text).expect("toml decodes")));
-    (quarry, toml)
+    against_text(bytes, Format::Toml, |text| toml::from_str::<T>(text))
 }
 
 /// The TOML struct door reads derived types directly (`toml::DirectSource`), so it
@@ -363,13 +380,8 @@ where
 /// the document, which grows with its keys); gated per document.
 fn toml_struct_door_allocates_per_value_what_the_value_owns() {
     use quarry_corpus_gen::shapes::Records;
-    let mut report = Vec::new();
-    for doc in quarry_corpus_gen::toml_corpus() {
-        if doc.name == "large" {
-            continue;
-        }
+    gate_each(quarry_corpus_gen::toml_corpus(), |doc| {
         let (quarry, toml) = by_shape!(doc, Records, both_toml);
-        report.push(format!("{}: quarry {quarry}, toml {toml}", doc.name));
         within_ceiling(TOML_CEILINGS, doc.name, quarry);
         // The parser's buffers and the value's own allocations: within a quarter (plus
         // four) of what the toml crate allocates.
@@ -378,8 +390,8 @@ fn toml_struct_door_allocates_per_value_what_the_value_owns() {
             "{}: quarry {quarry} allocations, toml {toml}",
             doc.name
         );
-    }
-    println!("{}", report.join("\n"));
+        format!("{}: quarry {quarry}, toml {toml}", doc.name)
+    });
 }
 
 /// (quarry, quick-xml) allocations decoding XML `bytes` into `T`.
@@ -387,11 +399,9 @@ fn both_xml<T>(bytes: &[u8]) -> (usize, usize)
 where
     T: for<'de> Decode<'de> + serde::de::DeserializeOwned,
 {
-    let text = std::str::from_utf8(bytes).unwrap();
-    let quarry =
-        count(|| drop(quarry::from_slice::<T>(bytes, Format::Xml).expect("quarry decodes")));
-    let peer = count(|| drop(quick_xml::de::from_str::<T>(text).expect("quick-xml decodes")));
-    (quarry, peer)
+    against_text(bytes, Format::Xml, |text| {
+        quick_xml::de::from_str::<T>(text)
+    })
 }
 
 /// The XML struct door reads derived types from a tape of the document
@@ -400,16 +410,11 @@ where
 /// document.
 fn xml_struct_door_allocates_per_value_what_the_value_owns() {
     use quarry_corpus_gen::shapes::Records;
-    let mut report = Vec::new();
-    for doc in quarry_corpus_gen::xml_corpus() {
-        if doc.name == "large" {
-            continue;
-        }
+    gate_each(quarry_corpus_gen::xml_corpus(), |doc| {
         let (quarry, peer) = by_shape!(doc, Records, both_xml);
-        report.push(format!("{}: quarry {quarry}, quick-xml {peer}", doc.name));
         within_ceiling(XML_CEILINGS, doc.name, quarry);
-    }
-    println!("{}", report.join("\n"));
+        format!("{}: quarry {quarry}, quick-xml {peer}", doc.name)
+    });
 }
 
 fn json_doors_allocate_per_document() {
