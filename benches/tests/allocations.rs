@@ -405,9 +405,9 @@ where
 }
 
 /// The XML struct door reads derived types from a tape of the document
-/// (`xml::DirectSource`): it allocates the value's own strings and vectors, the text it
-/// decoded (references, CDATA next to text), the tape and its two working lists. Gated per
-/// document.
+/// (`xml::DirectSource`): it allocates the value's own strings and vectors, the tape, its
+/// open-element lists (one while parsing, one while reading), the list of text it decoded
+/// (references, CDATA next to text) and the key of an attribute. Gated per document.
 fn xml_struct_door_allocates_per_value_what_the_value_owns() {
     use quarry_corpus_gen::shapes::Records;
     gate_each(quarry_corpus_gen::xml_corpus(), |doc| {
