@@ -503,8 +503,9 @@ fn decode_direct<'de, T: Decode<'de>>(bytes: &'de [u8], format: Format) -> Optio
 
 /// Decodes one `T` from `source` and checks that the document ended there.
 ///
-/// The source is read where it was built, inside its `Result`: moved out first, a
-/// source of several hundred bytes was copied for every document.
+/// The source is read and finished where it was built, inside its `Result`: moved out
+/// first (for `decode_direct`, or for a `finish` that took it by value), a source of
+/// several hundred bytes was copied for every document.
 #[cfg(any(
     feature = "json",
     feature = "toml",
@@ -514,8 +515,9 @@ fn decode_direct<'de, T: Decode<'de>>(bytes: &'de [u8], format: Format) -> Optio
 ))]
 #[inline]
 fn pull<'de, T: Decode<'de>, S: PullSource<'de>, E>(mut source: Result<S, E>) -> Option<T> {
-    let value = T::decode_direct(source.as_mut().ok()?).ok()?;
-    source.ok()?.finish().ok()?;
+    let source = source.as_mut().ok()?;
+    let value = T::decode_direct(source).ok()?;
+    source.finish().ok()?;
     Some(value)
 }
 

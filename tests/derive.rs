@@ -1500,7 +1500,7 @@ impl<'de, S: PullSource<'de>> PullSource<'de> for NoRawValues<S> {
     fn read_raw(&mut self) -> Result<quarry::RawValue<'de>, quarry::Fallback> {
         Err(quarry::Fallback)
     }
-    fn finish(self) -> Result<(), quarry::Fallback> {
+    fn finish(&mut self) -> Result<(), quarry::Fallback> {
         self.0.finish()
     }
 }

@@ -362,9 +362,12 @@ pub trait PullSource<'de> {
     /// After the top value: checks that the whole document was read (only whitespace,
     /// comments or the end of the stream left). The facade calls it once the value has
     /// decoded; decoders never do.
-    fn finish(self) -> Result<(), Fallback>
-    where
-        Self: Sized;
+    ///
+    /// It borrows the source, so a facade reads and finishes the source where it was
+    /// built: taking it by value copied the whole source out of its `Result` first, a
+    /// fifth of the instructions of decoding a 64-byte JSON or binary plist document
+    /// (callgrind).
+    fn finish(&mut self) -> Result<(), Fallback>;
 }
 
 #[cfg(test)]

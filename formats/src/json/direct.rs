@@ -336,9 +336,8 @@ impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
             .map_err(|_| Fallback)
     }
 
-    fn finish(self) -> Result<(), Fallback> {
-        let mut parser = self.parser;
-        parser.finish().map_err(|_| Fallback)
+    fn finish(&mut self) -> Result<(), Fallback> {
+        self.parser.finish().map_err(|_| Fallback)
     }
 }
 
@@ -412,7 +411,7 @@ mod tests {
             fn read_raw(&mut self) -> Result<RawValue<'a>, Fallback> {
                 self.0.read_raw()
             }
-            fn finish(self) -> Result<(), Fallback> {
+            fn finish(&mut self) -> Result<(), Fallback> {
                 self.0.finish()
             }
         }

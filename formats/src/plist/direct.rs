@@ -362,7 +362,7 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
         }
     }
 
-    fn finish(self) -> Result<(), Fallback> {
+    fn finish(&mut self) -> Result<(), Fallback> {
         // The top object has been read; a binary plist has nothing after it.
         Ok(())
     }

@@ -758,7 +758,7 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
         }
     }
 
-    fn finish(self) -> Result<(), Fallback> {
+    fn finish(&mut self) -> Result<(), Fallback> {
         let ended =
             self.open.is_empty() && self.next == Next::Nothing && matches!(self.ahead, Ahead::End);
         ended.then_some(()).ok_or(Fallback)

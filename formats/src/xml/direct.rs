@@ -566,7 +566,7 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
     }
 
     /// The parser has read the whole document.
-    fn finish(self) -> Result<(), Fallback> {
+    fn finish(&mut self) -> Result<(), Fallback> {
         Ok(())
     }
 }

@@ -511,10 +511,8 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
         }
     }
 
-    fn finish(self) -> Result<(), Fallback> {
-        let mut source = self;
-        let ended =
-            source.pull() == Ok(Event::DocumentEnd) && source.pull() == Ok(Event::StreamEnd);
+    fn finish(&mut self) -> Result<(), Fallback> {
+        let ended = self.pull() == Ok(Event::DocumentEnd) && self.pull() == Ok(Event::StreamEnd);
         ended.then_some(()).ok_or(Fallback)
     }
 }
