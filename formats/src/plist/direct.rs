@@ -46,11 +46,18 @@ impl OpenStack {
         self.depth += 1;
     }
 
+    /// Closes the innermost container. The one around it is copied in only where it
+    /// is popped: with `unwrap_or_default`, the two ways in met with the record on the
+    /// stack, its padding copied there by two overlapping 4-byte stores and read back
+    /// across both, which no store forwards (perf: 9% of a struct decode of
+    /// person-batch-250, on those loads).
     #[inline(always)]
     fn pop(&mut self) {
         self.depth = self.depth.saturating_sub(1);
         if self.depth > 0 {
-            self.innermost = self.outer.pop().unwrap_or_default();
+            if let Some(open) = self.outer.pop() {
+                self.innermost = open;
+            }
         }
     }
 
