@@ -935,7 +935,8 @@ mod tests {
     #[test]
     fn an_inlined_push_keeps_every_item_through_growth() {
         // Owned strings, so a lost or doubled item shows as a wrong text (or a double
-        // free under the allocator's checks), from an empty list and a full one.
+        // free under the allocator's checks), from a list with no room and one with room
+        // for three.
         for start in [Vec::new(), Vec::with_capacity(3)] {
             let mut list: Vec<String> = start;
             for i in 0..100 {
