@@ -322,6 +322,70 @@ mod avx2 {
     }
 }
 
+/// A plain integer at `i`, `-?` then 1 to 15 digits without a leading zero, read from
+/// the sixteen bytes at `i` and returned with its length in bytes.
+///
+/// Both words are loaded at once, and the sign only selects between them: where the
+/// general scan read the sign, then the digits after it, then the byte after those, a
+/// list of integers waited on three loads in a row per number.
+///
+/// `None` (the caller takes the general scan, which also reports errors) when fewer
+/// than sixteen bytes are left, when the integer and the byte after it do not fit in
+/// them, when that byte is `.`, `e` or `E` (a float), and for a leading zero and `-0`.
+#[inline(always)]
+pub(crate) fn plain_integer(bytes: &[u8], i: usize) -> Option<(i64, usize)> {
+    let window: &[u8; 16] = bytes.get(i..i.checked_add(16)?)?.try_into().ok()?;
+    let (lo, hi) = window.split_at(8);
+    let lo = u64::from_le_bytes(lo.try_into().ok()?);
+    let hi = u64::from_le_bytes(hi.try_into().ok()?);
+    let negative = lo as u8 == b'-';
+    // The digits, past the sign; the byte shifted in at the top is no digit.
+    let (d0, d1) = if negative {
+        ((lo >> 8) | (hi << 56), (hi >> 8) | (0xFF << 56))
+    } else {
+        (lo, hi)
+    };
+    let digits = match non_digits(d0) {
+        0 => 8 + non_digits(d1).trailing_zeros() / 8,
+        mask => mask.trailing_zeros() / 8,
+    } as usize;
+    let end = usize::from(negative) + digits;
+    if digits == 0 || end > 15 || (d0 as u8 == b'0' && (digits > 1 || negative)) {
+        return None;
+    }
+    if matches!(window[end], b'.' | b'e' | b'E') {
+        return None;
+    }
+    let value = if digits <= 8 {
+        leading_digits_value(d0, digits)
+    } else {
+        const POW10: [u64; 8] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000];
+        eight_digits_value(d0.to_le_bytes()) * POW10[digits - 8]
+            + leading_digits_value(d1, digits - 8)
+    } as i64;
+    Some((if negative { -value } else { value }, end))
+}
+
+/// The high bit of each byte of `word` that is not an ASCII digit, and perhaps of
+/// bytes after the first such: the first one flagged is always right.
+#[inline(always)]
+fn non_digits(word: u64) -> u64 {
+    let x = word ^ 0x3030_3030_3030_3030;
+    // A byte is a digit exactly when its `x` is below 10: then adding 0x76 leaves the
+    // high bit clear, and so does `x` itself. (A carry out of a non-digit byte can only
+    // flag bytes after it, never the first one flagged.)
+    (x.wrapping_add(0x7676_7676_7676_7676) | x) & 0x8080_8080_8080_8080
+}
+
+/// The value of the first `digits` (1 to 8) bytes of `word`, all ASCII digits: they are
+/// moved to the top of a word of `0`s.
+#[inline(always)]
+fn leading_digits_value(word: u64, digits: usize) -> u64 {
+    let shift = 8 * (8 - digits as u32);
+    let word = (word << shift) | (0x3030_3030_3030_3030 & ((1u64 << shift) - 1));
+    eight_digits_value(word.to_le_bytes())
+}
+
 /// Skips the digits at `i`, folding them into `value` (wrapping past 19 digits);
 /// returns the offset of the first non-digit and the folded value.
 ///
@@ -430,12 +494,7 @@ fn non_bare_key_flags(w: u64) -> u64 {
 /// How many of the eight bytes, from the first, are ASCII digits.
 #[inline]
 pub(crate) fn leading_digits(chunk: [u8; 8]) -> usize {
-    let x = u64::from_le_bytes(chunk) ^ 0x3030_3030_3030_3030;
-    // A byte is a digit exactly when its `x` is below 10: then adding 0x76 leaves the
-    // high bit clear, and so does `x` itself. (A carry out of a non-digit byte can only
-    // flag bytes after it, never the first one flagged.)
-    let non_digits = (x.wrapping_add(0x7676_7676_7676_7676) | x) & 0x8080_8080_8080_8080;
-    (non_digits.trailing_zeros() / 8) as usize
+    (non_digits(u64::from_le_bytes(chunk)).trailing_zeros() / 8) as usize
 }
 
 /// The value of exactly eight ASCII digits, combined pairwise in one register:
@@ -484,6 +543,41 @@ pub(crate) fn for_each_placement(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The fast integer path takes every plain integer of up to 15 digits with room for
+    /// the byte after it, from every offset, and leaves the rest to the general scan.
+    #[test]
+    fn plain_integers_are_read_in_one_step() {
+        let pad = "                ";
+        for digits in 1..=16usize {
+            for negative in [false, true] {
+                let magnitude: u64 = "987654321098765432"[..digits].parse().unwrap();
+                let number = if negative {
+                    format!("-{magnitude}")
+                } else {
+                    magnitude.to_string()
+                };
+                for lead in 0..3 {
+                    let text = format!("{}{number},{pad}", " ".repeat(lead));
+                    let read = plain_integer(text.as_bytes(), lead);
+                    if number.len() < 16 {
+                        let value = i64::try_from(magnitude).unwrap();
+                        let value = if negative { -value } else { value };
+                        assert_eq!(read, Some((value, number.len())), "{text:?}");
+                    } else {
+                        assert_eq!(read, None, "{text:?}");
+                    }
+                }
+            }
+        }
+        for text in ["0,", "-0,", "01,", "1.5", "1e5", "2E5", "-", "-x", "x", ","] {
+            let text = format!("{text}{pad}");
+            let expected = (text.starts_with("0,")).then_some((0, 1));
+            assert_eq!(plain_integer(text.as_bytes(), 0), expected, "{text:?}");
+        }
+        // Fewer than sixteen bytes left.
+        assert_eq!(plain_integer(b"12345,         ", 0), None);
+    }
 
     /// Every length to 40 (each load size and the memcmp beyond), equal and with one
     /// byte changed at each place.

@@ -5,7 +5,7 @@ use quarry_raw_value::{
     Decode, Fallback, GuessedKey, Num, PlainKey, PullSource, RawValue, Text, ValueKind,
 };
 
-use crate::common::Limits;
+use crate::common::{plain_integer, Limits};
 
 use super::lexer::Number;
 use super::parser::Parser;
@@ -48,6 +48,30 @@ impl<'a> DirectSource<'a, true> {
 }
 
 impl<'a, const JSONC: bool> DirectSource<'a, JSONC> {
+    /// [`PullSource::read_i64`] past its fast path: `next` is the byte peeked.
+    #[inline(never)]
+    fn scan_i64(&mut self, next: Option<u8>) -> Result<i64, Fallback> {
+        match next {
+            Some(b'-' | b'0'..=b'9') => match self.parser.lexer.scan_number() {
+                Ok(token) => token.as_i64().ok_or(Fallback),
+                Err(_) => Err(Fallback),
+            },
+            _ => Err(Fallback),
+        }
+    }
+
+    /// [`PullSource::read_u64`] past its fast path: `next` is the byte peeked.
+    #[inline(never)]
+    fn scan_u64(&mut self, next: Option<u8>) -> Result<u64, Fallback> {
+        match next {
+            Some(b'0'..=b'9') => match self.parser.lexer.scan_number() {
+                Ok(token) => token.as_u64().ok_or(Fallback),
+                Err(_) => Err(Fallback),
+            },
+            _ => Err(Fallback),
+        }
+    }
+
     /// Skips whitespace; whether the input ends there. A reader of a stream of values
     /// (JSON Lines) asks it between values, where [`PullSource::finish`] would end the
     /// source.
@@ -181,26 +205,31 @@ impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
         }
     }
 
+    /// A plain integer of up to 15 digits at once ([`plain_integer`]); anything else
+    /// through the lexer's number scan. The lexer tries the same step first, but taken
+    /// here, before the general scan's code, a list of integers decodes a third faster
+    /// still (`profile_decode`, int-list-10000: 376 → 269 ms).
     #[inline]
     fn read_i64(&mut self) -> Result<i64, Fallback> {
-        match self.parser.lexer.peek() {
-            Some(b'-' | b'0'..=b'9') => match self.parser.lexer.scan_number() {
-                Ok(token) => token.as_i64().ok_or(Fallback),
-                Err(_) => Err(Fallback),
-            },
-            _ => Err(Fallback),
+        let next = self.parser.lexer.peek();
+        let lexer = &mut self.parser.lexer;
+        if let Some((value, len)) = plain_integer(lexer.src().as_bytes(), lexer.pos()) {
+            lexer.advance(len);
+            return Ok(value);
         }
+        self.scan_i64(next)
     }
 
+    /// As [`PullSource::read_i64`].
     #[inline]
     fn read_u64(&mut self) -> Result<u64, Fallback> {
-        match self.parser.lexer.peek() {
-            Some(b'0'..=b'9') => match self.parser.lexer.scan_number() {
-                Ok(token) => token.as_u64().ok_or(Fallback),
-                Err(_) => Err(Fallback),
-            },
-            _ => Err(Fallback),
+        let next = self.parser.lexer.peek();
+        let lexer = &mut self.parser.lexer;
+        if let Some((value, len)) = plain_integer(lexer.src().as_bytes(), lexer.pos()) {
+            lexer.advance(len);
+            return u64::try_from(value).map_err(|_| Fallback);
         }
+        self.scan_u64(next)
     }
 
     /// As the default, without a [`RawValue`] in between (its drop is a call per number).
@@ -372,49 +401,51 @@ mod tests {
         src.finish().unwrap();
     }
 
+    /// A source that reads numbers as the trait's defaults do, through `read_number`.
+    struct Default<'a>(DirectSource<'a>);
+    impl<'a> PullSource<'a> for Default<'a> {
+        fn peek_token(&mut self) -> Result<quarry_raw_value::ValueKind, Fallback> {
+            self.0.peek_token()
+        }
+        fn read_null(&mut self) -> Result<(), Fallback> {
+            self.0.read_null()
+        }
+        fn read_bool(&mut self) -> Result<bool, Fallback> {
+            self.0.read_bool()
+        }
+        fn read_number(&mut self) -> Result<RawValue<'a>, Fallback> {
+            self.0.read_number()
+        }
+        fn read_str(&mut self) -> Result<Text<'a, '_>, Fallback> {
+            self.0.read_str()
+        }
+        fn begin_array(&mut self) -> Result<(), Fallback> {
+            self.0.begin_array()
+        }
+        fn next_item(&mut self, first: bool) -> Result<bool, Fallback> {
+            self.0.next_item(first)
+        }
+        fn begin_object(&mut self) -> Result<(), Fallback> {
+            self.0.begin_object()
+        }
+        fn next_key(&mut self, first: bool) -> Result<Option<Text<'a, '_>>, Fallback> {
+            self.0.next_key(first)
+        }
+        fn skip_value(&mut self) -> Result<(), Fallback> {
+            self.0.skip_value()
+        }
+        fn read_raw(&mut self) -> Result<RawValue<'a>, Fallback> {
+            self.0.read_raw()
+        }
+        fn finish(&mut self) -> Result<(), Fallback> {
+            self.0.finish()
+        }
+    }
+
     /// `read_f64` and `read_num` give what the defaults (through `read_number`) give,
     /// for every kind of number, and fall back where they do.
     #[test]
     fn read_f64_and_read_num_read_as_the_defaults_do() {
-        struct Default<'a>(DirectSource<'a>);
-        impl<'a> PullSource<'a> for Default<'a> {
-            fn peek_token(&mut self) -> Result<quarry_raw_value::ValueKind, Fallback> {
-                self.0.peek_token()
-            }
-            fn read_null(&mut self) -> Result<(), Fallback> {
-                self.0.read_null()
-            }
-            fn read_bool(&mut self) -> Result<bool, Fallback> {
-                self.0.read_bool()
-            }
-            fn read_number(&mut self) -> Result<RawValue<'a>, Fallback> {
-                self.0.read_number()
-            }
-            fn read_str(&mut self) -> Result<Text<'a, '_>, Fallback> {
-                self.0.read_str()
-            }
-            fn begin_array(&mut self) -> Result<(), Fallback> {
-                self.0.begin_array()
-            }
-            fn next_item(&mut self, first: bool) -> Result<bool, Fallback> {
-                self.0.next_item(first)
-            }
-            fn begin_object(&mut self) -> Result<(), Fallback> {
-                self.0.begin_object()
-            }
-            fn next_key(&mut self, first: bool) -> Result<Option<Text<'a, '_>>, Fallback> {
-                self.0.next_key(first)
-            }
-            fn skip_value(&mut self) -> Result<(), Fallback> {
-                self.0.skip_value()
-            }
-            fn read_raw(&mut self) -> Result<RawValue<'a>, Fallback> {
-                self.0.read_raw()
-            }
-            fn finish(&mut self) -> Result<(), Fallback> {
-                self.0.finish()
-            }
-        }
         let numbers = [
             "0",
             "-0",
@@ -452,6 +483,120 @@ mod tests {
             let fast = new().read_num().map(bits);
             let default = Default(new()).read_num().map(bits);
             assert_eq!(fast, default, "{text}");
+        }
+    }
+
+    /// JSON's integer at the start of `text` (after spaces), read the long way: its value
+    /// and where it ends, or `None` where `read_i64` and `read_u64` fall back for any
+    /// type (not a number, an invalid one, a float, `-0`).
+    fn naive_integer(text: &str) -> Option<(i128, usize)> {
+        let number = text.trim_start_matches(' ');
+        let lead = text.len() - number.len();
+        let bytes = number.as_bytes();
+        let sign = usize::from(bytes.first() == Some(&b'-'));
+        let digits = bytes[sign..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        let end = sign + digits;
+        let leading_zero = digits > 1 && bytes[sign] == b'0';
+        let float = matches!(bytes.get(end), Some(b'.' | b'e' | b'E'));
+        if digits == 0 || leading_zero || float || &number[..end] == "-0" {
+            return None;
+        }
+        Some((number[..end].parse().ok()?, lead + end))
+    }
+
+    /// `read_i64` and `read_u64` read what the defaults read and stop where they stop,
+    /// on the fast path (sixteen bytes or more left) and off it: every sign, length and
+    /// leading zero, before every kind of byte that may follow a number.
+    #[test]
+    fn integers_read_as_the_defaults_do() {
+        let numbers = [
+            "0",
+            "-0",
+            "7",
+            "-7",
+            "01",
+            "-01",
+            "00",
+            "-",
+            "-a",
+            "123456789012345",
+            "-123456789012345",
+            "1234567890123456",
+            "-12345678901234",
+            "99999999",
+            "-99999999",
+            "100000000",
+            "9223372036854775807",
+            "-9223372036854775808",
+            "18446744073709551615",
+            "12345678",
+            "123456789",
+            "x",
+        ];
+        let tails = [
+            ",", "]", "}", " ,", "\n", ".5", "e3", "E-2", "a", "", "/", "-",
+        ];
+        for number in numbers {
+            for tail in tails {
+                for pad in [0, 16] {
+                    let text = format!("{number}{tail}{}", " ".repeat(pad));
+                    let new = || DirectSource::new(text.as_bytes(), Limits::default()).unwrap();
+                    let naive = naive_integer(&text);
+                    let (mut fast, mut default) = (new(), Default(new()));
+                    let read = (fast.read_i64(), default.read_i64());
+                    assert_eq!(read.0, read.1, "{text:?}");
+                    let end = fast.parser.lexer.pos();
+                    let expected = naive.and_then(|(v, end)| Some((i64::try_from(v).ok()?, end)));
+                    assert_eq!(read.0.ok().map(|v| (v, end)), expected, "{text:?}");
+                    if read.0.is_ok() {
+                        assert_eq!(end, default.0.parser.lexer.pos(), "{text:?}");
+                    }
+                    let (mut fast, mut default) = (new(), Default(new()));
+                    let read = (fast.read_u64(), default.read_u64());
+                    assert_eq!(read.0, read.1, "{text:?}");
+                    let end = fast.parser.lexer.pos();
+                    let expected = naive.and_then(|(v, end)| Some((u64::try_from(v).ok()?, end)));
+                    assert_eq!(read.0.ok().map(|v| (v, end)), expected, "{text:?}");
+                    if read.0.is_ok() {
+                        assert_eq!(end, default.0.parser.lexer.pos(), "{text:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    use proptest::strategy::Strategy;
+
+    proptest::proptest! {
+        /// Any integer text in any surroundings: the fast path agrees with the defaults.
+        #[test]
+        fn any_integer_reads_as_the_defaults_do(
+            number in proptest::prop_oneof![
+                proptest::num::i64::ANY.prop_map(|n| n.to_string()),
+                (-99_999_999_999i64..99_999_999_999).prop_map(|n| n.to_string()),
+                "-?[0-9]{0,18}",
+            ],
+            tail in "[ ,\\]}.eE0-9a-z-]{0,20}",
+            lead in " {0,3}",
+        ) {
+            let text = format!("{lead}{number}{tail}");
+            let naive = naive_integer(&text);
+            let new = || DirectSource::new(text.as_bytes(), Limits::default()).unwrap();
+            let (mut fast, mut default) = (new(), Default(new()));
+            let read = (fast.read_i64(), default.read_i64());
+            proptest::prop_assert_eq!(read.0, read.1, "{:?}", text);
+            let end = fast.parser.lexer.pos();
+            let expected = naive.and_then(|(v, end)| Some((i64::try_from(v).ok()?, end)));
+            proptest::prop_assert_eq!(read.0.ok().map(|v| (v, end)), expected, "{:?}", text);
+            let (mut fast, mut default) = (new(), Default(new()));
+            let read = (fast.read_u64(), default.read_u64());
+            proptest::prop_assert_eq!(read.0, read.1, "{:?}", text);
+            let end = fast.parser.lexer.pos();
+            let expected = naive.and_then(|(v, end)| Some((u64::try_from(v).ok()?, end)));
+            proptest::prop_assert_eq!(read.0.ok().map(|v| (v, end)), expected, "{:?}", text);
         }
     }
 

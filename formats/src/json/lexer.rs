@@ -10,7 +10,8 @@
 
 use super::{Error, ErrorKind};
 use crate::common::{
-    decimal_to_f64, decode_string_runs, fold_digits, same_bytes, skip_spaces, Escapes, Span,
+    decimal_to_f64, decode_string_runs, fold_digits, plain_integer, same_bytes, skip_spaces,
+    Escapes, Span,
 };
 use quarry_raw_value::Num;
 
@@ -85,6 +86,12 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
     #[inline]
     pub fn bump(&mut self) {
         self.pos += 1;
+    }
+
+    /// Moves past `n` bytes the caller has read (a token, checked).
+    #[inline(always)]
+    pub(crate) fn advance(&mut self, n: usize) {
+        self.pos += n;
     }
 
     /// Skips whitespace (in JSONC, comments too) and returns the next byte without
@@ -449,6 +456,19 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
     pub fn scan_number(&mut self) -> Result<NumberToken<'a>, Error> {
         let bytes = self.src.as_bytes();
         let start = self.pos;
+        if let Some((value, len)) = plain_integer(bytes, start) {
+            self.pos = start + len;
+            let negative = value < 0;
+            return Ok(NumberToken {
+                text: &self.src[start..start + len],
+                mantissa: value.unsigned_abs(),
+                int_len: (len - usize::from(negative)) as u32,
+                frac_len: 0,
+                exponent: 0,
+                negative,
+                is_float: false,
+            });
+        }
         let mut i = start;
         let negative = bytes.get(i) == Some(&b'-');
         if negative {
