@@ -3,11 +3,12 @@
 //! plist (XML and TOML batches decode as `Records<Person>`, the others as `Vec<Person>`),
 //! or `FORMAT-raw` to parse into a RawValue only, or `FORMAT-check` to validate only. A fourth argument picks another
 //! shape: `small` (`SmallMessage`), `ints` (`Vec<i64>`), or, for TOML and XML,
-//! `wide` (`Records<Wide>`) or `articles` (`Records<Article>`); `config` (`Config`);
+//! `wide` (`Records<Wide>`) or `articles` (`Records<Article>`); `readings` (telemetry's
+//! `Reading`s); `config` (`Config`);
 //! `manifest` (a `Cargo.toml` manifest).
 
 use quarry::Format;
-use quarry_corpus_gen::shapes::{Article, Person, Records, SmallMessage, Wide};
+use quarry_corpus_gen::shapes::{Article, Person, Reading, Records, SmallMessage, Wide};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -43,6 +44,10 @@ fn main() {
             quarry::from_slice::<Records<Wide>>(&bytes, format).map_or(0, |r| r.records.len())
         } else if shape == "articles" {
             quarry::from_slice::<Records<Article>>(&bytes, format).map_or(0, |r| r.records.len())
+        } else if shape == "readings" && matches!(format, Format::Xml | Format::Toml) {
+            quarry::from_slice::<Records<Reading>>(&bytes, format).map_or(0, |r| r.records.len())
+        } else if shape == "readings" {
+            quarry::from_slice::<Vec<Reading>>(&bytes, format).map_or(0, |r| r.len())
         } else if shape == "ints" {
             quarry::from_slice::<Vec<i64>>(&bytes, format).map_or(0, |v| v.len())
         } else if matches!(format, Format::Xml | Format::Toml) {

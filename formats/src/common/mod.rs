@@ -26,10 +26,10 @@ pub use quarry_raw_value::Position;
 pub use render::render_snippet;
 #[cfg(test)]
 pub(crate) use scan::for_each_placement;
-pub(crate) use scan::plain_integer;
 pub use scan::same_bytes;
 pub(crate) use scan::{bare_key_end, bytes_below, bytes_equal, first_flagged, fold_digits};
 pub(crate) use scan::{decode_string_runs, find_string_special, utf8_output, Escapes};
+pub(crate) use scan::{plain_integer, window_integer};
 pub(crate) use scan::{skip_spaces, word};
 pub(crate) use sink::{Sink, CHUNK};
 pub use tree::{Comment, EntryKey, Spanned, Tree, TreeNode};

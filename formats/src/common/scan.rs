@@ -322,18 +322,18 @@ mod avx2 {
     }
 }
 
-/// A plain integer at `i`, `-?` then 1 to 15 digits without a leading zero, read from
-/// the sixteen bytes at `i` and returned with its length in bytes.
+/// The integer part of a number at `i`, `-?` then 1 to 15 digits without a leading
+/// zero, read from the sixteen bytes at `i`, with the byte after it inside them.
 ///
-/// Both words are loaded at once, and the sign only selects between them: where the
-/// general scan read the sign, then the digits after it, then the byte after those, a
-/// list of integers waited on three loads in a row per number.
+/// Both words are loaded at once, and the sign only selects between them: where a
+/// scan reads the sign, then the digits after it, then the byte after those, a list of
+/// integers waited on three loads in a row per number.
 ///
-/// `None` (the caller takes the general scan, which also reports errors) when fewer
-/// than sixteen bytes are left, when the integer and the byte after it do not fit in
-/// them, when that byte is `.`, `e` or `E` (a float), and for a leading zero and `-0`.
+/// `None` when fewer than sixteen bytes are left, when the digits and the byte after
+/// them do not fit in them, for a leading zero and for `-0`: the caller scans the
+/// general way (which also reports errors).
 #[inline(always)]
-pub(crate) fn plain_integer(bytes: &[u8], i: usize) -> Option<(i64, usize)> {
+pub(crate) fn window_integer(bytes: &[u8], i: usize) -> Option<WindowInteger> {
     let window: &[u8; 16] = bytes.get(i..i.checked_add(16)?)?.try_into().ok()?;
     let (lo, hi) = window.split_at(8);
     let lo = u64::from_le_bytes(lo.try_into().ok()?);
@@ -349,21 +349,56 @@ pub(crate) fn plain_integer(bytes: &[u8], i: usize) -> Option<(i64, usize)> {
         0 => 8 + non_digits(d1).trailing_zeros() / 8,
         mask => mask.trailing_zeros() / 8,
     } as usize;
-    let end = usize::from(negative) + digits;
-    if digits == 0 || end > 15 || (d0 as u8 == b'0' && (digits > 1 || negative)) {
+    let len = usize::from(negative) + digits;
+    if digits == 0 || len > 15 || (d0 as u8 == b'0' && (digits > 1 || negative)) {
         return None;
     }
-    if matches!(window[end], b'.' | b'e' | b'E') {
-        return None;
-    }
-    let value = if digits <= 8 {
+    let magnitude = if digits <= 8 {
         leading_digits_value(d0, digits)
     } else {
         const POW10: [u64; 8] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000];
         eight_digits_value(d0.to_le_bytes()) * POW10[digits - 8]
             + leading_digits_value(d1, digits - 8)
-    } as i64;
-    Some((if negative { -value } else { value }, end))
+    };
+    Some(WindowInteger {
+        magnitude,
+        digits,
+        negative,
+        after: window[len],
+    })
+}
+
+/// The integer part [`window_integer`] read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct WindowInteger {
+    /// Its value without the sign (below 10^15).
+    pub magnitude: u64,
+    /// How many digits it has (1 to 15).
+    pub digits: usize,
+    /// Whether a `-` came first.
+    pub negative: bool,
+    /// The byte after the digits.
+    pub after: u8,
+}
+
+impl WindowInteger {
+    /// The length of the sign and the digits, in bytes.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        usize::from(self.negative) + self.digits
+    }
+}
+
+/// A plain integer at `i`: [`window_integer`] when the byte after it is none of `.`,
+/// `e`, `E` (then it is a float's integer part), with its value and length in bytes.
+#[inline(always)]
+pub(crate) fn plain_integer(bytes: &[u8], i: usize) -> Option<(i64, usize)> {
+    let int = window_integer(bytes, i)?;
+    if matches!(int.after, b'.' | b'e' | b'E') {
+        return None;
+    }
+    let value = int.magnitude as i64;
+    Some((if int.negative { -value } else { value }, int.len()))
 }
 
 /// The high bit of each byte of `word` that is not an ASCII digit, and perhaps of

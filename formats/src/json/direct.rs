@@ -236,7 +236,7 @@ impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
     #[inline]
     fn read_f64(&mut self) -> Result<f64, Fallback> {
         match self.parser.lexer.peek() {
-            Some(b'-' | b'0'..=b'9') => match self.parser.lexer.scan_number() {
+            Some(b'-' | b'0'..=b'9') => match self.parser.lexer.scan_number_expecting::<true>() {
                 Ok(token) => match token.value() {
                     Number::Float(f) => Ok(f),
                     Number::Int(i) => Ok(i as f64),

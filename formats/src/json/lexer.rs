@@ -10,7 +10,7 @@
 
 use super::{Error, ErrorKind};
 use crate::common::{
-    decimal_to_f64, decode_string_runs, fold_digits, plain_integer, same_bytes, skip_spaces,
+    decimal_to_f64, decode_string_runs, fold_digits, same_bytes, skip_spaces, window_integer,
     Escapes, Span,
 };
 use quarry_raw_value::Num;
@@ -454,38 +454,53 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
     /// not need the value (validation, skipping) does not pay for conversion.
     #[inline(always)]
     pub fn scan_number(&mut self) -> Result<NumberToken<'a>, Error> {
+        self.scan_number_expecting::<false>()
+    }
+
+    /// [`Lexer::scan_number`] for a reader that expects a float (`FLOAT`): the integer
+    /// part is not read in one step first.
+    #[inline(always)]
+    pub fn scan_number_expecting<const FLOAT: bool>(&mut self) -> Result<NumberToken<'a>, Error> {
         let bytes = self.src.as_bytes();
         let start = self.pos;
-        if let Some((value, len)) = plain_integer(bytes, start) {
-            self.pos = start + len;
-            let negative = value < 0;
-            return Ok(NumberToken {
-                text: &self.src[start..start + len],
-                mantissa: value.unsigned_abs(),
-                int_len: (len - usize::from(negative)) as u32,
-                frac_len: 0,
-                exponent: 0,
-                negative,
-                is_float: false,
-            });
-        }
-        let mut i = start;
-        let negative = bytes.get(i) == Some(&b'-');
-        if negative {
-            i += 1;
-        }
-        let int_start = i;
-        // The digits folded into an integer, wrapping: exact while there are at most 19.
-        let mut mantissa: u64 = 0;
-        match bytes.get(i) {
-            Some(b'0') => {
-                i += 1;
-                if bytes.get(i).is_some_and(u8::is_ascii_digit) {
-                    return Err(self.error_at(ErrorKind::InvalidNumber, i));
-                }
+        // The integer part, in one step when it is short (as it usually is): an integer
+        // ends there, a float goes on from its end.
+        let (mut i, mut mantissa, negative, int_start);
+        if let Some(int) = window_integer(bytes, start).filter(|_| !FLOAT) {
+            let len = int.len();
+            if !matches!(int.after, b'.' | b'e' | b'E') {
+                self.pos = start + len;
+                return Ok(NumberToken {
+                    text: &self.src[start..start + len],
+                    mantissa: int.magnitude,
+                    int_len: int.digits as u32,
+                    frac_len: 0,
+                    exponent: 0,
+                    negative: int.negative,
+                    is_float: false,
+                });
             }
-            Some(b'1'..=b'9') => (i, mantissa) = fold_digits(bytes, i, 0),
-            _ => return Err(self.error_at(ErrorKind::InvalidNumber, i)),
+            (i, mantissa, negative) = (start + len, int.magnitude, int.negative);
+            int_start = start + usize::from(negative);
+        } else {
+            i = start;
+            negative = bytes.get(i) == Some(&b'-');
+            if negative {
+                i += 1;
+            }
+            int_start = i;
+            // The digits folded into an integer, wrapping: exact while there are at most 19.
+            mantissa = 0;
+            match bytes.get(i) {
+                Some(b'0') => {
+                    i += 1;
+                    if bytes.get(i).is_some_and(u8::is_ascii_digit) {
+                        return Err(self.error_at(ErrorKind::InvalidNumber, i));
+                    }
+                }
+                Some(b'1'..=b'9') => (i, mantissa) = fold_digits(bytes, i, 0),
+                _ => return Err(self.error_at(ErrorKind::InvalidNumber, i)),
+            }
         }
         let int_end = i;
         let mut frac_end = i;
@@ -685,10 +700,18 @@ fn parse_float_slow(text: &str) -> Number<'_> {
 mod tests {
     use super::*;
 
+    /// The number `text` reads as, the whole of it; read again with sixteen bytes after
+    /// it (where the integer part is read in one step), it must read the same.
     fn number(text: &str) -> Result<Number<'_>, ErrorKind> {
+        let padded = format!("{text},{}", " ".repeat(16));
+        let mut lexer = Lexer::<false>::new(&padded);
+        let in_window = lexer.read_number().map_err(|e| e.kind().clone());
+        let end = lexer.pos();
         let mut lexer = Lexer::<false>::new(text);
-        let n = lexer.read_number().map_err(|e| e.kind().clone())?;
-        assert_eq!(lexer.pos(), text.len(), "{text}");
+        let n = lexer.read_number().map_err(|e| e.kind().clone());
+        assert_eq!(in_window, n.clone(), "{text}");
+        let n = n?;
+        assert_eq!((lexer.pos(), end), (text.len(), text.len()), "{text}");
         Ok(n)
     }
 
