@@ -507,6 +507,36 @@ mod tests {
         Some((number[..end].parse().ok()?, lead + end))
     }
 
+    /// `read_i64` and `read_u64` on `text`, and the defaults' reads: each must read what
+    /// [`naive_integer`] reads, and stop where it ends.
+    fn integer_reads_agree(text: &str) -> Result<(), String> {
+        let new = || DirectSource::new(text.as_bytes(), Limits::default()).unwrap();
+        let (mut fast, mut default) = (new(), Default(new()));
+        let reads = [fast.read_i64(), default.read_i64()];
+        let ends = [fast.parser.lexer.pos(), default.0.parser.lexer.pos()];
+        agree(text, reads, ends)?;
+        let (mut fast, mut default) = (new(), Default(new()));
+        let reads = [fast.read_u64(), default.read_u64()];
+        let ends = [fast.parser.lexer.pos(), default.0.parser.lexer.pos()];
+        agree(text, reads, ends)
+    }
+
+    /// Whether both `reads` of `text`, ending at `ends`, are [`naive_integer`]'s.
+    fn agree<T: PartialEq + std::fmt::Debug + TryFrom<i128>>(
+        text: &str,
+        reads: [Result<T, Fallback>; 2],
+        ends: [usize; 2],
+    ) -> Result<(), String> {
+        let expected = naive_integer(text).and_then(|(v, end)| Some((T::try_from(v).ok()?, end)));
+        for (read, end) in reads.into_iter().zip(ends) {
+            let read = read.ok().map(|v| (v, end));
+            if read != expected {
+                return Err(format!("{text:?}: read {read:?}, expected {expected:?}"));
+            }
+        }
+        Ok(())
+    }
+
     /// `read_i64` and `read_u64` read what the defaults read and stop where they stop,
     /// on the fast path (sixteen bytes or more left) and off it: every sign, length and
     /// leading zero, before every kind of byte that may follow a number.
@@ -543,26 +573,7 @@ mod tests {
             for tail in tails {
                 for pad in [0, 16] {
                     let text = format!("{number}{tail}{}", " ".repeat(pad));
-                    let new = || DirectSource::new(text.as_bytes(), Limits::default()).unwrap();
-                    let naive = naive_integer(&text);
-                    let (mut fast, mut default) = (new(), Default(new()));
-                    let read = (fast.read_i64(), default.read_i64());
-                    assert_eq!(read.0, read.1, "{text:?}");
-                    let end = fast.parser.lexer.pos();
-                    let expected = naive.and_then(|(v, end)| Some((i64::try_from(v).ok()?, end)));
-                    assert_eq!(read.0.ok().map(|v| (v, end)), expected, "{text:?}");
-                    if read.0.is_ok() {
-                        assert_eq!(end, default.0.parser.lexer.pos(), "{text:?}");
-                    }
-                    let (mut fast, mut default) = (new(), Default(new()));
-                    let read = (fast.read_u64(), default.read_u64());
-                    assert_eq!(read.0, read.1, "{text:?}");
-                    let end = fast.parser.lexer.pos();
-                    let expected = naive.and_then(|(v, end)| Some((u64::try_from(v).ok()?, end)));
-                    assert_eq!(read.0.ok().map(|v| (v, end)), expected, "{text:?}");
-                    if read.0.is_ok() {
-                        assert_eq!(end, default.0.parser.lexer.pos(), "{text:?}");
-                    }
+                    integer_reads_agree(&text).unwrap();
                 }
             }
         }
@@ -583,20 +594,7 @@ mod tests {
             lead in " {0,3}",
         ) {
             let text = format!("{lead}{number}{tail}");
-            let naive = naive_integer(&text);
-            let new = || DirectSource::new(text.as_bytes(), Limits::default()).unwrap();
-            let (mut fast, mut default) = (new(), Default(new()));
-            let read = (fast.read_i64(), default.read_i64());
-            proptest::prop_assert_eq!(read.0, read.1, "{:?}", text);
-            let end = fast.parser.lexer.pos();
-            let expected = naive.and_then(|(v, end)| Some((i64::try_from(v).ok()?, end)));
-            proptest::prop_assert_eq!(read.0.ok().map(|v| (v, end)), expected, "{:?}", text);
-            let (mut fast, mut default) = (new(), Default(new()));
-            let read = (fast.read_u64(), default.read_u64());
-            proptest::prop_assert_eq!(read.0, read.1, "{:?}", text);
-            let end = fast.parser.lexer.pos();
-            let expected = naive.and_then(|(v, end)| Some((u64::try_from(v).ok()?, end)));
-            proptest::prop_assert_eq!(read.0.ok().map(|v| (v, end)), expected, "{:?}", text);
+            integer_reads_agree(&text).map_err(proptest::test_runner::TestCaseError::fail)?;
         }
     }
 
