@@ -205,7 +205,7 @@ impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
         }
     }
 
-    /// A plain integer of up to 15 digits at once ([`plain_integer`]); anything else
+    /// A plain integer of up to 15 digits at once (`common::plain_integer`); anything else
     /// through the lexer's number scan. The lexer tries the same step first, but taken
     /// here, before the general scan's code, a list of integers decodes a third faster
     /// still (`profile_decode`, int-list-10000: 376 → 269 ms).
