@@ -322,8 +322,21 @@ mod avx2 {
     }
 }
 
-/// The integer part of a number at `i`, `-?` then 1 to 15 digits without a leading
-/// zero, read from the sixteen bytes at `i`, with the byte after it inside them.
+/// `10^n` for the `n` digits (0 to 8) a step folds at once.
+const POW10: [u64; 9] = [
+    1,
+    10,
+    100,
+    1_000,
+    10_000,
+    100_000,
+    1_000_000,
+    10_000_000,
+    100_000_000,
+];
+
+/// The integer part of a number at `i`, `-?` then digits without a leading zero, 15
+/// bytes at most, read from the sixteen bytes at `i`, with the byte after it inside them.
 ///
 /// Both words are loaded at once, and the sign only selects between them: where a
 /// scan reads the sign, then the digits after it, then the byte after those, a list of
@@ -356,7 +369,6 @@ pub(crate) fn window_integer(bytes: &[u8], i: usize) -> Option<WindowInteger> {
     let magnitude = if digits <= 8 {
         leading_digits_value(d0, digits)
     } else {
-        const POW10: [u64; 8] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000];
         eight_digits_value(d0.to_le_bytes()) * POW10[digits - 8]
             + leading_digits_value(d1, digits - 8)
     };
@@ -416,8 +428,9 @@ fn non_digits(word: u64) -> u64 {
 /// moved to the top of a word of `0`s.
 #[inline(always)]
 fn leading_digits_value(word: u64, digits: usize) -> u64 {
-    let shift = 8 * (8 - digits as u32);
-    let word = (word << shift) | (0x3030_3030_3030_3030 & ((1u64 << shift) - 1));
+    // The `0`s fill the low `8 - digits` bytes: `0x30` bytes shifted down by `digits`,
+    // written as one byte fewer shifted by `digits - 1` so that eight digits shift by 56.
+    let word = (word << (8 * (8 - digits))) | (0x0030_3030_3030_3030 >> (8 * (digits - 1)));
     eight_digits_value(word.to_le_bytes())
 }
 
@@ -429,17 +442,6 @@ fn leading_digits_value(word: u64, digits: usize) -> u64 {
 /// word of `0`s), so a number of up to eight digits takes one step.
 #[inline]
 pub(crate) fn fold_digits(bytes: &[u8], mut i: usize, mut value: u64) -> (usize, u64) {
-    const POW10: [u64; 9] = [
-        1,
-        10,
-        100,
-        1_000,
-        10_000,
-        100_000,
-        1_000_000,
-        10_000_000,
-        100_000_000,
-    ];
     while let Some(chunk) = bytes
         .get(i..i + 8)
         .and_then(|c| <[u8; 8]>::try_from(c).ok())
@@ -453,11 +455,9 @@ pub(crate) fn fold_digits(bytes: &[u8], mut i: usize, mut value: u64) -> (usize,
             continue;
         }
         if digits > 0 {
-            let word = (u64::from_le_bytes(chunk) << (8 * (8 - digits)))
-                | (0x3030_3030_3030_3030 >> (8 * digits));
             value = value
                 .wrapping_mul(POW10[digits])
-                .wrapping_add(eight_digits_value(word.to_le_bytes()));
+                .wrapping_add(leading_digits_value(u64::from_le_bytes(chunk), digits));
         }
         return (i + digits, value);
     }
