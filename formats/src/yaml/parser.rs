@@ -672,6 +672,19 @@ impl<'a> Parser<'a> {
     }
 
     fn block_sequence_entry<B: YamlBuilder<'a>>(&mut self, b: &mut B) -> Result<(), Error> {
+        // The common `- value` line, read in place: what the `BlockEntry` arm below
+        // does with the two tokens the queue would have held.
+        if let Some((start, end)) = self.scanner.block_entry_in_place() {
+            self.last_end = self.last_end.max(end);
+            self.state = State::BlockSequenceEntry;
+            let value = &self.scanner.src()[start..end];
+            return self.bare_scalar(
+                b,
+                Cow::Borrowed(value),
+                ScalarStyle::Plain,
+                Span::new(start, end),
+            );
+        }
         let token = self.peek()?;
         match token.kind {
             TokenKind::BlockEntry => {
@@ -722,6 +735,20 @@ impl<'a> Parser<'a> {
     }
 
     fn block_mapping_key<B: YamlBuilder<'a>>(&mut self, b: &mut B) -> Result<(), Error> {
+        // The common `key:` line, read in place: what the `KeyScalar` arm below does
+        // with the token the queue would have held.
+        if let Some((start, end, colon)) = self.scanner.block_key_in_place() {
+            self.colon_end = colon + 1;
+            self.last_end = self.last_end.max(colon + 1);
+            self.state = State::BlockMappingValueAfterKey;
+            let key = &self.scanner.src()[start..end];
+            return self.bare_scalar(
+                b,
+                Cow::Borrowed(key),
+                ScalarStyle::Plain,
+                Span::new(start, end),
+            );
+        }
         let token = self.peek()?;
         match token.kind {
             TokenKind::Key => {
@@ -786,6 +813,15 @@ impl<'a> Parser<'a> {
         b: &mut B,
         colon_end: usize,
     ) -> Result<(), Error> {
+        // A one-line value, read in place: what `node_then` does with the scalar token
+        // the queue would have held.
+        if let Some((start, end, style)) = self.scanner.value_in_place() {
+            self.last_end = self.last_end.max(end);
+            self.state = State::BlockMappingKey;
+            let quotes = usize::from(style != ScalarStyle::Plain);
+            let value = &self.scanner.src()[start + quotes..end - quotes];
+            return self.bare_scalar(b, Cow::Borrowed(value), style, Span::new(start, end));
+        }
         let token = self.peek()?;
         if matches!(
             token.kind,
@@ -916,5 +952,226 @@ impl<'a> Parser<'a> {
         }
         self.state = State::FlowMappingKey;
         self.empty_scalar(b, Props::default(), at)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// Writes every event down with its span, so two runs can be compared.
+    #[derive(Default)]
+    struct Events(Vec<String>);
+
+    impl<'a> YamlBuilder<'a> for Events {
+        fn document_start(&mut self, start: DocumentStart) -> Result<(), ErrorKind> {
+            self.0.push(format!("+DOC {}", start.explicit));
+            Ok(())
+        }
+        fn document_end(&mut self, explicit: bool, span: Span) -> Result<(), ErrorKind> {
+            self.0.push(format!("-DOC {explicit} {span:?}"));
+            Ok(())
+        }
+        fn scalar(
+            &mut self,
+            value: Cow<'a, str>,
+            style: ScalarStyle,
+            props: Props<'a>,
+            span: Span,
+        ) -> Result<(), ErrorKind> {
+            self.0
+                .push(format!("=VAL {value:?} {style:?} {props:?} {span:?}"));
+            Ok(())
+        }
+        fn sequence_start(
+            &mut self,
+            style: CollectionStyle,
+            props: Props<'a>,
+            start: usize,
+        ) -> Result<(), ErrorKind> {
+            self.0.push(format!("+SEQ {style:?} {props:?} {start}"));
+            Ok(())
+        }
+        fn sequence_end(&mut self, span: Span) -> Result<(), ErrorKind> {
+            self.0.push(format!("-SEQ {span:?}"));
+            Ok(())
+        }
+        fn mapping_start(
+            &mut self,
+            style: CollectionStyle,
+            props: Props<'a>,
+            start: usize,
+        ) -> Result<(), ErrorKind> {
+            self.0.push(format!("+MAP {style:?} {props:?} {start}"));
+            Ok(())
+        }
+        fn mapping_end(&mut self, span: Span) -> Result<(), ErrorKind> {
+            self.0.push(format!("-MAP {span:?}"));
+            Ok(())
+        }
+        fn alias(&mut self, name: &'a str, span: Span) -> Result<(), ErrorKind> {
+            self.0.push(format!("=ALI {name} {span:?}"));
+            Ok(())
+        }
+    }
+
+    /// The events of `input` (and the error that ended them), with the scanner's
+    /// in-place reads on or off.
+    fn events(input: &[u8], in_place: bool) -> (Vec<String>, Option<String>) {
+        let mut events = Events::default();
+        let error = match Parser::new(input, Limits::default(), false) {
+            Ok(mut parser) => {
+                parser.scanner.in_place = in_place;
+                parser.run(&mut events).err()
+            }
+            Err(e) => Some(e),
+        };
+        (events.0, error.map(|e| format!("{e:?}")))
+    }
+
+    /// Asserts that reading keys and values in place changes nothing: the same events
+    /// and spans, or the same error. Before an error, the in-place reads may have
+    /// emitted more: the queue fetches a key's value with the key, so an error in the
+    /// value comes before the key's event there. Returns how many events there were.
+    fn in_place_agrees(input: &[u8]) -> usize {
+        let queued = events(input, false);
+        let in_place = events(input, true);
+        let text = String::from_utf8_lossy(input);
+        assert_eq!(in_place.1, queued.1, "{text:?}");
+        if queued.1.is_none() {
+            assert_eq!(in_place.0, queued.0, "{text:?}");
+        } else {
+            assert!(
+                in_place.0.starts_with(&queued.0),
+                "{text:?}: {in_place:?}, {queued:?}"
+            );
+        }
+        queued.0.len()
+    }
+
+    /// Every yaml-test-suite input and every YAML file of the corpus.
+    #[test]
+    fn keys_and_values_read_in_place_agree_with_the_token_queue() {
+        let testdata = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata");
+        let mut files = Vec::new();
+        let mut dirs = vec![
+            testdata.join("suites/yaml/tests"),
+            testdata.join("corpus/yaml"),
+        ];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).expect("testdata") {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
+                    files.push(path);
+                }
+            }
+        }
+        assert!(files.len() > 400, "only {} files", files.len());
+        let mut total = 0;
+        for file in &files {
+            let input = std::fs::read(file).unwrap();
+            total += in_place_agrees(&input);
+        }
+        assert!(total > 100_000, "only {total} events");
+    }
+
+    /// Pieces a block mapping's lines are made of, and the characters that end or
+    /// change them.
+    fn piece() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec![
+            "key",
+            "k2",
+            "a b",
+            "1",
+            "-1",
+            "x:y",
+            ": ",
+            ":",
+            "\n",
+            "\r\n",
+            "  ",
+            " ",
+            "\t",
+            "- ",
+            "-",
+            "? ",
+            "#c",
+            " #c",
+            "'q'",
+            "\"d\"",
+            "---",
+            "...",
+            "&a ",
+            "*a",
+            "!t ",
+            "[",
+            "]",
+            "{",
+            "}",
+            ",",
+            "|",
+            ">",
+            "%",
+            "null",
+            "é",
+            "...x",
+            "--- ",
+            "%YAML 1.2",
+        ])
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        /// Random lines of keys, values, indentation and indicators.
+        #[test]
+        fn in_place_reads_agree_on_random_lines(pieces in prop::collection::vec(piece(), 0..40)) {
+            in_place_agrees(pieces.concat().as_bytes());
+        }
+
+        /// Well-formed nested block mappings with random indentation and trailers.
+        #[test]
+        fn in_place_reads_agree_on_nested_mappings(
+            lines in prop::collection::vec((0usize..4, piece(), piece(), piece()), 1..30)
+        ) {
+            let mut text = String::new();
+            for (depth, key, value, trailer) in lines {
+                text.push_str(&"  ".repeat(depth));
+                text.push_str(key);
+                text.push_str(": ");
+                text.push_str(value);
+                text.push_str(trailer);
+                text.push('\n');
+            }
+            in_place_agrees(text.as_bytes());
+        }
+
+        /// Block sequences and mappings nested in each other, entries that are keys
+        /// among them.
+        #[test]
+        fn in_place_reads_agree_on_nested_sequences(
+            lines in prop::collection::vec((0usize..4, 0usize..4, piece(), piece()), 1..30)
+        ) {
+            let mut text = String::new();
+            for (depth, kind, first, second) in lines {
+                text.push_str(&"  ".repeat(depth));
+                match kind {
+                    0 => text.push_str("- "),
+                    1 => text.push_str("- k: "),
+                    2 => text.push_str("key:"),
+                    _ => text.push_str("key: "),
+                }
+                text.push_str(first);
+                text.push_str(second);
+                text.push('\n');
+            }
+            in_place_agrees(text.as_bytes());
+        }
     }
 }

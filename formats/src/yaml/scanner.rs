@@ -191,6 +191,17 @@ fn is_uri_char(c: u8) -> bool {
         || c >= 0x80
 }
 
+/// Where the scanner stands on its line: what an in-place read puts back when it
+/// leaves a token to the queue after all.
+#[derive(Clone, Copy)]
+struct LineState {
+    pos: usize,
+    line: usize,
+    line_start: usize,
+    simple_key_allowed: bool,
+    tab_in_indentation: bool,
+}
+
 /// The tokens scanned and not yet consumed, in order.
 ///
 /// Slots `head..tail` of a `Vec` that only grows: consuming a token moves `head`, and
@@ -428,6 +439,9 @@ pub(crate) struct Scanner<'a> {
     /// Where a plain scalar's fast path started, to check it against the general one.
     #[cfg(debug_assertions)]
     before_fast: (usize, usize, bool, bool),
+    /// Tests turn the parser's in-place reads off, to compare them with the queue.
+    #[cfg(test)]
+    pub(crate) in_place: bool,
 }
 
 type Result<T> = std::result::Result<T, Error>;
@@ -468,6 +482,8 @@ impl<'a> Scanner<'a> {
             comments: Vec::new(),
             #[cfg(debug_assertions)]
             before_fast: (0, 0, false, false),
+            #[cfg(test)]
+            in_place: true,
         }
     }
 
@@ -1795,6 +1811,173 @@ impl<'a> Scanner<'a> {
         let token = self.scan_plain_general()?;
         self.tokens.push_back(token);
         Ok(())
+    }
+
+    /// Whether the parser may take a token straight from the input, past the queue: in
+    /// block context, nothing queued, and no implicit key pending (so no token could be
+    /// inserted before the next one).
+    #[inline(always)]
+    fn queue_bypassable(&self) -> bool {
+        #[cfg(test)]
+        if !self.in_place {
+            return false;
+        }
+        self.tokens.is_empty()
+            && self.flow_level == 0
+            && self.simple_keys.len() == 1
+            && !self.simple_keys[0].possible
+    }
+
+    /// The scanner's position and line state, for an in-place read to put back when it
+    /// leaves the token to the queue.
+    #[inline(always)]
+    fn line_state(&self) -> LineState {
+        LineState {
+            pos: self.pos,
+            line: self.line,
+            line_start: self.line_start,
+            simple_key_allowed: self.simple_key_allowed,
+            tab_in_indentation: self.tab_in_indentation,
+        }
+    }
+
+    #[inline(always)]
+    fn restore(&mut self, state: LineState) {
+        self.pos = state.pos;
+        self.line = state.line;
+        self.line_start = state.line_start;
+        self.simple_key_allowed = state.simple_key_allowed;
+        self.tab_in_indentation = state.tab_in_indentation;
+    }
+
+    /// For an in-place read of a token that starts a line at the indentation of the
+    /// open block collection: what `scan_to_next_token` does when only a line break and
+    /// the next line's spaces come first (anything more, and the queue does it).
+    /// Whether the scanner is now at such a token: a plain scalar may start here, the
+    /// line is no `---` line, and no tab came before it.
+    #[inline(always)]
+    fn at_line_token_in_place(&mut self) -> bool {
+        if is_break(self.ch()) {
+            self.skip_break();
+            self.pos = skip_spaces(self.b, self.pos);
+            self.simple_key_allowed = true;
+            self.tab_in_indentation = false;
+        } else if self.col() == 0 {
+            self.tab_in_indentation = false;
+        }
+        self.simple_key_allowed
+            && !self.tab_in_indentation
+            && self.col() as isize == self.indent
+            && self.line != self.document_start_line
+    }
+
+    /// The next key of the open block mapping when it is the common one-line plain
+    /// `key:` at the mapping's indentation, read straight from the input: the key's
+    /// span and where its `:` is. It may follow the line break that ended the last
+    /// value. The scanner ends where queueing the key's token and consuming it would
+    /// have left it. `None` (leaving the scanner as it was) for anything else, which
+    /// the token queue then reads.
+    #[inline]
+    pub(crate) fn block_key_in_place(&mut self) -> Option<(usize, usize, usize)> {
+        if !self.queue_bypassable() {
+            return None;
+        }
+        let before = self.line_state();
+        let key = if self.at_line_token_in_place() && starts_plain_at_once(self.ch(), self.peek(1))
+        {
+            let key_line = self.line;
+            self.scan_plain_fast()
+                .filter(|&(start, _)| self.line == key_line && self.pos - start <= 1024)
+        } else {
+            None
+        };
+        match key {
+            Some((start, end)) if self.ch() == b':' && self.blankz_at(1) => {
+                let colon = self.pos;
+                self.tab_before = false;
+                self.after_key_colon();
+                self.tokens_parsed += 1;
+                Some((start, end, colon))
+            }
+            _ => {
+                self.restore(before);
+                None
+            }
+        }
+    }
+
+    /// The next entry of the open block sequence when it is `- ` and a one-line plain
+    /// scalar that is no key, read straight from the input: the scalar's span. It may
+    /// follow the line break that ended the last entry. The scanner ends where queueing
+    /// the entry's two tokens and consuming them would have left it; `None` (leaving
+    /// the scanner as it was) for anything else.
+    #[inline]
+    pub(crate) fn block_entry_in_place(&mut self) -> Option<(usize, usize)> {
+        if !self.queue_bypassable() {
+            return None;
+        }
+        let before = self.line_state();
+        let entry = if self.at_line_token_in_place()
+            && self.ch() == b'-'
+            && self.peek(1) == b' '
+            && starts_plain_at_once(self.peek(2), self.peek(3))
+        {
+            // `fetch_block_entry`, then `fetch_plain_scalar` after the one space.
+            self.pos += 2;
+            self.simple_key_allowed = false;
+            let line = self.line;
+            self.scan_plain_fast()
+                .filter(|_| !(self.line == line && self.ch() == b':' && self.blankz_at(1)))
+        } else {
+            None
+        };
+        if entry.is_none() {
+            self.restore(before);
+            return None;
+        }
+        self.tab_before = false;
+        self.tokens_parsed += 2;
+        entry
+    }
+
+    /// A block mapping's value right after its key's `:` on the same line, when it is
+    /// a one-line plain scalar or a one-line double-quoted one without escapes, read
+    /// straight from the input: its span (quotes included) and style. The scanner ends
+    /// where queueing the scalar's token and consuming it would have left it; `None`
+    /// (leaving the scanner as it was) for anything else.
+    #[inline]
+    pub(crate) fn value_in_place(&mut self) -> Option<(usize, usize, ScalarStyle)> {
+        if !self.queue_bypassable()
+            || self.simple_key_allowed
+            || self.col() == 0
+            || self.col() as isize <= self.indent
+        {
+            return None;
+        }
+        let c = self.ch();
+        let value = if starts_plain_at_once(c, self.peek(1)) {
+            let (start, end) = self.scan_plain_fast()?;
+            (start, end, ScalarStyle::Plain)
+        } else if c == b'"' {
+            let close = self.double_quoted_on_line()?;
+            let mut p = close + 1;
+            while p < self.b.len() && is_blank(self.b[p]) {
+                p += 1;
+            }
+            if !matches!(self.b.get(p), None | Some(b'\n' | b'\r' | b'#' | b':')) {
+                // Content after the scalar: an error the queue reports.
+                return None;
+            }
+            let start = self.pos;
+            self.pos = close + 1;
+            self.json_token_number = self.tokens_parsed + 1;
+            (start, close + 1, ScalarStyle::DoubleQuoted)
+        } else {
+            return None;
+        };
+        self.tab_before = false;
+        self.tokens_parsed += 1;
+        Some(value)
     }
 
     /// Queues the plain scalar `start..end` (one line, as the input has it).
