@@ -14,7 +14,7 @@ use crate::common::{validate_utf8, Limits, Span};
 use super::builder::{
     CollectionStyle, DocumentStart, Props, ScalarStyle, Tag, YamlBuilder, CORE_PREFIX,
 };
-use super::scanner::{Scanner, Token, TokenKind};
+use super::scanner::{InPlace, Scanner, Token, TokenKind};
 use super::{Error, ErrorKind};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -538,6 +538,37 @@ impl<'a> Parser<'a> {
         self.emit(result, end)
     }
 
+    /// Emits the node the scanner read in place, as `node_then(b, next, ..)` would
+    /// have from the queued tokens: a scalar, then state `next`; or a block
+    /// collection's start, inside it (its start token consumed), `next` pushed.
+    #[inline(always)]
+    fn in_place<B: YamlBuilder<'a>>(
+        &mut self,
+        b: &mut B,
+        read: InPlace,
+        next: State,
+    ) -> Result<(), Error> {
+        let (at, mapping) = match read {
+            InPlace::Scalar(start, end, style) => {
+                self.last_end = self.last_end.max(end);
+                self.state = next;
+                let quotes = usize::from(style != ScalarStyle::Plain);
+                let value = &self.scanner.src()[start + quotes..end - quotes];
+                return self.bare_scalar(b, Cow::Borrowed(value), style, Span::new(start, end));
+            }
+            InPlace::Mapping(at) => (at, true),
+            InPlace::Sequence(at) => (at, false),
+        };
+        self.last_end = self.last_end.max(at);
+        self.states.push(next);
+        self.state = if mapping {
+            State::BlockMappingKey
+        } else {
+            State::BlockSequenceEntry
+        };
+        self.start_collection(b, mapping, CollectionStyle::Block, Props::default(), at)
+    }
+
     /// Parses one node, then goes on in state `next`. A plain node without properties
     /// (most of them) takes the short way, without the state stack.
     #[inline]
@@ -672,18 +703,10 @@ impl<'a> Parser<'a> {
     }
 
     fn block_sequence_entry<B: YamlBuilder<'a>>(&mut self, b: &mut B) -> Result<(), Error> {
-        // The common `- value` line, read in place: what the `BlockEntry` arm below
-        // does with the two tokens the queue would have held.
-        if let Some((start, end)) = self.scanner.block_entry_in_place() {
-            self.last_end = self.last_end.max(end);
-            self.state = State::BlockSequenceEntry;
-            let value = &self.scanner.src()[start..end];
-            return self.bare_scalar(
-                b,
-                Cow::Borrowed(value),
-                ScalarStyle::Plain,
-                Span::new(start, end),
-            );
+        // The common `- value` and `- key: value` lines, read in place: what the
+        // `BlockEntry` arm below does with the tokens the queue would have held.
+        if let Some(read) = self.scanner.block_entry_in_place() {
+            return self.in_place(b, read, State::BlockSequenceEntry);
         }
         let token = self.peek()?;
         match token.kind {
@@ -813,14 +836,10 @@ impl<'a> Parser<'a> {
         b: &mut B,
         colon_end: usize,
     ) -> Result<(), Error> {
-        // A one-line value, read in place: what `node_then` does with the scalar token
-        // the queue would have held.
-        if let Some((start, end, style)) = self.scanner.value_in_place() {
-            self.last_end = self.last_end.max(end);
-            self.state = State::BlockMappingKey;
-            let quotes = usize::from(style != ScalarStyle::Plain);
-            let value = &self.scanner.src()[start + quotes..end - quotes];
-            return self.bare_scalar(b, Cow::Borrowed(value), style, Span::new(start, end));
+        // A one-line value, or a collection on the next lines, read in place: what
+        // `node_then` does with the tokens the queue would have held.
+        if let Some(read) = self.scanner.value_in_place() {
+            return self.in_place(b, read, State::BlockMappingKey);
         }
         let token = self.peek()?;
         if matches!(

@@ -202,6 +202,17 @@ struct LineState {
     tab_in_indentation: bool,
 }
 
+/// What the parser's in-place reads found (see [`Scanner::value_in_place`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum InPlace {
+    /// A scalar: its span (quotes included) and style.
+    Scalar(usize, usize, ScalarStyle),
+    /// A block mapping starts at this offset; its first key is read next.
+    Mapping(usize),
+    /// A block sequence starts at this offset, at its first `-`.
+    Sequence(usize),
+}
+
 /// The tokens scanned and not yet consumed, in order.
 ///
 /// Slots `head..tail` of a `Vec` that only grows: consuming a token moves `head`, and
@@ -1906,47 +1917,96 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// The next entry of the open block sequence when it is `- ` and a one-line plain
-    /// scalar that is no key, read straight from the input: the scalar's span. It may
-    /// follow the line break that ended the last entry. The scanner ends where queueing
-    /// the entry's two tokens and consuming them would have left it; `None` (leaving
-    /// the scanner as it was) for anything else.
+    /// Opens a block collection at the current position for an in-place read, as
+    /// `open_block` does when a token there starts one (the collection's start token
+    /// counted as consumed). `false`, changing nothing, at the depth limit (the queue
+    /// then reports it).
     #[inline]
-    pub(crate) fn block_entry_in_place(&mut self) -> Option<(usize, usize)> {
+    fn open_block_in_place(&mut self) -> bool {
+        if self.indents.len() >= self.max_depth {
+            return false;
+        }
+        self.indents.push(self.indent);
+        self.indent = self.col() as isize;
+        self.tokens_parsed += 1;
+        true
+    }
+
+    /// Whether the plain scalar at the current position is a block key: it ends on
+    /// its line at a `:` and a blank, within 1024 bytes. Scans it and puts the
+    /// position back.
+    #[inline]
+    fn plain_key_here(&mut self) -> bool {
+        let (start, line) = (self.pos, self.line);
+        let key = starts_plain_at_once(self.ch(), self.peek(1))
+            && self.scan_plain_fast().is_some_and(|_| {
+                self.line == line
+                    && self.ch() == b':'
+                    && self.blankz_at(1)
+                    && self.pos - start <= 1024
+            });
+        if self.line == line {
+            self.pos = start;
+        }
+        key
+    }
+
+    /// The next entry of the open block sequence, read straight from the input when it
+    /// is `- ` and a one-line plain scalar that is no key ([`InPlace::Scalar`]), or
+    /// `- ` and a plain `key:` that starts a mapping ([`InPlace::Mapping`], the
+    /// scanner then at the key). It may follow the line break that ended the last
+    /// entry. The scanner ends where queueing the entry's tokens and consuming them
+    /// would have left it; `None` (leaving the scanner as it was) for anything else.
+    #[inline]
+    pub(crate) fn block_entry_in_place(&mut self) -> Option<InPlace> {
         if !self.queue_bypassable() {
             return None;
         }
         let before = self.line_state();
-        let entry = if self.at_line_token_in_place()
+        if !(self.at_line_token_in_place()
             && self.ch() == b'-'
             && self.peek(1) == b' '
-            && starts_plain_at_once(self.peek(2), self.peek(3))
+            && starts_plain_at_once(self.peek(2), self.peek(3)))
         {
-            // `fetch_block_entry`, then `fetch_plain_scalar` after the one space.
-            self.pos += 2;
-            self.simple_key_allowed = false;
-            let line = self.line;
-            self.scan_plain_fast()
-                .filter(|_| !(self.line == line && self.ch() == b':' && self.blankz_at(1)))
-        } else {
-            None
-        };
-        if entry.is_none() {
             self.restore(before);
             return None;
         }
+        // `fetch_block_entry`, then `fetch_plain_scalar` after the one space.
+        self.pos += 2;
+        let at = self.pos;
+        let line = self.line;
+        self.simple_key_allowed = false;
+        let Some((start, end)) = self.scan_plain_fast() else {
+            self.restore(before);
+            return None;
+        };
+        if self.line == line && self.ch() == b':' && self.blankz_at(1) {
+            // A key: a mapping starts here; its key is read again in the next step.
+            let long = self.pos - start > 1024;
+            self.pos = at;
+            self.simple_key_allowed = true;
+            if long || !self.open_block_in_place() {
+                self.restore(before);
+                return None;
+            }
+            self.tab_before = false;
+            self.tokens_parsed += 1;
+            return Some(InPlace::Mapping(at));
+        }
         self.tab_before = false;
         self.tokens_parsed += 2;
-        entry
+        Some(InPlace::Scalar(start, end, ScalarStyle::Plain))
     }
 
-    /// A block mapping's value right after its key's `:` on the same line, when it is
-    /// a one-line plain scalar or a one-line double-quoted one without escapes, read
-    /// straight from the input: its span (quotes included) and style. The scanner ends
-    /// where queueing the scalar's token and consuming it would have left it; `None`
+    /// A block mapping's value right after its key's `:`, read straight from the
+    /// input: on the same line, a one-line plain scalar or a one-line double-quoted
+    /// one without escapes ([`InPlace::Scalar`]); on the next line, further indented,
+    /// a plain `key:` or a `- ` that starts a collection ([`InPlace::Mapping`],
+    /// [`InPlace::Sequence`], the scanner then at its first token). The scanner ends
+    /// where queueing the tokens and consuming them would have left it; `None`
     /// (leaving the scanner as it was) for anything else.
     #[inline]
-    pub(crate) fn value_in_place(&mut self) -> Option<(usize, usize, ScalarStyle)> {
+    pub(crate) fn value_in_place(&mut self) -> Option<InPlace> {
         if !self.queue_bypassable()
             || self.simple_key_allowed
             || self.col() == 0
@@ -1957,7 +2017,7 @@ impl<'a> Scanner<'a> {
         let c = self.ch();
         let value = if starts_plain_at_once(c, self.peek(1)) {
             let (start, end) = self.scan_plain_fast()?;
-            (start, end, ScalarStyle::Plain)
+            InPlace::Scalar(start, end, ScalarStyle::Plain)
         } else if c == b'"' {
             let close = self.double_quoted_on_line()?;
             let mut p = close + 1;
@@ -1971,13 +2031,47 @@ impl<'a> Scanner<'a> {
             let start = self.pos;
             self.pos = close + 1;
             self.json_token_number = self.tokens_parsed + 1;
-            (start, close + 1, ScalarStyle::DoubleQuoted)
+            InPlace::Scalar(start, close + 1, ScalarStyle::DoubleQuoted)
+        } else if is_break(c) {
+            return self.nested_collection_in_place();
         } else {
             return None;
         };
         self.tab_before = false;
         self.tokens_parsed += 1;
         Some(value)
+    }
+
+    /// [`Scanner::value_in_place`] at the line break after a key's `:`: a collection
+    /// that starts on the next line, further indented.
+    #[inline]
+    fn nested_collection_in_place(&mut self) -> Option<InPlace> {
+        let before = self.line_state();
+        let indent = self.indent;
+        self.skip_break();
+        self.pos = skip_spaces(self.b, self.pos);
+        self.simple_key_allowed = true;
+        self.tab_in_indentation = false;
+        let at = self.pos;
+        let start = if self.col() as isize <= indent || self.line == self.document_start_line {
+            None
+        } else if self.ch() == b'-' && self.peek(1) == b' ' {
+            Some(InPlace::Sequence(at))
+        } else if self.plain_key_here() {
+            Some(InPlace::Mapping(at))
+        } else {
+            None
+        };
+        match start {
+            Some(start) if self.open_block_in_place() => {
+                self.tab_before = false;
+                Some(start)
+            }
+            _ => {
+                self.restore(before);
+                None
+            }
+        }
     }
 
     /// Queues the plain scalar `start..end` (one line, as the input has it).
