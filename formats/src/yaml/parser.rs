@@ -569,6 +569,21 @@ impl<'a> Parser<'a> {
         self.start_collection(b, mapping, CollectionStyle::Block, Props::default(), at)
     }
 
+    /// Ends the innermost block collection (a sequence if `sequence`) whose end the
+    /// scanner read in place, where the next content starts at `at`: what the
+    /// `BlockEnd` arms do with the token.
+    fn end_in_place<B: YamlBuilder<'a>>(
+        &mut self,
+        b: &mut B,
+        sequence: bool,
+        at: usize,
+    ) -> Result<(), Error> {
+        self.last_end = self.last_end.max(at);
+        self.state = self.pop_state();
+        let end = self.last_end;
+        self.end_collection(b, sequence, end)
+    }
+
     /// Parses one node, then goes on in state `next`. A plain node without properties
     /// (most of them) takes the short way, without the state stack.
     #[inline]
@@ -708,6 +723,9 @@ impl<'a> Parser<'a> {
         if let Some(read) = self.scanner.block_entry_in_place() {
             return self.in_place(b, read, State::BlockSequenceEntry);
         }
+        if let Some(at) = self.scanner.block_end_in_place() {
+            return self.end_in_place(b, true, at);
+        }
         let token = self.peek()?;
         match token.kind {
             TokenKind::BlockEntry => {
@@ -771,6 +789,9 @@ impl<'a> Parser<'a> {
                 ScalarStyle::Plain,
                 Span::new(start, end),
             );
+        }
+        if let Some(at) = self.scanner.block_end_in_place() {
+            return self.end_in_place(b, false, at);
         }
         let token = self.peek()?;
         match token.kind {

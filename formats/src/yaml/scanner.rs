@@ -1951,6 +1951,37 @@ impl<'a> Scanner<'a> {
         key
     }
 
+    /// The end of the innermost block collection, read in place when the next line's
+    /// content starts left of its indentation after only a line break and spaces (or
+    /// with the scanner there already): where the content starts, which the queue's
+    /// `BlockEnd` token would have spanned. The scanner closes that one collection, as
+    /// `unroll_indent` does for each; `None` (leaving the scanner as it was) for
+    /// anything else.
+    #[inline]
+    pub(crate) fn block_end_in_place(&mut self) -> Option<usize> {
+        if !self.queue_bypassable() {
+            return None;
+        }
+        let before = self.line_state();
+        if is_break(self.ch()) {
+            self.skip_break();
+            self.pos = skip_spaces(self.b, self.pos);
+            self.simple_key_allowed = true;
+            self.tab_in_indentation = false;
+        } else if self.col() == 0 {
+            self.tab_in_indentation = false;
+        }
+        let c = self.ch();
+        if !(c > b' ' && c < 0x80 && c != b'#' && (self.col() as isize) < self.indent) {
+            self.restore(before);
+            return None;
+        }
+        self.tab_before = false;
+        self.indent = self.indents.pop().unwrap_or(-1);
+        self.tokens_parsed += 1;
+        Some(self.pos)
+    }
+
     /// The next entry of the open block sequence, read straight from the input when it
     /// is `- ` and a one-line plain scalar that is no key ([`InPlace::Scalar`]), or
     /// `- ` and a plain `key:` that starts a mapping ([`InPlace::Mapping`], the
