@@ -1861,13 +1861,11 @@ impl<'a> Scanner<'a> {
         self.tab_in_indentation = state.tab_in_indentation;
     }
 
-    /// For an in-place read of a token that starts a line at the indentation of the
-    /// open block collection: what `scan_to_next_token` does when only a line break and
-    /// the next line's spaces come first (anything more, and the queue does it).
-    /// Whether the scanner is now at such a token: a plain scalar may start here, the
-    /// line is no `---` line, and no tab came before it.
+    /// For an in-place read: what `scan_to_next_token` does when only a line break and
+    /// the next line's spaces come before the next token (anything more, and the queue
+    /// does it), or, at the start of a line already, what it does there first.
     #[inline(always)]
-    fn at_line_token_in_place(&mut self) -> bool {
+    fn skip_to_line_content_in_place(&mut self) {
         if is_break(self.ch()) {
             self.skip_break();
             self.pos = skip_spaces(self.b, self.pos);
@@ -1876,6 +1874,15 @@ impl<'a> Scanner<'a> {
         } else if self.col() == 0 {
             self.tab_in_indentation = false;
         }
+    }
+
+    /// For an in-place read of a token that starts a line at the indentation of the
+    /// open block collection: [`Scanner::skip_to_line_content_in_place`], then whether the
+    /// scanner is at such a token: a plain scalar may start here, the line is no `---`
+    /// line, and no tab came before it.
+    #[inline(always)]
+    fn at_line_token_in_place(&mut self) -> bool {
+        self.skip_to_line_content_in_place();
         self.simple_key_allowed
             && !self.tab_in_indentation
             && self.col() as isize == self.indent
@@ -1963,14 +1970,7 @@ impl<'a> Scanner<'a> {
             return None;
         }
         let before = self.line_state();
-        if is_break(self.ch()) {
-            self.skip_break();
-            self.pos = skip_spaces(self.b, self.pos);
-            self.simple_key_allowed = true;
-            self.tab_in_indentation = false;
-        } else if self.col() == 0 {
-            self.tab_in_indentation = false;
-        }
+        self.skip_to_line_content_in_place();
         let c = self.ch();
         if !(c > b' ' && c < 0x80 && c != b'#' && (self.col() as isize) < self.indent) {
             self.restore(before);
@@ -2079,10 +2079,7 @@ impl<'a> Scanner<'a> {
     fn nested_collection_in_place(&mut self) -> Option<InPlace> {
         let before = self.line_state();
         let indent = self.indent;
-        self.skip_break();
-        self.pos = skip_spaces(self.b, self.pos);
-        self.simple_key_allowed = true;
-        self.tab_in_indentation = false;
+        self.skip_to_line_content_in_place();
         let at = self.pos;
         let start = if self.col() as isize <= indent || self.line == self.document_start_line {
             None
