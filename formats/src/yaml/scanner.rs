@@ -1012,16 +1012,21 @@ impl<'a> Scanner<'a> {
         if self.flow_level > 0 {
             return Ok(());
         }
-        let mut p = self.pos;
+        self.end_of_flow_node(self.pos)
+            .map_err(|p| self.unexpected("a comment or a line break", p))
+    }
+
+    /// In block context, whether only blanks, then a line break, a comment, a `:` or
+    /// the end, follow a flow node that ends at `p`; `Err` with where a `,` or further
+    /// content stands instead.
+    #[inline]
+    fn end_of_flow_node(&self, mut p: usize) -> std::result::Result<(), usize> {
         while p < self.b.len() && is_blank(self.b[p]) {
             p += 1;
         }
         match self.b.get(p) {
             None | Some(b'\n' | b'\r' | b'#' | b':') => Ok(()),
-            Some(_) => {
-                // A `,` or further content after a flow node in block context.
-                Err(self.unexpected("a comment or a line break", p))
-            }
+            Some(_) => Err(p),
         }
     }
 
@@ -1901,16 +1906,14 @@ impl<'a> Scanner<'a> {
             return None;
         }
         let before = self.line_state();
-        let key = if self.at_line_token_in_place() && starts_plain_at_once(self.ch(), self.peek(1))
-        {
-            let key_line = self.line;
-            self.scan_plain_fast()
-                .filter(|&(start, _)| self.line == key_line && self.pos - start <= 1024)
-        } else {
-            None
-        };
-        match key {
-            Some((start, end)) if self.ch() == b':' && self.blankz_at(1) => {
+        let scanned =
+            if self.at_line_token_in_place() && starts_plain_at_once(self.ch(), self.peek(1)) {
+                self.scan_plain_on_line()
+            } else {
+                None
+            };
+        match scanned {
+            Some((start, end, true)) => {
                 let colon = self.pos;
                 self.tab_before = false;
                 self.after_key_colon();
@@ -1922,6 +1925,21 @@ impl<'a> Scanner<'a> {
                 None
             }
         }
+    }
+
+    /// The one-line plain scalar at the current position, scanned for an in-place read:
+    /// its span, and whether it is an implicit block key (its `:` and a blank follow on
+    /// its line). `None` where the general path scans it, and for a key over 1024 bytes
+    /// (an error the queue reports).
+    #[inline(always)]
+    fn scan_plain_on_line(&mut self) -> Option<(usize, usize, bool)> {
+        let line = self.line;
+        let (start, end) = self.scan_plain_fast()?;
+        let key = self.line == line && self.ch() == b':' && self.blankz_at(1);
+        if key && self.pos - start > 1024 {
+            return None;
+        }
+        Some((start, end, key))
     }
 
     /// Opens a block collection at the current position for an in-place read, as
@@ -1939,19 +1957,14 @@ impl<'a> Scanner<'a> {
         true
     }
 
-    /// Whether the plain scalar at the current position is a block key: it ends on
-    /// its line at a `:` and a blank, within 1024 bytes. Scans it and puts the
-    /// position back.
+    /// Whether the plain scalar at the current position is a block key (see
+    /// [`Scanner::scan_plain_on_line`]). Scans it and puts the position back when it
+    /// stayed on its line.
     #[inline]
     fn plain_key_here(&mut self) -> bool {
         let (start, line) = (self.pos, self.line);
         let key = starts_plain_at_once(self.ch(), self.peek(1))
-            && self.scan_plain_fast().is_some_and(|_| {
-                self.line == line
-                    && self.ch() == b':'
-                    && self.blankz_at(1)
-                    && self.pos - start <= 1024
-            });
+            && matches!(self.scan_plain_on_line(), Some((_, _, true)));
         if self.line == line {
             self.pos = start;
         }
@@ -2005,18 +2018,16 @@ impl<'a> Scanner<'a> {
         // `fetch_block_entry`, then `fetch_plain_scalar` after the one space.
         self.pos += 2;
         let at = self.pos;
-        let line = self.line;
         self.simple_key_allowed = false;
-        let Some((start, end)) = self.scan_plain_fast() else {
+        let Some((start, end, key)) = self.scan_plain_on_line() else {
             self.restore(before);
             return None;
         };
-        if self.line == line && self.ch() == b':' && self.blankz_at(1) {
-            // A key: a mapping starts here; its key is read again in the next step.
-            let long = self.pos - start > 1024;
+        if key {
+            // A mapping starts here; its key is read again in the next step.
             self.pos = at;
             self.simple_key_allowed = true;
-            if long || !self.open_block_in_place() {
+            if !self.open_block_in_place() {
                 self.restore(before);
                 return None;
             }
@@ -2051,14 +2062,8 @@ impl<'a> Scanner<'a> {
             InPlace::Scalar(start, end, ScalarStyle::Plain)
         } else if c == b'"' {
             let close = self.double_quoted_on_line()?;
-            let mut p = close + 1;
-            while p < self.b.len() && is_blank(self.b[p]) {
-                p += 1;
-            }
-            if !matches!(self.b.get(p), None | Some(b'\n' | b'\r' | b'#' | b':')) {
-                // Content after the scalar: an error the queue reports.
-                return None;
-            }
+            // Content after the scalar is an error the queue reports.
+            self.end_of_flow_node(close + 1).ok()?;
             let start = self.pos;
             self.pos = close + 1;
             self.json_token_number = self.tokens_parsed + 1;
