@@ -1,7 +1,7 @@
 //! Struct decode of a person batch in a loop, for a profiler:
 //! `profile_decode FORMAT FILE [ITERATIONS]` with FORMAT one of json, yaml, toml, xml,
 //! plist (XML and TOML batches decode as `Records<Person>`, the others as `Vec<Person>`),
-//! or `FORMAT-raw` to parse into a RawValue only, or `FORMAT-check` to validate only. A fourth argument picks another
+//! or `FORMAT-raw` to parse into a RawValue only, or `FORMAT-check` to validate only, or `json-tree` to build the JSON tree door's document. A fourth argument picks another
 //! shape: `small` (`SmallMessage`), `ints` (`Vec<i64>`), or, for TOML and XML,
 //! `wide` (`Records<Wide>`) or `articles` (`Records<Article>`); `readings` (telemetry's
 //! `Reading`s); `config` (`Config`);
@@ -25,10 +25,16 @@ fn main() {
         Some(name) => (name, true),
         None => (name, false),
     };
+    let (name, tree_only) = match name.strip_suffix("-tree") {
+        Some(name) => (name, true),
+        None => (name, false),
+    };
     let format: Format = name.parse().expect("a format");
     let mut sink = 0usize;
     for _ in 0..iterations {
-        sink += if check_only {
+        sink += if tree_only {
+            quarry::json::parse_tree(&bytes).map_or(0, |d| d.node_count())
+        } else if check_only {
             usize::from(quarry::check(&bytes, format).is_ok())
         } else if raw_only {
             quarry::parse_raw(&bytes, format).map_or(0, |v| v.kind_name().len())

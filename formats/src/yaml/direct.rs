@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use quarry_raw_value::{Fallback, PullSource, RawValue, Text, ValueKind};
+use quarry_raw_value::{Fallback, GuessedKey, PlainKey, PullSource, RawValue, Text, ValueKind};
 
 use crate::common::{Limits, Span};
 
@@ -272,6 +272,13 @@ impl<'a> DirectSource<'a> {
         if self.failed {
             return Err(Fallback);
         }
+        // A mapping's one-line value, read in place without a step.
+        if let Some((text, style)) = self.parser.scalar_value_in_place() {
+            self.capture.borrowed = text;
+            self.capture.owned = None;
+            self.capture.style = style;
+            return Ok(Event::Scalar);
+        }
         self.step_to_event().map_err(|_| {
             self.failed = true;
             Fallback
@@ -317,6 +324,20 @@ impl<'a> DirectSource<'a> {
     #[inline]
     fn is_merge_key(&self) -> bool {
         self.merge_keys && self.capture.style == ScalarStyle::Plain && self.capture.text() == "<<"
+    }
+
+    /// The open block mapping's next key, when the parser reads it in place without a
+    /// step (see [`Parser::plain_key_in_place`]), and whether it is `guess`. A key read
+    /// in place is plain and never the merge key `<<` (it starts with a letter, a digit
+    /// or one of a few other characters).
+    #[inline(always)]
+    fn key_in_place(&mut self, guess: &[u8]) -> Option<(&'a str, bool)> {
+        if self.peeked || self.failed {
+            return None;
+        }
+        let key = self.parser.plain_key_in_place(guess);
+        debug_assert!(!matches!(key, Some(("<<", _))));
+        key
     }
 
     /// Skips the rest of a collection whose start was just read. Falls back where the
@@ -373,6 +394,7 @@ fn plain_is_string(text: &str) -> bool {
 
 impl<'a> PullSource<'a> for DirectSource<'a> {
     const TYPED_STRINGS: bool = true;
+    const GUESSES_IN_PLACE: bool = true;
 
     #[inline]
     fn peek_token(&mut self) -> Result<ValueKind, Fallback> {
@@ -462,11 +484,35 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
 
     #[inline]
     fn next_key(&mut self, _first: bool) -> Result<Option<Text<'a, '_>>, Fallback> {
+        if let Some((key, _)) = self.key_in_place(&[]) {
+            return Ok(Some(Text::Borrowed(key)));
+        }
         match self.pull()? {
             Event::End => Ok(None),
             Event::Scalar => self.key_text().map(Some),
             _ => Err(Fallback),
         }
+    }
+
+    #[inline]
+    fn next_key_guessed(
+        &mut self,
+        first: bool,
+        guess: PlainKey<'_>,
+    ) -> Result<GuessedKey<'a, '_>, Fallback> {
+        if let Some((key, guessed)) = self.key_in_place(guess.as_bytes()) {
+            // A key that was scanned may still be the guess (one with a space in it).
+            return Ok(if guessed || key.as_bytes() == guess.as_bytes() {
+                GuessedKey::Guessed
+            } else {
+                GuessedKey::Other(Text::Borrowed(key))
+            });
+        }
+        Ok(match self.next_key(first)? {
+            None => GuessedKey::End,
+            Some(key) if key.as_bytes() == guess.as_bytes() => GuessedKey::Guessed,
+            Some(key) => GuessedKey::Other(key),
+        })
     }
 
     fn skip_value(&mut self) -> Result<(), Fallback> {
@@ -520,6 +566,42 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A guessed key is taken in place when the line starts with it and its `:`, and
+    /// is otherwise read as `next_key` reads it: another key, one the guess only begins,
+    /// one that begins the guess, a key with a `:` in it, a guess with a space (scanned,
+    /// then found equal), a quoted key (read by a step), the first key of a mapping
+    /// nested in place, and the end.
+    #[test]
+    fn keys_are_guessed_in_place_or_read() {
+        let text = "top: 0\nid: 1\nabc: 2\nab: 3\nab:c: 4\na b: 5\n'q': 6\nx:\n  in: 7\ny: 8\n";
+        let mut src = DirectSource::new(text.as_bytes(), Limits::default()).unwrap();
+        let guess = |key| PlainKey::new(key).unwrap();
+        let mut keys = Vec::new();
+        src.begin_object().unwrap();
+        let guesses = [
+            "top", "id", "ab", "abcd", "ab", "a b", "q", "x", "in", "}", "z", "y",
+        ];
+        for (i, g) in guesses.into_iter().enumerate() {
+            let first = i == 0 || g == "in";
+            let key = match src.next_key_guessed(first, guess(g)).unwrap() {
+                GuessedKey::End => "}".to_owned(),
+                GuessedKey::Guessed => format!("={g}"),
+                GuessedKey::Other(key) => key.to_string(),
+            };
+            match key.as_str() {
+                "}" => {}
+                "=x" => src.begin_object().unwrap(),
+                _ => src.skip_value().unwrap(),
+            }
+            keys.push(key);
+        }
+        let expected = [
+            "=top", "=id", "abc", "ab", "ab:c", "=a b", "=q", "=x", "=in", "}", "y", "}",
+        ];
+        assert_eq!(keys, expected);
+        src.finish().unwrap();
+    }
 
     /// The direct path's shortcut for strings agrees with the core schema on texts
     /// starting with every ASCII byte and on every special spelling.

@@ -14,7 +14,7 @@ use crate::common::{validate_utf8, Limits, Span};
 use super::builder::{
     CollectionStyle, DocumentStart, Props, ScalarStyle, Tag, YamlBuilder, CORE_PREFIX,
 };
-use super::scanner::{InPlace, Scanner, Token, TokenKind};
+use super::scanner::{InPlace, KeyInPlace, Scanner, Token, TokenKind};
 use super::{Error, ErrorKind};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -550,10 +550,7 @@ impl<'a> Parser<'a> {
     ) -> Result<(), Error> {
         let (at, mapping) = match read {
             InPlace::Scalar(start, end, style) => {
-                self.last_end = self.last_end.max(end);
-                self.state = next;
-                let quotes = usize::from(style != ScalarStyle::Plain);
-                let value = &self.scanner.src()[start + quotes..end - quotes];
+                let value = self.scalar_in_place(start, end, style, next);
                 return self.bare_scalar(b, Cow::Borrowed(value), style, Span::new(start, end));
             }
             InPlace::Mapping(at) => (at, true),
@@ -567,6 +564,65 @@ impl<'a> Parser<'a> {
             State::BlockSequenceEntry
         };
         self.start_collection(b, mapping, CollectionStyle::Block, Props::default(), at)
+    }
+
+    /// The block mapping's next key when the scanner reads it in place (see
+    /// [`Scanner::block_key_in_place`], which `guess` goes to), then state
+    /// `BlockMappingValueAfterKey`: what `block_mapping_key` does before it emits it.
+    #[inline(always)]
+    fn key_in_place(&mut self, guess: &[u8]) -> Option<KeyInPlace> {
+        let key = self.scanner.block_key_in_place(guess)?;
+        self.colon_end = key.colon + 1;
+        self.last_end = self.last_end.max(key.colon + 1);
+        self.state = State::BlockMappingValueAfterKey;
+        Some(key)
+    }
+
+    /// For a reader that takes scalars' text itself (the direct path): the open block
+    /// mapping's next key when it is read in place, as `step` would have emitted it
+    /// (counted as a node, the parser in the state after it), and whether it is
+    /// `guess`. `None`, changing nothing, anywhere else.
+    #[inline(always)]
+    pub(super) fn plain_key_in_place(&mut self, guess: &[u8]) -> Option<(&'a str, bool)> {
+        if self.state != State::BlockMappingKey {
+            return None;
+        }
+        let key = self.key_in_place(guess)?;
+        self.nodes += 1;
+        Some((&self.scanner.src()[key.start..key.end], key.guessed))
+    }
+
+    /// For a reader that takes scalars' text itself: the value after a block mapping
+    /// key's `:` when it is a one-line scalar read in place, as `step` would have
+    /// emitted it: its text (inside any quotes, which hold no escape) and style. `None`,
+    /// changing nothing, anywhere else.
+    #[inline(always)]
+    pub(super) fn scalar_value_in_place(&mut self) -> Option<(&'a str, ScalarStyle)> {
+        if self.state != State::BlockMappingValueAfterKey {
+            return None;
+        }
+        let (start, end, style) = self.scanner.scalar_value_in_place()?;
+        self.nodes += 1;
+        Some((
+            self.scalar_in_place(start, end, style, State::BlockMappingKey),
+            style,
+        ))
+    }
+
+    /// The text of a scalar read in place at `start..end` (quotes included), the parser
+    /// then in state `next`.
+    #[inline(always)]
+    fn scalar_in_place(
+        &mut self,
+        start: usize,
+        end: usize,
+        style: ScalarStyle,
+        next: State,
+    ) -> &'a str {
+        self.last_end = self.last_end.max(end);
+        self.state = next;
+        let quotes = usize::from(style != ScalarStyle::Plain);
+        &self.scanner.src()[start + quotes..end - quotes]
     }
 
     /// Ends the innermost block collection (a sequence if `sequence`) whose end the
@@ -778,16 +834,13 @@ impl<'a> Parser<'a> {
     fn block_mapping_key<B: YamlBuilder<'a>>(&mut self, b: &mut B) -> Result<(), Error> {
         // The common `key:` line, read in place: what the `KeyScalar` arm below does
         // with the token the queue would have held.
-        if let Some((start, end, colon)) = self.scanner.block_key_in_place() {
-            self.colon_end = colon + 1;
-            self.last_end = self.last_end.max(colon + 1);
-            self.state = State::BlockMappingValueAfterKey;
-            let key = &self.scanner.src()[start..end];
+        if let Some(key) = self.key_in_place(&[]) {
+            let text = &self.scanner.src()[key.start..key.end];
             return self.bare_scalar(
                 b,
-                Cow::Borrowed(key),
+                Cow::Borrowed(text),
                 ScalarStyle::Plain,
-                Span::new(start, end),
+                Span::new(key.start, key.end),
             );
         }
         if let Some(at) = self.scanner.block_end_in_place() {

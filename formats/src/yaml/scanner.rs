@@ -202,6 +202,18 @@ struct LineState {
     tab_in_indentation: bool,
 }
 
+/// A block mapping's key read in place (see [`Scanner::block_key_in_place`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct KeyInPlace {
+    /// The key's span.
+    pub start: usize,
+    pub end: usize,
+    /// Where its `:` is.
+    pub colon: usize,
+    /// The key is the one the reader guessed (it was not scanned).
+    pub guessed: bool,
+}
+
 /// What the parser's in-place reads found (see [`Scanner::value_in_place`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum InPlace {
@@ -1900,31 +1912,76 @@ impl<'a> Scanner<'a> {
     /// value. The scanner ends where queueing the key's token and consuming it would
     /// have left it. `None` (leaving the scanner as it was) for anything else, which
     /// the token queue then reads.
+    ///
+    /// A reader that expects a certain key passes it as `guess` (or an empty one): when
+    /// the line starts with it and its `:`, the key is taken without scanning it, and the
+    /// answer's last field says so.
     #[inline]
-    pub(crate) fn block_key_in_place(&mut self) -> Option<(usize, usize, usize)> {
+    pub(crate) fn block_key_in_place(&mut self, guess: &[u8]) -> Option<KeyInPlace> {
         if !self.queue_bypassable() {
             return None;
         }
         let before = self.line_state();
         let scanned =
             if self.at_line_token_in_place() && starts_plain_at_once(self.ch(), self.peek(1)) {
-                self.scan_plain_on_line()
+                if self.guessed_key_here(guess) {
+                    let start = self.pos;
+                    self.pos += guess.len();
+                    Some((start, self.pos, true, true))
+                } else {
+                    self.scan_plain_on_line()
+                        .map(|(start, end, key)| (start, end, key, false))
+                }
             } else {
                 None
             };
         match scanned {
-            Some((start, end, true)) => {
+            Some((start, end, true, guessed)) => {
                 let colon = self.pos;
                 self.tab_before = false;
                 self.after_key_colon();
                 self.tokens_parsed += 1;
-                Some((start, end, colon))
+                Some(KeyInPlace {
+                    start,
+                    end,
+                    colon,
+                    guessed,
+                })
             }
             _ => {
                 self.restore(before);
                 None
             }
         }
+    }
+
+    /// Whether the plain scalar at the current position is the block key `guess`: the
+    /// input has `guess`, then `:` and a blank, a line break or the end. `guess` must
+    /// hold no byte that ends a plain run in block context (white space, a control
+    /// character, `:`), so scanning the scalar would end at that same `:`; the caller has
+    /// checked that a plain scalar starts here (and the line is no `---` line).
+    #[inline(always)]
+    fn guessed_key_here(&mut self, guess: &[u8]) -> bool {
+        let n = guess.len();
+        let found = n != 0
+            && self.b.get(self.pos..self.pos + n) == Some(guess)
+            && self.b.get(self.pos + n) == Some(&b':')
+            && self.blankz_at(n + 1)
+            && guess.iter().all(|&c| c > b' ' && c != b':' && c != 0x7F)
+            && !(self.pos == self.line_start && self.at_document_marker());
+        #[cfg(debug_assertions)]
+        if found {
+            // The scan the guess stands in for finds the same key.
+            let before = self.line_state();
+            let scanned = self.scan_plain_on_line();
+            self.restore(before);
+            assert_eq!(
+                scanned,
+                Some((before.pos, before.pos + n, true)),
+                "a guessed key scans differently"
+            );
+        }
+        found
     }
 
     /// The one-line plain scalar at the current position, scanned for an in-place read:
@@ -2049,17 +2106,44 @@ impl<'a> Scanner<'a> {
     /// (leaving the scanner as it was) for anything else.
     #[inline]
     pub(crate) fn value_in_place(&mut self) -> Option<InPlace> {
-        if !self.queue_bypassable()
-            || self.simple_key_allowed
-            || self.col() == 0
-            || self.col() as isize <= self.indent
-        {
+        if !self.at_value_in_place() {
             return None;
         }
+        if is_break(self.ch()) {
+            return self.nested_collection_in_place();
+        }
+        let (start, end, style) = self.value_scalar_on_line()?;
+        Some(InPlace::Scalar(start, end, style))
+    }
+
+    /// [`Scanner::value_in_place`] for a one-line scalar only: its span (quotes
+    /// included) and style. `None` (leaving the scanner as it was) for anything else.
+    #[inline]
+    pub(crate) fn scalar_value_in_place(&mut self) -> Option<(usize, usize, ScalarStyle)> {
+        if !self.at_value_in_place() {
+            return None;
+        }
+        self.value_scalar_on_line()
+    }
+
+    /// Whether an in-place read of a block mapping's value may start here, right
+    /// after its key's `:`: nothing is queued, and the position is right of the
+    /// mapping's indentation.
+    #[inline(always)]
+    fn at_value_in_place(&self) -> bool {
+        self.queue_bypassable()
+            && !self.simple_key_allowed
+            && self.col() != 0
+            && self.col() as isize > self.indent
+    }
+
+    /// The value of [`Scanner::scalar_value_in_place`], its position checked.
+    #[inline(always)]
+    fn value_scalar_on_line(&mut self) -> Option<(usize, usize, ScalarStyle)> {
         let c = self.ch();
         let value = if starts_plain_at_once(c, self.peek(1)) {
             let (start, end) = self.scan_plain_fast()?;
-            InPlace::Scalar(start, end, ScalarStyle::Plain)
+            (start, end, ScalarStyle::Plain)
         } else if c == b'"' {
             let close = self.double_quoted_on_line()?;
             // Content after the scalar is an error the queue reports.
@@ -2067,9 +2151,7 @@ impl<'a> Scanner<'a> {
             let start = self.pos;
             self.pos = close + 1;
             self.json_token_number = self.tokens_parsed + 1;
-            InPlace::Scalar(start, close + 1, ScalarStyle::DoubleQuoted)
-        } else if is_break(c) {
-            return self.nested_collection_in_place();
+            (start, close + 1, ScalarStyle::DoubleQuoted)
         } else {
             return None;
         };
