@@ -272,12 +272,23 @@ impl<'a> DirectSource<'a> {
         if self.failed {
             return Err(Fallback);
         }
-        // A mapping's one-line value, read in place without a step.
-        if let Some((text, style)) = self.parser.scalar_value_in_place() {
-            self.capture.borrowed = text;
-            self.capture.owned = None;
-            self.capture.style = style;
-            return Ok(Event::Scalar);
+        // The common lines of block collections, read in place without a step.
+        if let Some(read) = self.parser.read_in_place() {
+            return match read {
+                Ok(DirectRead::Scalar(text, style)) => {
+                    self.capture.borrowed = text;
+                    self.capture.owned = None;
+                    self.capture.style = style;
+                    Ok(Event::Scalar)
+                }
+                Ok(DirectRead::MappingStart) => Ok(Event::MappingStart),
+                Ok(DirectRead::SequenceStart) => Ok(Event::SequenceStart),
+                Ok(DirectRead::End) => Ok(Event::End),
+                Err(_) => {
+                    self.failed = true;
+                    Err(Fallback)
+                }
+            };
         }
         self.step_to_event().map_err(|_| {
             self.failed = true;

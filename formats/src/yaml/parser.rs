@@ -17,6 +17,17 @@ use super::builder::{
 use super::scanner::{InPlace, KeyInPlace, Scanner, Token, TokenKind};
 use super::{Error, ErrorKind};
 
+/// A node or end read in place for the direct path (see [`Parser::read_in_place`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum DirectRead<'a> {
+    /// A scalar's text (inside any quotes, which hold no escape) and style.
+    Scalar(&'a str, ScalarStyle),
+    MappingStart,
+    SequenceStart,
+    /// The end of the innermost collection.
+    End,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum State {
     StreamStart,
@@ -592,21 +603,55 @@ impl<'a> Parser<'a> {
         Some((&self.scanner.src()[key.start..key.end], key.guessed))
     }
 
-    /// For a reader that takes scalars' text itself: the value after a block mapping
-    /// key's `:` when it is a one-line scalar read in place, as `step` would have
-    /// emitted it: its text (inside any quotes, which hold no escape) and style. `None`,
-    /// changing nothing, anywhere else.
+    /// For a reader that takes scalars' text itself: the next node or end the scanner
+    /// reads in place in a block collection, as `step` would have emitted it (the
+    /// parser in the state after it): a mapping's value after its key's `:`, a
+    /// sequence's entry, or a collection's end. `None`, changing nothing, where `step`
+    /// has to read it; an error only where `step` would have reported the same one.
     #[inline(always)]
-    pub(super) fn scalar_value_in_place(&mut self) -> Option<(&'a str, ScalarStyle)> {
-        if self.state != State::BlockMappingValueAfterKey {
-            return None;
-        }
-        let (start, end, style) = self.scanner.scalar_value_in_place()?;
-        self.nodes += 1;
-        Some((
-            self.scalar_in_place(start, end, style, State::BlockMappingKey),
-            style,
-        ))
+    pub(super) fn read_in_place(&mut self) -> Option<Result<DirectRead<'a>, Error>> {
+        let (read, next) = match self.state {
+            State::BlockMappingValueAfterKey => {
+                (self.scanner.value_in_place()?, State::BlockMappingKey)
+            }
+            State::BlockSequenceEntry => match self.scanner.block_entry_in_place() {
+                Some(read) => (read, State::BlockSequenceEntry),
+                None => return self.end_read_in_place(true),
+            },
+            State::BlockMappingKey => match self.key_in_place(&[]) {
+                Some(key) => {
+                    self.nodes += 1;
+                    let text = &self.scanner.src()[key.start..key.end];
+                    return Some(Ok(DirectRead::Scalar(text, ScalarStyle::Plain)));
+                }
+                None => return self.end_read_in_place(false),
+            },
+            _ => return None,
+        };
+        Some(match read {
+            InPlace::Scalar(start, end, style) => {
+                self.nodes += 1;
+                let text = self.scalar_in_place(start, end, style, next);
+                Ok(DirectRead::Scalar(text, style))
+            }
+            InPlace::Mapping(_) => self
+                .in_place(&mut (), read, next)
+                .map(|()| DirectRead::MappingStart),
+            InPlace::Sequence(_) => self
+                .in_place(&mut (), read, next)
+                .map(|()| DirectRead::SequenceStart),
+        })
+    }
+
+    /// [`Parser::read_in_place`] at the end of a block collection (a sequence if
+    /// `sequence`).
+    #[inline(always)]
+    fn end_read_in_place(&mut self, sequence: bool) -> Option<Result<DirectRead<'a>, Error>> {
+        let at = self.scanner.block_end_in_place()?;
+        Some(
+            self.end_in_place(&mut (), sequence, at)
+                .map(|()| DirectRead::End),
+        )
     }
 
     /// The text of a scalar read in place at `start..end` (quotes included), the parser

@@ -2106,44 +2106,17 @@ impl<'a> Scanner<'a> {
     /// (leaving the scanner as it was) for anything else.
     #[inline]
     pub(crate) fn value_in_place(&mut self) -> Option<InPlace> {
-        if !self.at_value_in_place() {
+        if !self.queue_bypassable()
+            || self.simple_key_allowed
+            || self.col() == 0
+            || self.col() as isize <= self.indent
+        {
             return None;
         }
-        if is_break(self.ch()) {
-            return self.nested_collection_in_place();
-        }
-        let (start, end, style) = self.value_scalar_on_line()?;
-        Some(InPlace::Scalar(start, end, style))
-    }
-
-    /// [`Scanner::value_in_place`] for a one-line scalar only: its span (quotes
-    /// included) and style. `None` (leaving the scanner as it was) for anything else.
-    #[inline]
-    pub(crate) fn scalar_value_in_place(&mut self) -> Option<(usize, usize, ScalarStyle)> {
-        if !self.at_value_in_place() {
-            return None;
-        }
-        self.value_scalar_on_line()
-    }
-
-    /// Whether an in-place read of a block mapping's value may start here, right
-    /// after its key's `:`: nothing is queued, and the position is right of the
-    /// mapping's indentation.
-    #[inline(always)]
-    fn at_value_in_place(&self) -> bool {
-        self.queue_bypassable()
-            && !self.simple_key_allowed
-            && self.col() != 0
-            && self.col() as isize > self.indent
-    }
-
-    /// The value of [`Scanner::scalar_value_in_place`], its position checked.
-    #[inline(always)]
-    fn value_scalar_on_line(&mut self) -> Option<(usize, usize, ScalarStyle)> {
         let c = self.ch();
         let value = if starts_plain_at_once(c, self.peek(1)) {
             let (start, end) = self.scan_plain_fast()?;
-            (start, end, ScalarStyle::Plain)
+            InPlace::Scalar(start, end, ScalarStyle::Plain)
         } else if c == b'"' {
             let close = self.double_quoted_on_line()?;
             // Content after the scalar is an error the queue reports.
@@ -2151,7 +2124,9 @@ impl<'a> Scanner<'a> {
             let start = self.pos;
             self.pos = close + 1;
             self.json_token_number = self.tokens_parsed + 1;
-            (start, close + 1, ScalarStyle::DoubleQuoted)
+            InPlace::Scalar(start, close + 1, ScalarStyle::DoubleQuoted)
+        } else if is_break(c) {
+            return self.nested_collection_in_place();
         } else {
             return None;
         };
