@@ -9,7 +9,7 @@
 
 use std::borrow::Cow;
 
-use crate::common::{skip_spaces, Span};
+use crate::common::{same_bytes, skip_spaces, Span};
 
 use super::builder::ScalarStyle;
 use super::{Error, ErrorKind};
@@ -1956,19 +1956,21 @@ impl<'a> Scanner<'a> {
     }
 
     /// Whether the plain scalar at the current position is the block key `guess`: the
-    /// input has `guess`, then `:` and a blank, a line break or the end. `guess` must
-    /// hold no byte that ends a plain run in block context (white space, a control
-    /// character, `:`), so scanning the scalar would end at that same `:`; the caller has
-    /// checked that a plain scalar starts here (and the line is no `---` line).
+    /// input has `guess`, then `:` and a blank, a line break or the end, and the first
+    /// run of plain characters (what scanning the scalar reads first) ends at that `:`.
+    /// The caller has checked that a plain scalar starts here. Comparing costs less
+    /// than scanning, which looks further for what may end a scalar.
     #[inline(always)]
     fn guessed_key_here(&mut self, guess: &[u8]) -> bool {
-        let n = guess.len();
+        let (b, p, n) = (self.b, self.pos, guess.len());
+        // A key over 1024 bytes is an error the queue reports.
         let found = n != 0
-            && self.b.get(self.pos..self.pos + n) == Some(guess)
-            && self.b.get(self.pos + n) == Some(&b':')
+            && n <= 1024
+            && b.get(p + n) == Some(&b':')
             && self.blankz_at(n + 1)
-            && guess.iter().all(|&c| c > b' ' && c != b':' && c != 0x7F)
-            && !(self.pos == self.line_start && self.at_document_marker());
+            && same_bytes(&b[p..p + n], guess)
+            && skip_plain_run_block(b, p) == p + n
+            && !(p == self.line_start && self.at_document_marker());
         #[cfg(debug_assertions)]
         if found {
             // The scan the guess stands in for finds the same key.
