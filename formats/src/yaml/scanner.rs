@@ -130,7 +130,7 @@ const DOUBLE_SPECIAL: [bool; 256] = {
 /// Whether a plain scalar starting `c`, `next` can be fetched right after the indicator
 /// before it (`- ` or a key's `: `): no indicator, comment, quote, tag, anchor, white
 /// space or non-ASCII byte, so the next fetch would go straight to the plain scalar.
-#[inline]
+#[inline(always)]
 fn starts_plain_at_once(c: u8, next: u8) -> bool {
     c.is_ascii_alphanumeric()
         || matches!(
@@ -382,16 +382,8 @@ fn skip_plain_run(b: &[u8], mut p: usize, table: &[bool; 256]) -> usize {
 /// (a control character other than white space is no stop).
 #[inline]
 fn skip_plain_run_block(b: &[u8], mut p: usize) -> usize {
-    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
-    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
     while let Some(chunk) = b.get(p..p + 8) {
-        let x = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
-        // Bytes below 0x21, and bytes equal to `:` (zero after the xor). Only the
-        // lowest flag is exact (a borrow may flag a byte above it), and only it is used.
-        let low = x.wrapping_sub(ONES * 0x21) & !x & HIGH;
-        let y = x ^ (ONES * u64::from(b':'));
-        let colon = y.wrapping_sub(ONES) & !y & HIGH;
-        let found = low | colon;
+        let found = plain_stop_flags(u64::from_le_bytes(chunk.try_into().expect("eight bytes")));
         if found == 0 {
             p += 8;
             continue;
@@ -403,6 +395,37 @@ fn skip_plain_run_block(b: &[u8], mut p: usize) -> usize {
         p += 1;
     }
     skip_plain_run(b, p, &PLAIN_STOP_BLOCK)
+}
+
+/// The high bit of each byte of the little-endian word `x` that may end a plain run in
+/// block context: bytes below `!`, and `:`. Only the lowest flag is exact (a borrow may
+/// flag a byte above it); a byte below every real flag is never flagged.
+#[inline(always)]
+fn plain_stop_flags(x: u64) -> u64 {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    let low = x.wrapping_sub(ONES * 0x21) & !x & HIGH;
+    let y = x ^ (ONES * u64::from(b':'));
+    let colon = y.wrapping_sub(ONES) & !y & HIGH;
+    low | colon
+}
+
+/// Whether the `n` bytes at `p` (at least one) are all inside the run of plain
+/// characters that [`skip_plain_run_block`] skips from `p`: one word's flags where the
+/// input has eight bytes there and `n` is at most eight. It may say no for a run the
+/// skipper would pass (a control character), never yes for one it would stop in.
+#[inline(always)]
+fn in_plain_run(b: &[u8], p: usize, n: usize) -> bool {
+    match b.get(p..p + 8) {
+        Some(chunk) if n <= 8 => {
+            debug_assert!(n >= 1);
+            let found =
+                plain_stop_flags(u64::from_le_bytes(chunk.try_into().expect("eight bytes")));
+            let first_n = u64::MAX >> (64 - 8 * n);
+            found & first_n == 0
+        }
+        _ => skip_plain_run_block(b, p) >= p + n,
+    }
 }
 
 /// Writes `kind` over a used slot's kind. The old kind is dropped only when it owns
@@ -1969,7 +1992,7 @@ impl<'a> Scanner<'a> {
             && b.get(p + n) == Some(&b':')
             && self.blankz_at(n + 1)
             && same_bytes(&b[p..p + n], guess)
-            && skip_plain_run_block(b, p) == p + n
+            && in_plain_run(b, p, n)
             && !(p == self.line_start && self.at_document_marker());
         #[cfg(debug_assertions)]
         if found {
@@ -2608,6 +2631,31 @@ mod tests {
                                 let expected = skip_plain_run(&run, start, &PLAIN_STOP_BLOCK);
                                 assert_eq!(skip_plain_run_block(&run, start), expected, "{run:?}");
                             }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `in_plain_run` never says yes where the byte loop stops inside the span, and says
+    /// yes wherever the span holds only bytes from `!` up, but `:`: one byte of every
+    /// value at every offset, every span from every start, inputs shorter and longer
+    /// than a word.
+    #[test]
+    fn in_plain_run_agrees_with_the_byte_loop() {
+        for len in [1, 7, 8, 9, 12, 17] {
+            for i in 0..len {
+                for v in 0..=255u8 {
+                    let mut run = vec![b'a'; len];
+                    run[i] = v;
+                    for p in 0..len {
+                        for n in 1..=len - p {
+                            let stop = skip_plain_run(&run, p, &PLAIN_STOP_BLOCK);
+                            let clean = run[p..p + n].iter().all(|&c| c > b' ' && c != b':');
+                            let said = in_plain_run(&run, p, n);
+                            assert!(!said || stop >= p + n, "{run:?} {p} {n}");
+                            assert!(!clean || said, "{run:?} {p} {n}");
                         }
                     }
                 }
