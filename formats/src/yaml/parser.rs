@@ -14,7 +14,7 @@ use crate::common::{validate_utf8, Limits, Span};
 use super::builder::{
     CollectionStyle, DocumentStart, Props, ScalarStyle, Tag, YamlBuilder, CORE_PREFIX,
 };
-use super::scanner::{InPlace, KeyInPlace, Scanner, Token, TokenKind};
+use super::scanner::{InPlace, KeyInPlace, Scanner, Token, TokenKind, INITIAL_ROOM};
 use super::{Error, ErrorKind};
 
 /// A node or end read in place for the direct path (see [`Parser::read_in_place`]).
@@ -110,10 +110,10 @@ impl<'a> Parser<'a> {
         Ok(Parser {
             scanner: Scanner::new(input, src, offset, limits.max_depth, comments),
             state: State::StreamStart,
-            states: Vec::new(),
+            states: Vec::with_capacity(INITIAL_ROOM),
             limits,
             tag_directives: Vec::new(),
-            open: Vec::new(),
+            open: Vec::with_capacity(INITIAL_ROOM),
             anchors: HashMap::new(),
             nodes: 0,
             expanded: 0,

@@ -225,6 +225,10 @@ pub(crate) enum InPlace {
     Sequence(usize),
 }
 
+/// How many items the scanner's and the parser's stacks (and the token queue) have
+/// room for from the start: a document eight levels deep or less never grows them.
+pub(super) const INITIAL_ROOM: usize = 8;
+
 /// The tokens scanned and not yet consumed, in order.
 ///
 /// Slots `head..tail` of a `Vec` that only grows: consuming a token moves `head`, and
@@ -508,15 +512,25 @@ impl<'a> Scanner<'a> {
             pos: offset,
             line: 0,
             line_start: offset,
-            tokens: TokenQueue::default(),
+            // Room for what a small document needs, allocated once: growing from
+            // empty cost several reallocations per document (callgrind).
+            tokens: TokenQueue {
+                items: Vec::with_capacity(INITIAL_ROOM),
+                head: 0,
+                tail: 0,
+            },
             tokens_parsed: 0,
             token_available: false,
             stream_start_produced: false,
             stream_end_produced: false,
             indent: -1,
-            indents: Vec::new(),
+            indents: Vec::with_capacity(INITIAL_ROOM),
             simple_key_allowed: false,
-            simple_keys: vec![SimpleKey::default()],
+            simple_keys: {
+                let mut keys = Vec::with_capacity(INITIAL_ROOM);
+                keys.push(SimpleKey::default());
+                keys
+            },
             flow_kinds: Vec::new(),
             flow_level: 0,
             json_token_number: usize::MAX,
