@@ -249,7 +249,14 @@ impl<'a> Parser<'a> {
                 self.state = State::DocumentStart(explicit);
                 self.emit(b.document_end(explicit, Span::new(start, end)), start)
             }
-            State::BlockNode => self.node(b, true, false),
+            State::BlockNode => {
+                // A bare document's root collection, read in place.
+                if let Some(read) = self.scanner.root_collection_in_place() {
+                    let next = self.pop_state();
+                    return self.in_place(b, read, next);
+                }
+                self.node(b, true, false)
+            }
             State::BlockSequenceFirstEntry => {
                 self.skip()?; // BLOCK-SEQUENCE-START
                 self.block_sequence_entry(b)
@@ -320,6 +327,12 @@ impl<'a> Parser<'a> {
     }
 
     fn document_start<B: YamlBuilder<'a>>(&mut self, b: &mut B, bare: bool) -> Result<(), Error> {
+        // A bare document whose root the scanner can read in place starts without
+        // queueing its first token.
+        if bare && self.scanner.bare_root_ahead() {
+            let start = self.scanner.pos();
+            return self.bare_document_start(b, start);
+        }
         // Extra `...` between documents are allowed.
         let mut bare = bare;
         while matches!(self.peek()?.kind, TokenKind::DocumentEnd) {
@@ -362,25 +375,32 @@ impl<'a> Parser<'a> {
                     start,
                 )
             }
-            _ if bare => {
-                self.tag_directives.clear();
-                self.begin_document();
-                self.states.push(State::DocumentEnd);
-                self.state = State::BlockNode;
-                self.emit(
-                    b.document_start(DocumentStart {
-                        explicit: false,
-                        version: None,
-                        offset: start,
-                    }),
-                    start,
-                )
-            }
+            _ if bare => self.bare_document_start(b, start),
             _ => {
                 let token = token.clone();
                 Err(self.unexpected("`---` or the end of the stream", &token))
             }
         }
+    }
+
+    /// Starts a document without `---` whose first token starts at `start`.
+    fn bare_document_start<B: YamlBuilder<'a>>(
+        &mut self,
+        b: &mut B,
+        start: usize,
+    ) -> Result<(), Error> {
+        self.tag_directives.clear();
+        self.begin_document();
+        self.states.push(State::DocumentEnd);
+        self.state = State::BlockNode;
+        self.emit(
+            b.document_start(DocumentStart {
+                explicit: false,
+                version: None,
+                offset: start,
+            }),
+            start,
+        )
     }
 
     fn begin_document(&mut self) {
@@ -605,8 +625,8 @@ impl<'a> Parser<'a> {
 
     /// For a reader that takes scalars' text itself: the next node or end the scanner
     /// reads in place in a block collection, as `step` would have emitted it (the
-    /// parser in the state after it): a mapping's value after its key's `:`, a
-    /// sequence's entry, or a collection's end. `None`, changing nothing, where `step`
+    /// parser in the state after it): a bare document's root collection, a mapping's
+    /// key or its value after the `:`, a sequence's entry, or a collection's end. `None`, changing nothing, where `step`
     /// has to read it; an error only where `step` would have reported the same one.
     #[inline(always)]
     pub(super) fn read_in_place(&mut self) -> Option<Result<DirectRead<'a>, Error>> {
@@ -618,6 +638,10 @@ impl<'a> Parser<'a> {
                 Some(read) => (read, State::BlockSequenceEntry),
                 None => return self.end_read_in_place(true),
             },
+            State::BlockNode => {
+                let read = self.scanner.root_collection_in_place()?;
+                (read, self.pop_state())
+            }
             State::BlockMappingKey => match self.key_in_place(&[]) {
                 Some(key) => {
                     self.nodes += 1;

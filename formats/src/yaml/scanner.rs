@@ -552,6 +552,11 @@ impl<'a> Scanner<'a> {
         self.src
     }
 
+    /// Where the scanner is in the input.
+    pub(crate) fn pos(&self) -> usize {
+        self.pos
+    }
+
     #[cold]
     #[inline(never)]
     pub(crate) fn error(&self, kind: ErrorKind, offset: usize) -> Error {
@@ -2172,6 +2177,52 @@ impl<'a> Scanner<'a> {
         self.tab_before = false;
         self.tokens_parsed += 1;
         Some(value)
+    }
+
+    /// Whether a bare document's root may be read in place here: nothing is queued, no
+    /// block is open, and the first line starts at its first column with what opens a
+    /// block collection or a plain scalar (no `---`, `...`, directive, comment or
+    /// blank line). The next token is then no document marker, directive or stream end.
+    #[inline]
+    pub(crate) fn bare_root_ahead(&self) -> bool {
+        let (c, next) = (self.ch(), self.peek(1));
+        self.queue_bypassable()
+            && self.indent == -1
+            && self.pos == self.line_start
+            && self.simple_key_allowed
+            && (starts_plain_at_once(c, next) || (c == b'-' && next == b' '))
+            && !self.at_document_marker()
+    }
+
+    /// A bare document's root block collection, read in place at the start of its
+    /// first line: a mapping whose first key is a one-line plain `key:`, or a sequence
+    /// at its first `- ` ([`InPlace::Mapping`], [`InPlace::Sequence`], the scanner then
+    /// at that first token, as `open_block` leaves it). `None` (leaving the scanner as it
+    /// was) for anything else.
+    #[inline]
+    pub(crate) fn root_collection_in_place(&mut self) -> Option<InPlace> {
+        if !self.bare_root_ahead() {
+            return None;
+        }
+        let before = self.line_state();
+        let at = self.pos;
+        let start = if self.ch() == b'-' && self.peek(1) == b' ' {
+            Some(InPlace::Sequence(at))
+        } else if self.plain_key_here() {
+            Some(InPlace::Mapping(at))
+        } else {
+            None
+        };
+        match start {
+            Some(start) if self.open_block_in_place() => {
+                self.tab_before = false;
+                Some(start)
+            }
+            _ => {
+                self.restore(before);
+                None
+            }
+        }
     }
 
     /// [`Scanner::value_in_place`] at the line break after a key's `:`: a collection
