@@ -2074,7 +2074,8 @@ impl<'a> Scanner<'a> {
 
     /// The end of the innermost block collection, read in place when the next line's
     /// content starts left of its indentation after only a line break and spaces (or
-    /// with the scanner there already): where the content starts, which the queue's
+    /// with the scanner there already), or the input ends there: where the content
+    /// starts (or the input ends), which the queue's
     /// `BlockEnd` token would have spanned. The scanner closes that one collection, as
     /// `unroll_indent` does for each; `None` (leaving the scanner as it was) for
     /// anything else.
@@ -2086,7 +2087,13 @@ impl<'a> Scanner<'a> {
         let before = self.line_state();
         self.skip_to_line_content_in_place();
         let c = self.ch();
-        if !(c > b' ' && c < 0x80 && c != b'#' && (self.col() as isize) < self.indent) {
+        let closes = if self.at_end() {
+            // The end of the input closes every open collection.
+            self.indent >= 0
+        } else {
+            c > b' ' && c < 0x80 && c != b'#' && (self.col() as isize) < self.indent
+        };
+        if !closes {
             self.restore(before);
             return None;
         }
