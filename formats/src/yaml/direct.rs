@@ -1,5 +1,6 @@
 //! YAML's direct path: [`DirectSource`], the [`PullSource`] derived types read a
-//! one-document YAML stream from, stepping the one parser with a capturing builder.
+//! one-document YAML stream from, stepping the one parser with a capturing builder, or
+//! taking the keys, scalars and collection bounds the parser reads in place.
 
 use std::borrow::Cow;
 
@@ -155,7 +156,9 @@ impl<'a> YamlBuilder<'a> for Capture<'a> {
 /// The direct path over a one-document YAML stream: a [`PullSource`] that derived types
 /// decode from without building a [`RawValue`] first.
 ///
-/// It steps the one parser and hands its events out as JSON-shaped values: mappings as
+/// It steps the one parser (or, on the common lines of block collections, takes what
+/// the parser reads in place, the same events without a step; a key the decoder
+/// guesses is compared in place) and hands its events out as JSON-shaped values: mappings as
 /// objects (keys by their text, as the RawValue door keys them), sequences as arrays,
 /// scalars resolved by the same core schema. Whatever the RawValue door gives a meaning
 /// of its own falls back to it: aliases, anchors, tags, merge keys `<<` (when on),
