@@ -215,6 +215,20 @@ pub enum GuessedKey<'de, 's> {
     Other(Text<'de, 's>),
 }
 
+impl<'de, 's> GuessedKey<'de, 's> {
+    /// What a reader that read the key (`None` at the `}`) answers for `guess`: the
+    /// default [`PullSource::next_key_guessed`], and a reader's own where it had to read
+    /// the key after all.
+    #[inline]
+    pub fn compare(key: Option<Text<'de, 's>>, guess: PlainKey<'_>) -> Self {
+        match key {
+            None => GuessedKey::End,
+            Some(key) if key.as_bytes() == guess.as_bytes() => GuessedKey::Guessed,
+            Some(key) => GuessedKey::Other(key),
+        }
+    }
+}
+
 /// A number as the machine type that holds it, as [`PullSource::read_num`] reads it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Num {
@@ -339,11 +353,7 @@ pub trait PullSource<'de> {
         first: bool,
         guess: PlainKey<'_>,
     ) -> Result<GuessedKey<'de, '_>, Fallback> {
-        Ok(match self.next_key(first)? {
-            None => GuessedKey::End,
-            Some(key) if key.as_bytes() == guess.as_bytes() => GuessedKey::Guessed,
-            Some(key) => GuessedKey::Other(key),
-        })
+        Ok(GuessedKey::compare(self.next_key(first)?, guess))
     }
     /// After [`PullSource::begin_object`] (and an internal tag, the one key a decoder may
     /// read first): the decoder reading the object passes over every key but `known` (a

@@ -514,19 +514,12 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
         first: bool,
         guess: PlainKey<'_>,
     ) -> Result<GuessedKey<'a, '_>, Fallback> {
-        if let Some((key, guessed)) = self.key_in_place(guess.as_bytes()) {
+        match self.key_in_place(guess.as_bytes()) {
+            Some((_, true)) => Ok(GuessedKey::Guessed),
             // A key that was scanned may still be the guess (one with a space in it).
-            return Ok(if guessed || key.as_bytes() == guess.as_bytes() {
-                GuessedKey::Guessed
-            } else {
-                GuessedKey::Other(Text::Borrowed(key))
-            });
+            Some((key, false)) => Ok(GuessedKey::compare(Some(Text::Borrowed(key)), guess)),
+            None => Ok(GuessedKey::compare(self.next_key(first)?, guess)),
         }
-        Ok(match self.next_key(first)? {
-            None => GuessedKey::End,
-            Some(key) if key.as_bytes() == guess.as_bytes() => GuessedKey::Guessed,
-            Some(key) => GuessedKey::Other(key),
-        })
     }
 
     fn skip_value(&mut self) -> Result<(), Fallback> {

@@ -2212,24 +2212,7 @@ impl<'a> Scanner<'a> {
             return None;
         }
         let before = self.line_state();
-        let at = self.pos;
-        let start = if self.ch() == b'-' && self.peek(1) == b' ' {
-            Some(InPlace::Sequence(at))
-        } else if self.plain_key_here() {
-            Some(InPlace::Mapping(at))
-        } else {
-            None
-        };
-        match start {
-            Some(start) if self.open_block_in_place() => {
-                self.tab_before = false;
-                Some(start)
-            }
-            _ => {
-                self.restore(before);
-                None
-            }
-        }
+        self.collection_here_in_place(before)
     }
 
     /// [`Scanner::value_in_place`] at the line break after a key's `:`: a collection
@@ -2239,10 +2222,20 @@ impl<'a> Scanner<'a> {
         let before = self.line_state();
         let indent = self.indent;
         self.skip_to_line_content_in_place();
+        if self.col() as isize <= indent || self.line == self.document_start_line {
+            self.restore(before);
+            return None;
+        }
+        self.collection_here_in_place(before)
+    }
+
+    /// A block collection whose first token is here, opened in place: a sequence at
+    /// `- `, or a mapping at a one-line plain `key:`. Anything else (or the depth
+    /// limit) puts the scanner back to `before`.
+    #[inline(always)]
+    fn collection_here_in_place(&mut self, before: LineState) -> Option<InPlace> {
         let at = self.pos;
-        let start = if self.col() as isize <= indent || self.line == self.document_start_line {
-            None
-        } else if self.ch() == b'-' && self.peek(1) == b' ' {
+        let start = if self.ch() == b'-' && self.peek(1) == b' ' {
             Some(InPlace::Sequence(at))
         } else if self.plain_key_here() {
             Some(InPlace::Mapping(at))
