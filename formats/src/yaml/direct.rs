@@ -354,6 +354,30 @@ impl<'a> DirectSource<'a> {
         key
     }
 
+    /// The open mapping's next key (`None` at its end) once [`DirectSource::key_in_place`]
+    /// read none: the end read in place, or else the parser's next event. Asking the
+    /// scanner for the key again would only fail again (a mapping's end used to go
+    /// through three key reads that failed before the end was read).
+    #[inline]
+    fn key_after_in_place(&mut self) -> Result<Option<Text<'a, '_>>, Fallback> {
+        if !self.peeked && !self.failed {
+            if let Some(end) = self.parser.mapping_end_in_place() {
+                return match end {
+                    Ok(()) => Ok(None),
+                    Err(_) => {
+                        self.failed = true;
+                        Err(Fallback)
+                    }
+                };
+            }
+        }
+        match self.pull()? {
+            Event::End => Ok(None),
+            Event::Scalar => self.key_text().map(Some),
+            _ => Err(Fallback),
+        }
+    }
+
     /// Skips the rest of a collection whose start was just read. Falls back where the
     /// RawValue door would do more than keep the content: a collection as a key, a
     /// merge key, an alias, an anchor or a tag.
@@ -501,24 +525,20 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
         if let Some((key, _)) = self.key_in_place(&[]) {
             return Ok(Some(Text::Borrowed(key)));
         }
-        match self.pull()? {
-            Event::End => Ok(None),
-            Event::Scalar => self.key_text().map(Some),
-            _ => Err(Fallback),
-        }
+        self.key_after_in_place()
     }
 
     #[inline]
     fn next_key_guessed(
         &mut self,
-        first: bool,
+        _first: bool,
         guess: PlainKey<'_>,
     ) -> Result<GuessedKey<'a, '_>, Fallback> {
         match self.key_in_place(guess.as_bytes()) {
             Some((_, true)) => Ok(GuessedKey::Guessed),
             // A key that was scanned may still be the guess (one with a space in it).
             Some((key, false)) => Ok(GuessedKey::compare(Some(Text::Borrowed(key)), guess)),
-            None => Ok(GuessedKey::compare(self.next_key(first)?, guess)),
+            None => Ok(GuessedKey::compare(self.key_after_in_place()?, guess)),
         }
     }
 

@@ -618,6 +618,24 @@ impl<'a> Parser<'a> {
         if self.state != State::BlockMappingKey {
             return None;
         }
+        self.key_text_in_place(guess)
+    }
+
+    /// For the direct path, once [`Parser::plain_key_in_place`] read no key: the open
+    /// block mapping's end, when the scanner reads it in place (as `step` would have
+    /// emitted it). `None`, changing nothing, anywhere else.
+    #[inline(always)]
+    pub(super) fn mapping_end_in_place(&mut self) -> Option<Result<(), Error>> {
+        if self.state != State::BlockMappingKey {
+            return None;
+        }
+        self.end_collection_in_place(false)
+    }
+
+    /// [`Parser::key_in_place`] for a reader that takes the key's text: counted as a
+    /// node, as `bare_scalar` counts it.
+    #[inline(always)]
+    fn key_text_in_place(&mut self, guess: &[u8]) -> Option<(&'a str, bool)> {
         let key = self.key_in_place(guess)?;
         self.nodes += 1;
         Some((&self.scanner.src()[key.start..key.end], key.guessed))
@@ -626,8 +644,9 @@ impl<'a> Parser<'a> {
     /// For a reader that takes scalars' text itself: the next node or end the scanner
     /// reads in place in a block collection, as `step` would have emitted it (the
     /// parser in the state after it): a bare document's root collection, a mapping's
-    /// key or its value after the `:`, a sequence's entry, or a collection's end. `None`, changing nothing, where `step`
-    /// has to read it; an error only where `step` would have reported the same one.
+    /// key or its value after the `:`, a sequence's entry, or a collection's end.
+    /// `None`, changing nothing, where `step` has to read it; an error only where
+    /// `step` would have reported the same one.
     #[inline(always)]
     pub(super) fn read_in_place(&mut self) -> Option<Result<DirectRead<'a>, Error>> {
         let (read, next) = match self.state {
@@ -642,12 +661,8 @@ impl<'a> Parser<'a> {
                 let read = self.scanner.root_collection_in_place()?;
                 (read, self.pop_state())
             }
-            State::BlockMappingKey => match self.key_in_place(&[]) {
-                Some(key) => {
-                    self.nodes += 1;
-                    let text = &self.scanner.src()[key.start..key.end];
-                    return Some(Ok(DirectRead::Scalar(text, ScalarStyle::Plain)));
-                }
+            State::BlockMappingKey => match self.key_text_in_place(&[]) {
+                Some((text, _)) => return Some(Ok(DirectRead::Scalar(text, ScalarStyle::Plain))),
                 None => return self.end_read_in_place(false),
             },
             _ => return None,
@@ -658,12 +673,14 @@ impl<'a> Parser<'a> {
                 let text = self.scalar_in_place(start, end, style, next);
                 Ok(DirectRead::Scalar(text, style))
             }
-            InPlace::Mapping(_) => self
-                .in_place(&mut (), read, next)
-                .map(|()| DirectRead::MappingStart),
-            InPlace::Sequence(_) => self
-                .in_place(&mut (), read, next)
-                .map(|()| DirectRead::SequenceStart),
+            InPlace::Mapping(_) | InPlace::Sequence(_) => {
+                let start = if matches!(read, InPlace::Mapping(_)) {
+                    DirectRead::MappingStart
+                } else {
+                    DirectRead::SequenceStart
+                };
+                self.in_place(&mut (), read, next).map(|()| start)
+            }
         })
     }
 
@@ -671,11 +688,16 @@ impl<'a> Parser<'a> {
     /// `sequence`).
     #[inline(always)]
     fn end_read_in_place(&mut self, sequence: bool) -> Option<Result<DirectRead<'a>, Error>> {
+        let end = self.end_collection_in_place(sequence)?;
+        Some(end.map(|()| DirectRead::End))
+    }
+
+    /// The end of the innermost block collection (a sequence if `sequence`) when the
+    /// scanner reads it in place, emitted to no builder.
+    #[inline(always)]
+    fn end_collection_in_place(&mut self, sequence: bool) -> Option<Result<(), Error>> {
         let at = self.scanner.block_end_in_place()?;
-        Some(
-            self.end_in_place(&mut (), sequence, at)
-                .map(|()| DirectRead::End),
-        )
+        Some(self.end_in_place(&mut (), sequence, at))
     }
 
     /// The text of a scalar read in place at `start..end` (quotes included), the parser
