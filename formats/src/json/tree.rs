@@ -506,6 +506,25 @@ impl<'a> TreeBuilder<'a> {
         id
     }
 
+    /// A number that is not an `i64`: a float, a `u64` or one beyond 64 bits.
+    #[inline(never)]
+    fn push_number(&mut self, value: NumberToken<'a>, span: Span) -> usize {
+        let (tag, payload) = match value.value() {
+            Number::Int(i) => (Tag::Int, i as u64),
+            Number::UInt(u) => (Tag::UInt, u),
+            Number::Float(f) => (Tag::Float, f.to_bits()),
+            Number::Big(_) => (Tag::Big, 0),
+        };
+        self.push(tag, payload, span)
+    }
+
+    /// A string that held escapes, kept decoded.
+    #[inline(never)]
+    fn push_decoded(&mut self, decoded: &str, span: Span) -> usize {
+        self.strings.push(decoded.to_owned());
+        self.push(Tag::Decoded, self.strings.len() as u64 - 1, span)
+    }
+
     #[inline]
     fn close(&mut self, id: usize, count: usize, span: Span) -> usize {
         let end = self.nodes.len();
@@ -532,25 +551,20 @@ impl<'a> JsonBuilder<'a> for TreeBuilder<'a> {
     fn bool(&mut self, value: bool, span: Span) -> usize {
         self.push(Tag::Bool, u64::from(value), span)
     }
-    #[inline]
+    #[inline(always)]
     fn number(&mut self, value: NumberToken<'a>, span: Span) -> usize {
-        let (tag, payload) = match value.value() {
-            Number::Int(i) => (Tag::Int, i as u64),
-            Number::UInt(u) => (Tag::UInt, u),
-            Number::Float(f) => (Tag::Float, f.to_bits()),
-            Number::Big(_) => (Tag::Big, 0),
-        };
-        self.push(tag, payload, span)
+        // An integer that fits `i64` inline; the rest in a call.
+        match value.as_i64() {
+            Some(i) => self.push(Tag::Int, i as u64, span),
+            None => self.push_number(value, span),
+        }
     }
-    #[inline]
+    #[inline(always)]
     fn string(&mut self, value: Text<'a, '_>, span: Span) -> usize {
-        match value.into_cow() {
+        match value {
             // Without escapes the string is the source between the quotes.
-            Cow::Borrowed(_) => self.push(Tag::Str, 0, span),
-            Cow::Owned(decoded) => {
-                self.strings.push(decoded);
-                self.push(Tag::Decoded, self.strings.len() as u64 - 1, span)
-            }
+            Text::Borrowed(_) => self.push(Tag::Str, 0, span),
+            Text::Decoded(decoded) => self.push_decoded(decoded, span),
         }
     }
     #[inline]
