@@ -373,10 +373,33 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
 
     /// [`Escapes::decode`] for `\uXXXX`, out of line so that the loop over a
     /// string's runs keeps the one-byte escapes inline.
+    ///
+    /// Four hex digits that name a character outside the surrogates, or a surrogate
+    /// pair, are decoded here; anything else (including every malformed escape) by
+    /// [`Lexer::decode_unicode_escape`], which names the error.
     #[inline(never)]
     fn decode_unicode_onto(&self, i: usize, out: &mut Vec<u8>) -> Option<usize> {
-        let (c, len) = self.decode_unicode_escape(i).ok()?;
-        out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+        let bytes = self.src.as_bytes();
+        let fast = match hex4_value(bytes, i + 2) {
+            Some(code @ (0..=0xD7FF | 0xE000..=0xFFFF)) => Some((code, 6)),
+            Some(high @ 0xD800..=0xDBFF) => {
+                match (bytes.get(i + 6..i + 8), hex4_value(bytes, i + 8)) {
+                    (Some(b"\\u"), Some(low @ 0xDC00..=0xDFFF)) => {
+                        Some((0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00), 12))
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let (code, len) = match fast {
+            Some(decoded) => decoded,
+            None => {
+                let (c, len) = self.decode_unicode_escape(i).ok()?;
+                (u32::from(c), len)
+            }
+        };
+        push_utf8(out, code);
         Some(i + len)
     }
 
@@ -685,6 +708,47 @@ impl<const JSONC: bool> Escapes for Lexer<'_, JSONC> {
     }
 }
 
+/// Appends the UTF-8 of the scalar value `code` (a `char`: no surrogate, at most
+/// 0x10FFFF) to `out`, each length with its own fixed-size copy (a slice of the length
+/// found was a call to `memcpy` per escape).
+#[inline(always)]
+fn push_utf8(out: &mut Vec<u8>, code: u32) {
+    let tail = |shift: u32| 0x80 | (code >> shift & 0x3F) as u8;
+    match code {
+        0..=0x7F => out.push(code as u8),
+        0x80..=0x7FF => out.extend_from_slice(&[0xC0 | (code >> 6) as u8, tail(0)]),
+        0x800..=0xFFFF => out.extend_from_slice(&[0xE0 | (code >> 12) as u8, tail(6), tail(0)]),
+        _ => out.extend_from_slice(&[0xF0 | (code >> 18) as u8, tail(12), tail(6), tail(0)]),
+    }
+}
+
+/// The value of the four hex digits at `i`, or `None` if any is not one (or the input
+/// ends first): a table look-up per digit, the four checked at once.
+#[inline(always)]
+fn hex4_value(bytes: &[u8], i: usize) -> Option<u32> {
+    /// Each byte's value as a hex digit, or 0xFF.
+    const HEX: [u8; 256] = {
+        let mut table = [0xFF; 256];
+        let mut b = 0;
+        while b < 256 {
+            table[b] = match b as u8 {
+                d @ b'0'..=b'9' => d - b'0',
+                d @ b'a'..=b'f' => d - b'a' + 10,
+                d @ b'A'..=b'F' => d - b'A' + 10,
+                _ => 0xFF,
+            };
+            b += 1;
+        }
+        table
+    };
+    let digits: &[u8; 4] = bytes.get(i..i + 4)?.try_into().ok()?;
+    let [a, b, c, d] = digits.map(|digit| HEX[usize::from(digit)]);
+    if (a | b | c | d) > 0xF {
+        return None;
+    }
+    Some(u32::from(a) << 12 | u32::from(b) << 8 | u32::from(c) << 4 | u32::from(d))
+}
+
 /// Correctly rounded conversion by std, for what the fast path cannot do exactly.
 #[inline(never)]
 fn parse_float_slow(text: &str) -> Number<'_> {
@@ -786,6 +850,47 @@ mod tests {
         let error = lexer.read_string_onto(&mut out).unwrap_err();
         assert_eq!(error.kind(), &ErrorKind::InvalidEscape);
         assert_eq!(out, before);
+    }
+
+    #[test]
+    fn unicode_escapes_decode_every_code_unit_and_pair() {
+        let mut scratch = String::new();
+        let mut read = |text: &str| {
+            let text = format!("\"<{text}>\"");
+            let mut lexer = Lexer::<false>::new(&text);
+            lexer
+                .read_string(&mut scratch)
+                .map(|s| s.to_string())
+                .map_err(|e| e.kind().clone())
+        };
+        for unit in 0..=0xFFFFu32 {
+            // Lower- and upper-case digits alike.
+            let (lower, upper) = (format!("\\u{unit:04x}"), format!("\\u{unit:04X}"));
+            let want = match char::from_u32(unit) {
+                Some(c) => Ok(format!("<{c}>")),
+                None => Err(ErrorKind::LoneSurrogate),
+            };
+            assert_eq!(read(&lower), want, "{lower}");
+            assert_eq!(read(&upper), want, "{upper}");
+        }
+        for high in (0xD800..=0xDBFFu32).step_by(7) {
+            for low in (0xDC00..=0xDFFFu32).step_by(11) {
+                let code = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
+                let c = char::from_u32(code).unwrap();
+                assert_eq!(
+                    read(&format!("\\u{high:04x}\\u{low:04X}")),
+                    Ok(format!("<{c}>"))
+                );
+            }
+            // A high surrogate followed by anything but a low one.
+            for after in ["\\u0041", "\\ud800", "\\n", "x", ""] {
+                let text = format!("\\u{high:04x}{after}");
+                assert_eq!(read(&text), Err(ErrorKind::LoneSurrogate), "{text}");
+            }
+        }
+        for bad in ["\\u12g4", "\\ug234", "\\u123", "\\u-123", "\\u 123"] {
+            assert_eq!(read(bad), Err(ErrorKind::InvalidEscape), "{bad}");
+        }
     }
 
     #[test]
