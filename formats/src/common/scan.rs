@@ -64,8 +64,8 @@ pub(crate) fn first_flagged(flags: u64) -> usize {
 ///
 /// (SSE2 for the first 16 bytes, 2026-12-04: the JSON tree's instructions on
 /// person-batch-250 fell 10% and on twitter.json 11%, and bench-report's JSON tree ÷
-/// sonic-rs went from 0.75 to 0.81, struct decode ÷ serde_json from 1.85 to 1.88, the
-/// same session's runs. The measurement below was of blocks in a loop, before the
+/// sonic-rs went from 0.75 to 0.81 in a pair of runs of the same session; struct decode
+/// moved within the noise. The measurement below was of blocks in a loop, before the
 /// lexer returned its strings in registers.)
 ///
 /// (Blocks from the first byte were measured on 2026-12-01 and were slower: with SSE2,
