@@ -347,10 +347,7 @@ impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
         }
         // Another key, or the guess written with an escape.
         let key = self.read_key()?;
-        if key.as_bytes() == guess_bytes {
-            return Ok(GuessedKey::Guessed);
-        }
-        Ok(GuessedKey::Other(key))
+        Ok(GuessedKey::compare(Some(key), guess))
     }
 
     #[inline]

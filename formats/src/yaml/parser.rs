@@ -363,17 +363,12 @@ impl<'a> Parser<'a> {
                     return Err(self.unexpected("`---` after directives", &token));
                 }
                 self.skip()?;
-                self.begin_document();
-                self.states.push(State::DocumentEnd);
-                self.state = State::DocumentContent;
-                self.emit(
-                    b.document_start(DocumentStart {
-                        explicit: true,
-                        version,
-                        offset: start,
-                    }),
-                    start,
-                )
+                let document = DocumentStart {
+                    explicit: true,
+                    version,
+                    offset: start,
+                };
+                self.start_document(b, document, State::DocumentContent)
             }
             _ if bare => self.bare_document_start(b, start),
             _ => {
@@ -390,23 +385,29 @@ impl<'a> Parser<'a> {
         start: usize,
     ) -> Result<(), Error> {
         self.tag_directives.clear();
-        self.begin_document();
-        self.states.push(State::DocumentEnd);
-        self.state = State::BlockNode;
-        self.emit(
-            b.document_start(DocumentStart {
-                explicit: false,
-                version: None,
-                offset: start,
-            }),
-            start,
-        )
+        let document = DocumentStart {
+            explicit: false,
+            version: None,
+            offset: start,
+        };
+        self.start_document(b, document, State::BlockNode)
     }
 
-    fn begin_document(&mut self) {
+    /// Starts `document` (explicit or bare): a fresh count of nodes and anchors, the
+    /// document's end awaited after its `content`, and the builder told.
+    fn start_document<B: YamlBuilder<'a>>(
+        &mut self,
+        b: &mut B,
+        document: DocumentStart,
+        content: State,
+    ) -> Result<(), Error> {
         self.anchors.clear();
         self.nodes = 0;
         self.expanded = 0;
+        self.states.push(State::DocumentEnd);
+        self.state = content;
+        let start = document.offset;
+        self.emit(b.document_start(document), start)
     }
 
     /// Reads the directives before `---`: returns the `%YAML` version, records `%TAG`s.
