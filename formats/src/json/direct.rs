@@ -122,6 +122,14 @@ impl<'a, const JSONC: bool> DirectSource<'a, JSONC> {
         self.escaped_key()
     }
 
+    /// [`PullSource::next_key_guessed`] past a wrong guess: another key, or the guess
+    /// written with an escape.
+    #[inline(never)]
+    fn other_key(&mut self, guess: PlainKey<'_>) -> Result<GuessedKey<'a, '_>, Fallback> {
+        let key = self.read_key()?;
+        Ok(GuessedKey::compare(Some(key), guess))
+    }
+
     /// [`PullSource::next_key`] for a key with an escape (or a malformed one).
     #[inline(never)]
     fn escaped_key(&mut self) -> Result<Text<'a, '_>, Fallback> {
@@ -327,8 +335,10 @@ impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
     }
 
     /// Compares `guess` with the input's bytes where the key stands: a plain key is
-    /// guessed right exactly when its bytes are followed by the closing quote.
-    #[inline]
+    /// guessed right exactly when its bytes are followed by the closing quote. Inlined
+    /// into the decoder, where the guess is a literal and its comparison a fixed-width
+    /// one; another key is read out of line.
+    #[inline(always)]
     fn next_key_guessed(
         &mut self,
         first: bool,
@@ -345,9 +355,7 @@ impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
             self.parser.lexer.bump();
             return Ok(GuessedKey::Guessed);
         }
-        // Another key, or the guess written with an escape.
-        let key = self.read_key()?;
-        Ok(GuessedKey::compare(Some(key), guess))
+        self.other_key(guess)
     }
 
     #[inline]
