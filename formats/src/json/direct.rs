@@ -337,7 +337,7 @@ impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
     /// Compares `guess` with the input's bytes where the key stands: a plain key is
     /// guessed right exactly when its bytes are followed by the closing quote. Inlined
     /// into the decoder (as a call it cost 88 instructions a key on person-batch-250,
-    /// most of them saving registers); another key is read out of line.
+    /// six registers saved and restored among them); another key is read out of line.
     #[inline(always)]
     fn next_key_guessed(
         &mut self,
