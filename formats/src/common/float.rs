@@ -34,8 +34,18 @@ const INFINITE_POWER: i32 = 0x7FF;
 /// as std's parse gives; the caller applies the sign.
 #[inline]
 pub(crate) fn decimal_to_f64(significand: u64, exponent: i64) -> Option<f64> {
-    // Clinger's fast path: a significand up to 2^53 and a power of ten up to 22 are both
-    // exact, so one correctly rounded operation gives the correctly rounded result.
+    match exact_decimal_to_f64(significand, exponent) {
+        Some(value) => Some(value),
+        None => eisel_lemire(significand, exponent).map(f64::from_bits),
+    }
+}
+
+/// [`decimal_to_f64`] where Clinger's fast path decides it (most decimals of up to 15
+/// digits), small enough to inline into a parse loop: `None` for the rest.
+#[inline(always)]
+pub(crate) fn exact_decimal_to_f64(significand: u64, exponent: i64) -> Option<f64> {
+    // A significand up to 2^53 and a power of ten up to 22 are both exact, so one
+    // correctly rounded operation gives the correctly rounded result.
     if significand <= 1 << 53 && (-22..=22).contains(&exponent) {
         let m = significand as f64;
         return Some(if exponent < 0 {
@@ -44,7 +54,7 @@ pub(crate) fn decimal_to_f64(significand: u64, exponent: i64) -> Option<f64> {
             m * POW10[exponent as usize]
         });
     }
-    eisel_lemire(significand, exponent).map(f64::from_bits)
+    None
 }
 
 /// The bits of the `f64` nearest to `w × 10^q`, or `None` where the 128-bit product

@@ -16,7 +16,7 @@ mod tree;
 mod utf8;
 
 pub use error::Error;
-pub(crate) use float::{decimal_to_f64, fraction_after, plain_decimal};
+pub(crate) use float::{decimal_to_f64, exact_decimal_to_f64, fraction_after, plain_decimal};
 pub(crate) use hash::KeyHashState;
 pub use limits::Limits;
 pub use nulls::NullEntries;

@@ -10,8 +10,8 @@
 
 use super::{Error, ErrorKind};
 use crate::common::{
-    decimal_to_f64, decode_string_runs, fold_digits, same_bytes, skip_spaces, window_integer,
-    Escapes, Span,
+    decimal_to_f64, decode_string_runs, exact_decimal_to_f64, fold_digits, same_bytes, skip_spaces,
+    window_integer, Escapes, Span,
 };
 use quarry_raw_value::Num;
 
@@ -100,6 +100,29 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
     /// and [`Lexer::unexpected`] names it.
     #[inline]
     pub fn peek(&mut self) -> Option<u8> {
+        self.peek_with::<false>()
+    }
+
+    /// [`Lexer::peek`] for the parse loop's own steps: a whitespace run is skipped by a
+    /// call that hands the new position back in a register and writes nothing.
+    ///
+    /// With [`Lexer::peek`]'s call, which stores the position in the lexer for the loop
+    /// to load again, the JSON tree of pretty-printed files parsed 10-30% slower in some
+    /// builds than in others whose changes were elsewhere (`profile_decode`,
+    /// citm_catalog and config; sampling put the time on the loads after the call, and
+    /// this machine has no counters to say why). With this call it did not, in any
+    /// build tried. The direct path keeps [`Lexer::peek`]: inlined into every read of a
+    /// derived decoder, this one's longer sequence made wide-record's struct decode 13%
+    /// slower.
+    #[inline(always)]
+    pub(crate) fn peek_in_loop(&mut self) -> Option<u8> {
+        self.peek_with::<true>()
+    }
+
+    /// [`Lexer::peek`], with [`Lexer::peek_in_loop`]'s call for a whitespace run where
+    /// `RETURNED`.
+    #[inline(always)]
+    fn peek_with<const RETURNED: bool>(&mut self) -> Option<u8> {
         let bytes = self.src.as_bytes();
         match bytes.get(self.pos) {
             // Every byte above the space is a token (in JSONC, but `/`): one comparison
@@ -107,7 +130,7 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
             Some(&b) if b > b' ' && !(JSONC && b == b'/') => Some(b),
             // One space (`"key": value`) without the call.
             Some(b' ') => match bytes.get(self.pos + 1) {
-                Some(b' ' | b'\n' | b'\r' | b'\t') => self.skip_whitespace(),
+                Some(b' ' | b'\n' | b'\r' | b'\t') => self.skip_whitespace_with::<RETURNED>(),
                 Some(b'/') if JSONC => {
                     self.pos += 1;
                     self.skip_comments()
@@ -117,35 +140,36 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
                     next.copied()
                 }
             },
-            Some(b'\n' | b'\r' | b'\t') => self.skip_whitespace(),
+            Some(b'\n' | b'\r' | b'\t') => self.skip_whitespace_with::<RETURNED>(),
             Some(b'/') if JSONC => self.skip_comments(),
             other => other.copied(),
         }
     }
 
-    /// The whitespace run of [`Lexer::peek`] (which saw white space at `pos`); after a
-    /// line break, the indentation is skipped eight spaces at a time.
+    /// The whitespace run at `pos`, and the byte after it: by [`whitespace_end`]'s call
+    /// where `RETURNED`, else by [`Lexer::skip_whitespace`]'s.
+    #[inline(always)]
+    fn skip_whitespace_with<const RETURNED: bool>(&mut self) -> Option<u8> {
+        if !RETURNED {
+            return self.skip_whitespace();
+        }
+        let bytes = self.src.as_bytes();
+        self.pos = whitespace_end(bytes, self.pos);
+        match bytes.get(self.pos) {
+            Some(b'/') if JSONC => self.skip_comments(),
+            other => other.copied(),
+        }
+    }
+
+    /// The whitespace run of [`Lexer::peek`] (which saw white space at `pos`), and the
+    /// byte after it.
     #[inline(never)]
     fn skip_whitespace(&mut self) -> Option<u8> {
         let bytes = self.src.as_bytes();
-        let mut pos = self.pos;
-        loop {
-            let newline = bytes[pos] == b'\n';
-            pos += 1;
-            if newline {
-                pos = skip_spaces(bytes, pos);
-            }
-            match bytes.get(pos) {
-                Some(b' ' | b'\n' | b'\r' | b'\t') => {}
-                Some(b'/') if JSONC => {
-                    self.pos = pos;
-                    return self.skip_comments();
-                }
-                other => {
-                    self.pos = pos;
-                    return other.copied();
-                }
-            }
+        self.pos = whitespace_run_end(bytes, self.pos);
+        match bytes.get(self.pos) {
+            Some(b'/') if JSONC => self.skip_comments(),
+            other => other.copied(),
         }
     }
 
@@ -494,7 +518,7 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
             if !matches!(int.after, b'.' | b'e' | b'E') {
                 self.pos = start + len;
                 return Ok(NumberToken {
-                    text: &self.src[start..start + len],
+                    text: &bytes[start..start + len],
                     mantissa: int.magnitude,
                     int_len: int.digits as u32,
                     frac_len: 0,
@@ -565,7 +589,7 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
         }
         self.pos = i;
         Ok(NumberToken {
-            text: &self.src[start..i],
+            text: &bytes[start..i],
             mantissa,
             int_len: (int_end - int_start) as u32,
             frac_len: frac_end.saturating_sub(int_end + 1) as u32,
@@ -576,10 +600,35 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
     }
 }
 
+/// [`whitespace_run_end`] as a call of its own, for [`Lexer::peek_in_loop`].
+#[inline(never)]
+fn whitespace_end(bytes: &[u8], pos: usize) -> usize {
+    whitespace_run_end(bytes, pos)
+}
+
+/// The end of the whitespace run at `pos` (which is white space); after a line break,
+/// the indentation is skipped eight spaces at a time.
+#[inline(always)]
+fn whitespace_run_end(bytes: &[u8], mut pos: usize) -> usize {
+    loop {
+        let newline = bytes[pos] == b'\n';
+        pos += 1;
+        if newline {
+            pos = skip_spaces(bytes, pos);
+        }
+        if !matches!(bytes.get(pos), Some(b' ' | b'\n' | b'\r' | b'\t')) {
+            return pos;
+        }
+    }
+}
+
 /// A number the lexer has checked against JSON's grammar but not yet converted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NumberToken<'a> {
-    text: &'a str,
+    /// The number's bytes, all ASCII: kept as bytes because slicing the text as `str`
+    /// checks that both ends are on character boundaries, for every number, where only
+    /// a number converted from its text ([`NumberToken::text`]) needs it as `str`.
+    text: &'a [u8],
     /// All digits (integer and fraction) folded into an integer, wrapping past 19 digits.
     mantissa: u64,
     /// Digits before the `.`.
@@ -596,13 +645,27 @@ impl<'a> NumberToken<'a> {
     /// The number's source text.
     #[inline]
     pub fn text(&self) -> &'a str {
-        self.text
+        // The lexer took these bytes from a `str` and checked that each is ASCII.
+        std::str::from_utf8(self.text).unwrap_or_default()
     }
 
     /// True for a number with a fraction or exponent.
     #[inline]
     pub fn is_float(&self) -> bool {
         self.is_float
+    }
+
+    /// The number as `f64` when it is a float that one exact operation converts
+    /// (Clinger's fast path, which takes most decimals of up to 15 digits): small enough
+    /// to inline where a builder stores numbers. `None` for every other number;
+    /// [`NumberToken::value`] converts them all.
+    #[inline(always)]
+    pub(crate) fn exact_float(&self) -> Option<f64> {
+        if !self.is_float || self.int_len + self.frac_len > 19 {
+            return None;
+        }
+        let value = exact_decimal_to_f64(self.mantissa, self.exponent - i64::from(self.frac_len))?;
+        Some(if self.negative { -value } else { value })
     }
 
     /// The number as `i64`, when it is an integer that fits (no fraction, no exponent;
@@ -652,11 +715,11 @@ impl<'a> NumberToken<'a> {
             let value = match digits {
                 0..=19 => Some(self.mantissa),
                 // Twenty digits may or may not fit u64: let std decide (rare).
-                20 => self.text.trim_start_matches('-').parse::<u64>().ok(),
+                20 => self.text().trim_start_matches('-').parse::<u64>().ok(),
                 _ => None,
             };
             return match (value, self.negative) {
-                (None, _) => Number::Big(self.text),
+                (None, _) => Number::Big(self.text()),
                 (Some(v), false) => match i64::try_from(v) {
                     Ok(i) => Number::Int(i),
                     Err(_) => Number::UInt(v),
@@ -664,7 +727,7 @@ impl<'a> NumberToken<'a> {
                 (Some(0), true) => Number::Float(-0.0),
                 (Some(v), true) => match 0i64.checked_sub_unsigned(v) {
                     Some(i) => Number::Int(i),
-                    None => Number::Big(self.text),
+                    None => Number::Big(self.text()),
                 },
             };
         }
@@ -673,12 +736,12 @@ impl<'a> NumberToken<'a> {
             let exponent = self.exponent - i64::from(self.frac_len);
             if let Some(value) = decimal_to_f64(self.mantissa, exponent) {
                 if value.is_infinite() {
-                    return Number::Big(self.text);
+                    return Number::Big(self.text());
                 }
                 return Number::Float(if self.negative { -value } else { value });
             }
         }
-        parse_float_slow(self.text)
+        parse_float_slow(self.text())
     }
 }
 
@@ -821,6 +884,39 @@ mod tests {
                 other => panic!("{other:?}"),
             };
             proptest::prop_assert_eq!(parsed.to_bits(), f.to_bits());
+        }
+
+        /// The inline conversion the tree door takes first answers with the value
+        /// itself, bit for bit, and only for floats; each token keeps its text.
+        #[test]
+        fn exact_floats_are_the_value(negative: bool, int in 0u64..100_000_000_000, frac in proptest::option::of(0u64..10_000_000), exp in proptest::option::of(-40i32..40)) {
+            let mut text = format!("{}{int}", if negative { "-" } else { "" });
+            if let Some(frac) = frac {
+                text += &format!(".{frac}");
+            }
+            if let Some(exp) = exp {
+                text += &format!("e{exp}");
+            }
+            let token = Lexer::<false>::new(&text).scan_number().unwrap();
+            proptest::prop_assert_eq!(token.text(), text.as_str());
+            let value = token.value();
+            match token.exact_float() {
+                Some(f) => match value {
+                    Number::Float(v) => proptest::prop_assert_eq!(f.to_bits(), v.to_bits()),
+                    other => proptest::prop_assert!(false, "{text}: {f} for {other:?}"),
+                },
+                // Clinger's fast path takes every float of up to 15 digits whose
+                // exponent, after the fraction's digits, is within 10^±22.
+                None => {
+                    let digits = text.bytes().take_while(|b| *b != b'e').filter(u8::is_ascii_digit).count();
+                    let frac_digits = frac.map_or(0, |f| f.to_string().len() as i32);
+                    let power = exp.unwrap_or(0) - frac_digits;
+                    proptest::prop_assert!(
+                        !token.is_float() || digits > 15 || !(-22..=22).contains(&power),
+                        "{text} was left to the general conversion"
+                    );
+                }
+            }
         }
 
         #[test]

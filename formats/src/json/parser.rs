@@ -107,7 +107,7 @@ impl<'a, const JSONC: bool> Parser<'a, JSONC> {
         let start = self.lexer.pos();
         let key = self.lexer.read_string(&mut self.scratch)?;
         let key = builder.key(key, Span::new(start, self.lexer.pos()));
-        if self.lexer.peek() != Some(b':') {
+        if self.lexer.peek_in_loop() != Some(b':') {
             return Err(self.lexer.unexpected("`:`"));
         }
         self.lexer.bump();
@@ -136,7 +136,7 @@ impl<'a, const JSONC: bool> Parser<'a, JSONC> {
         stack: &mut Vec<Frame<B::Array, B::Object, B::Key>>,
     ) -> Result<B::Value, Error> {
         'value: loop {
-            let next = self.lexer.peek();
+            let next = self.lexer.peek_in_loop();
             let start = self.lexer.pos();
             let mut value = match next {
                 Some(b'"') => {
@@ -151,7 +151,7 @@ impl<'a, const JSONC: bool> Parser<'a, JSONC> {
                     self.check_depth(stack.len())?;
                     self.lexer.bump();
                     let array = builder.begin_array(start);
-                    if self.lexer.peek() == Some(b']') {
+                    if self.lexer.peek_in_loop() == Some(b']') {
                         self.lexer.bump();
                         builder.end_array(array, Span::new(start, self.lexer.pos()))
                     } else {
@@ -163,7 +163,7 @@ impl<'a, const JSONC: bool> Parser<'a, JSONC> {
                     self.check_depth(stack.len())?;
                     self.lexer.bump();
                     let object = builder.begin_object(start);
-                    match self.lexer.peek() {
+                    match self.lexer.peek_in_loop() {
                         Some(b'}') => {
                             self.lexer.bump();
                             builder.end_object(object, Span::new(start, self.lexer.pos()))
@@ -209,7 +209,7 @@ impl<'a, const JSONC: bool> Parser<'a, JSONC> {
                     None => return Ok(value),
                     Some(Frame::Array(array, _)) => {
                         builder.array_item(array, value);
-                        match self.lexer.peek() {
+                        match self.lexer.peek_in_loop() {
                             Some(b',') => {
                                 self.lexer.bump();
                                 continue 'value;
@@ -223,10 +223,10 @@ impl<'a, const JSONC: bool> Parser<'a, JSONC> {
                         if let Some(key) = pending_key.take() {
                             builder.object_member(object, key, value);
                         }
-                        match self.lexer.peek() {
+                        match self.lexer.peek_in_loop() {
                             Some(b',') => {
                                 self.lexer.bump();
-                                match self.lexer.peek() {
+                                match self.lexer.peek_in_loop() {
                                     Some(b'"') => {
                                         *pending_key = Some(self.read_key(builder)?);
                                         continue 'value;

@@ -506,7 +506,8 @@ impl<'a> TreeBuilder<'a> {
         id
     }
 
-    /// A number that is not an `i64`: a float, a `u64` or one beyond 64 bits.
+    /// A number the inline paths leave: a float beyond Clinger's fast path, a `u64`, or one
+    /// beyond 64 bits.
     #[inline(never)]
     fn push_number(&mut self, value: NumberToken<'a>, span: Span) -> usize {
         let (tag, payload) = match value.value() {
@@ -553,10 +554,14 @@ impl<'a> JsonBuilder<'a> for TreeBuilder<'a> {
     }
     #[inline(always)]
     fn number(&mut self, value: NumberToken<'a>, span: Span) -> usize {
-        // An integer that fits `i64` inline; the rest in a call.
-        match value.as_i64() {
-            Some(i) => self.push(Tag::Int, i as u64, span),
-            None => self.push_number(value, span),
+        // An integer that fits `i64`, and a float one operation converts, inline; the
+        // rest in a call.
+        if let Some(i) = value.as_i64() {
+            self.push(Tag::Int, i as u64, span)
+        } else if let Some(f) = value.exact_float() {
+            self.push(Tag::Float, f.to_bits(), span)
+        } else {
+            self.push_number(value, span)
         }
     }
     #[inline(always)]
