@@ -401,22 +401,17 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
     /// Four hex digits that name a character outside the surrogates, or a surrogate
     /// pair, are decoded here; anything else (including every malformed escape) by
     /// [`Lexer::decode_unicode_escape`], which names the error.
+    ///
+    /// Such escapes come in runs (a text in another script, written as escapes): the
+    /// ones right after the first are decoded here too, without going back to the
+    /// string's scan and a call for each (2026-12-05: the JSON tree of simdjson's
+    /// twitterescaped.json took 29% fewer instructions and 30% less time). The first
+    /// of them that is not plain is left to that scan, so that its error is named where
+    /// it stands.
     #[inline(never)]
     fn decode_unicode_onto(&self, i: usize, out: &mut Vec<u8>) -> Option<usize> {
         let bytes = self.src.as_bytes();
-        let fast = match hex4_value(bytes, i + 2) {
-            Some(code @ (0..=0xD7FF | 0xE000..=0xFFFF)) => Some((code, 6)),
-            Some(high @ 0xD800..=0xDBFF) => {
-                match (bytes.get(i + 6..i + 8), hex4_value(bytes, i + 8)) {
-                    (Some(b"\\u"), Some(low @ 0xDC00..=0xDFFF)) => {
-                        Some((0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00), 12))
-                    }
-                    _ => None,
-                }
-            }
-            _ => None,
-        };
-        let (code, len) = match fast {
+        let (code, len) = match plain_unicode_escape(bytes, i) {
             Some(decoded) => decoded,
             None => {
                 let (c, len) = self.decode_unicode_escape(i).ok()?;
@@ -424,7 +419,15 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
             }
         };
         push_utf8(out, code);
-        Some(i + len)
+        let mut i = i + len;
+        while bytes.get(i..i + 2) == Some(b"\\u") {
+            let Some((code, len)) = plain_unicode_escape(bytes, i) else {
+                break;
+            };
+            push_utf8(out, code);
+            i += len;
+        }
+        Some(i)
     }
 
     /// Why a string stopped at `i` short of its closing quote.
@@ -785,6 +788,23 @@ fn push_utf8(out: &mut Vec<u8>, code: u32) {
     }
 }
 
+/// The character of the `\uXXXX` escape at `i` and the escape's length, when its
+/// four hex digits name one outside the surrogates or begin a surrogate pair that the
+/// next escape completes; `None` for anything else, valid or not.
+#[inline(always)]
+fn plain_unicode_escape(bytes: &[u8], i: usize) -> Option<(u32, usize)> {
+    match hex4_value(bytes, i + 2)? {
+        code @ (0..=0xD7FF | 0xE000..=0xFFFF) => Some((code, 6)),
+        high @ 0xD800..=0xDBFF => match (bytes.get(i + 6..i + 8), hex4_value(bytes, i + 8)) {
+            (Some(b"\\u"), Some(low @ 0xDC00..=0xDFFF)) => {
+                Some((0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00), 12))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// The value of the four hex digits at `i`, or `None` if any is not one (or the input
 /// ends first): a table look-up per digit, the four checked at once.
 #[inline(always)]
@@ -986,6 +1006,74 @@ mod tests {
         }
         for bad in ["\\u12g4", "\\ug234", "\\u123", "\\u-123", "\\u 123"] {
             assert_eq!(read(bad), Err(ErrorKind::InvalidEscape), "{bad}");
+        }
+    }
+
+    /// A run of `\u` escapes is decoded in one go: the text comes back as it was
+    /// written, whichever characters are escaped and however the run ends.
+    #[test]
+    fn runs_of_unicode_escapes_decode_as_written() {
+        let chars = [
+            'é',
+            'Ü',
+            '日',
+            '本',
+            '\u{1F680}',
+            '\u{10FFFF}',
+            'a',
+            '"',
+            '\n',
+            ' ',
+        ];
+        let mut scratch = String::new();
+        // Every text of up to four of these characters, each escaped or not.
+        for len in 0..=4u32 {
+            for pick in 0..(chars.len() * 2).pow(len) {
+                let (mut want, mut text, mut pick) = (String::new(), String::from("\""), pick);
+                for _ in 0..len {
+                    let (c, escaped) = (chars[pick % chars.len()], pick / chars.len() % 2 == 1);
+                    pick /= chars.len() * 2;
+                    want.push(c);
+                    match (escaped, c) {
+                        (true, _) => {
+                            for unit in c.encode_utf16(&mut [0; 2]) {
+                                text += &format!("\\u{unit:04x}");
+                            }
+                        }
+                        (false, '"') => text += "\\\"",
+                        (false, '\n') => text += "\\n",
+                        (false, c) => text.push(c),
+                    }
+                }
+                text.push('"');
+                let mut lexer = Lexer::<false>::new(&text);
+                let read = lexer.read_string(&mut scratch).map(|s| s.to_string());
+                assert_eq!(read.ok(), Some(want), "{text}");
+            }
+        }
+    }
+
+    /// A malformed escape at the end of a run of good ones is named where it stands.
+    #[test]
+    fn an_escape_after_a_run_is_checked_where_it_stands() {
+        let mut scratch = String::new();
+        for (bad, kind) in [
+            ("\\u12g4", ErrorKind::InvalidEscape),
+            ("\\ud800", ErrorKind::LoneSurrogate),
+            ("\\udc00", ErrorKind::LoneSurrogate),
+            ("\\ud800\\u0041", ErrorKind::LoneSurrogate),
+            ("\\u00", ErrorKind::InvalidEscape),
+        ] {
+            let mut alone = None;
+            for run in 0..3 {
+                let text = format!("\"{}{bad}\"", "\\u00e9".repeat(run));
+                let mut lexer = Lexer::<false>::new(&text);
+                let error = lexer.read_string(&mut scratch).unwrap_err();
+                assert_eq!(error.kind(), &kind, "{text}");
+                // Where the escape alone is reported, moved on by the run before it.
+                let alone = *alone.get_or_insert(error.offset());
+                assert_eq!(error.offset(), alone + 6 * run, "{text}");
+            }
         }
     }
 
