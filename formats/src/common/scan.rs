@@ -112,10 +112,11 @@ fn find_string_special_long<const QUOTE: u8, const DEL: bool>(bytes: &[u8], i: u
 
 /// What [`decode_string_runs`] stops at besides a run: a format's escapes.
 pub(crate) trait Escapes {
-    /// Decodes the escape at `i` onto `out` and returns the offset after it; `None` if
-    /// there is none at `i` (the closing quote, a control character, the end) or it is
-    /// malformed, which ends the string there. Implemented `#[inline(always)]`, so the
-    /// loop over a string's runs keeps it inline.
+    /// Decodes the escape at `i` (and any escapes right after it that it takes in the
+    /// same step) onto `out` and returns the offset after them; `None` if there is none
+    /// at `i` (the closing quote, a control character, the end) or it is malformed, which
+    /// ends the string there. Implemented `#[inline(always)]`, so the loop over a
+    /// string's runs keeps it inline.
     fn decode(&self, i: usize, out: &mut Vec<u8>) -> Option<usize>;
 }
 
