@@ -89,7 +89,11 @@ pub fn find_string_special<const QUOTE: u8, const DEL: bool>(bytes: &[u8], mut i
         }
         return find_string_special_long::<QUOTE, DEL>(bytes, i + 16);
     }
-    #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+    #[cfg(all(
+        target_arch = "aarch64",
+        target_feature = "neon",
+        target_endian = "little"
+    ))]
     if let Some(mask) = neon::special_mask16::<QUOTE, DEL>(bytes, i) {
         if mask != 0 {
             return i + neon::first_flagged(mask);
@@ -120,11 +124,19 @@ fn find_string_special_long<const QUOTE: u8, const DEL: bool>(bytes: &[u8], i: u
         #[allow(unsafe_code)]
         return unsafe { avx2::find_string_special::<QUOTE, DEL>(bytes, i) };
     }
-    #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+    #[cfg(all(
+        target_arch = "aarch64",
+        target_feature = "neon",
+        target_endian = "little"
+    ))]
     {
         neon::find_string_special::<QUOTE, DEL>(bytes, i)
     }
-    #[cfg(not(all(target_arch = "aarch64", target_feature = "neon")))]
+    #[cfg(not(all(
+        target_arch = "aarch64",
+        target_feature = "neon",
+        target_endian = "little"
+    )))]
     {
         find_string_special_words::<QUOTE, DEL>(bytes, i)
     }
@@ -196,9 +208,17 @@ fn copy_string_run_words<const QUOTE: u8, const DEL: bool>(
     i: usize,
     out: &mut Vec<u8>,
 ) -> usize {
-    #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+    #[cfg(all(
+        target_arch = "aarch64",
+        target_feature = "neon",
+        target_endian = "little"
+    ))]
     let end = neon::find_string_special::<QUOTE, DEL>(bytes, i).min(bytes.len());
-    #[cfg(not(all(target_arch = "aarch64", target_feature = "neon")))]
+    #[cfg(not(all(
+        target_arch = "aarch64",
+        target_feature = "neon",
+        target_endian = "little"
+    )))]
     let end = find_string_special_words::<QUOTE, DEL>(bytes, i).min(bytes.len());
     out.extend_from_slice(&bytes[i.min(end)..end]);
     end
@@ -274,7 +294,11 @@ mod sse2 {
 // aarch64, with Debian's rustc, and runs it under qemu against a naive scan.)
 /// Sixteen bytes at once with NEON, which every aarch64 CPU has: a string's first
 /// sixteen, then 32 at a time.
-#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+#[cfg(all(
+    target_arch = "aarch64",
+    target_feature = "neon",
+    target_endian = "little"
+))]
 #[allow(unsafe_code)]
 mod neon {
     use std::arch::aarch64::*;
@@ -946,7 +970,11 @@ mod tests {
                 let found = unsafe { avx2::find_string_special::<b'"', false>(&bytes, start) };
                 assert_eq!(found, naive_special(&bytes, start, b'"', false));
             }
-            #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+            #[cfg(all(
+                target_arch = "aarch64",
+                target_feature = "neon",
+                target_endian = "little"
+            ))]
             {
                 let found = neon::find_string_special::<b'\'', true>(&bytes, start);
                 assert_eq!(found, naive_special(&bytes, start, b'\'', true));
@@ -956,7 +984,11 @@ mod tests {
 
     /// NEON's 16-byte test flags exactly the nibbles of the stop bytes of a window, at
     /// every start near the end of the input.
-    #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+    #[cfg(all(
+        target_arch = "aarch64",
+        target_feature = "neon",
+        target_endian = "little"
+    ))]
     #[test]
     fn neon_sixteen_byte_masks_flag_exactly_the_stops() {
         each_stop_at_each_place(&[0, 1, 7, 8, 15, 16, 17], |bytes, start| {
