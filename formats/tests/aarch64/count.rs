@@ -3,36 +3,9 @@
 // Built and run by run.sh --count.
 #![allow(dead_code)]
 
+// word, bytes_equal, bytes_below, first_flagged, special_flags and
+// find_string_special_words, as scan.rs has them.
 include!("prelude.rs");
-
-fn special_flags<const QUOTE: u8, const DEL: bool>(w: u64) -> u64 {
-    let mut flagged = bytes_equal(w, QUOTE) | bytes_equal(w, b'\\') | bytes_below(w, 0x20);
-    if DEL {
-        flagged |= bytes_equal(w, 0x7F);
-    }
-    flagged
-}
-
-#[inline(never)]
-fn find_string_special_words<const QUOTE: u8, const DEL: bool>(
-    bytes: &[u8],
-    mut i: usize,
-) -> usize {
-    while let Some(chunk) = bytes.get(i..i + 8) {
-        let flagged = special_flags::<QUOTE, DEL>(word(chunk));
-        if flagged != 0 {
-            return i + first_flagged(flagged);
-        }
-        i += 8;
-    }
-    while let Some(&b) = bytes.get(i) {
-        if b == QUOTE || b == b'\\' || b < 0x20 || (DEL && b == 0x7F) {
-            return i;
-        }
-        i += 1;
-    }
-    i
-}
 
 include!("block.rs");
 

@@ -31,9 +31,13 @@ sed -n '/^    fn naive_special(/,/^    fn each_stop_at_each_place(/p' "$scan" | 
 sed -n '/^    fn each_stop_at_each_place(/,/^    }$/p' "$scan" >>"$work/tests_block.rs"
 sed -i 's/^    #\[test\]$//; s/^    fn block_and_word/    pub fn block_and_word/; s/^    fn neon_sixteen/    pub fn neon_sixteen/' \
     "$work/tests_block.rs"
-# word, bytes_equal, bytes_below and first_flagged, for the word scan count.rs compares with.
-sed -n '/^\/\/\/ Eight bytes as a little-endian word/,/^}$/p; /^\/\/\/ The high bit of each byte of `w` equal/,/^\/\/\/ The offset of the first byte at or after/p' "$scan" \
-    | sed '$d; s/pub(crate) //' >"$work/prelude.rs"
+# The word scan count.rs compares with, as scan.rs has it: word, bytes_equal, bytes_below,
+# first_flagged, special_flags and find_string_special_words.
+{
+    sed -n '/^\/\/\/ Eight bytes as a little-endian word/,/^}$/p' "$scan"
+    sed -n '/^\/\/\/ The high bit of each byte of `w` equal/,/^\/\/\/ The offset of the first byte at or after/p' "$scan" | sed '$d'
+    sed -n '/^\/\/\/ The flags of the bytes of `w` that/,/^\/\/\/ Sixteen bytes at once with SSE2/p' "$scan" | sed '$d'
+} | sed 's/pub(crate) //' >"$work/prelude.rs"
 cp "$here"/agree.rs "$here"/tests.rs "$here"/count.rs "$work/"
 
 run() { qemu-aarch64-static -L /usr/aarch64-linux-gnu "$@"; }
