@@ -1,6 +1,7 @@
 // Runs scan.rs's NEON tests, their text taken from scan.rs (tests_block.rs), on aarch64,
-// with the NEON block (block.rs) and find_string_special composed as scan.rs composes it.
-// Built and run by run.sh.
+// with the NEON block (block.rs). find_string_special is composed as scan.rs composes it
+// where sixteen bytes are left; where fewer are, a naive scan stands in for scan.rs's words.
+// Built and run by run.sh (as root: it may install with apt).
 #![allow(dead_code)]
 fn find_string_special_words<const QUOTE: u8, const DEL: bool>(
     bytes: &[u8],
