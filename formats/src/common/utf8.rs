@@ -31,6 +31,13 @@ pub fn validate(input: &[u8]) -> Result<&str, usize> {
     })
 }
 
+/// The character that the UTF-16 surrogate pair `high` (0xD800 to 0xDBFF) and `low`
+/// (0xDC00 to 0xDFFF) names: JSON's `\uXXXX\uXXXX` and OpenStep's `\U` escapes.
+#[inline(always)]
+pub fn from_surrogates(high: u32, low: u32) -> u32 {
+    0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+}
+
 /// `bytes` as text when every byte is ASCII: one word-at-a-time check, where `from_utf8`
 /// would classify each byte again (the binary plist's ASCII strings: 4-7% of a struct
 /// decode).

@@ -10,8 +10,8 @@
 
 use super::{Error, ErrorKind};
 use crate::common::{
-    decimal_to_f64, decode_string_runs, exact_decimal_to_f64, fold_digits, same_bytes, skip_spaces,
-    window_integer, Escapes, Span,
+    decimal_to_f64, decode_string_runs, exact_decimal_to_f64, fold_digits, from_surrogates,
+    same_bytes, skip_spaces, window_integer, Escapes, Span,
 };
 use quarry_raw_value::Num;
 
@@ -461,7 +461,7 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
                 if !(0xDC00..=0xDFFF).contains(&low) {
                     return Err(self.error_at(ErrorKind::LoneSurrogate, i));
                 }
-                let code = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
+                let code = from_surrogates(high, low);
                 return Ok((
                     char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER),
                     12,
@@ -796,9 +796,7 @@ fn plain_unicode_escape(bytes: &[u8], i: usize) -> Option<(u32, usize)> {
     match hex4_value(bytes, i + 2)? {
         code @ (0..=0xD7FF | 0xE000..=0xFFFF) => Some((code, 6)),
         high @ 0xD800..=0xDBFF => match (bytes.get(i + 6..i + 8), hex4_value(bytes, i + 8)) {
-            (Some(b"\\u"), Some(low @ 0xDC00..=0xDFFF)) => {
-                Some((0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00), 12))
-            }
+            (Some(b"\\u"), Some(low @ 0xDC00..=0xDFFF)) => Some((from_surrogates(high, low), 12)),
             _ => None,
         },
         _ => None,

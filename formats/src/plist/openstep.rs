@@ -16,7 +16,7 @@
 
 use std::borrow::Cow;
 
-use crate::common::{validate_utf8, Limits, Span};
+use crate::common::{from_surrogates, validate_utf8, Limits, Span};
 
 use super::builder::{PlistBuilder, Text};
 use super::error::{Error, ErrorKind};
@@ -228,9 +228,7 @@ impl<'a> Parser<'a> {
                     pending_high = Some(ch as u16);
                     continue;
                 }
-                (Some(high), 0xDC00..=0xDFFF) => {
-                    0x10000 + ((u32::from(high) - 0xD800) << 10) + (ch - 0xDC00)
-                }
+                (Some(high), 0xDC00..=0xDFFF) => from_surrogates(u32::from(high), ch),
                 (Some(_), _) | (None, 0xDC00..=0xDFFF) => {
                     self.scratch = out;
                     return self.error(ErrorKind::InvalidEscape, escape_at);
