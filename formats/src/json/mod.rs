@@ -112,7 +112,7 @@ pub fn parse_tree_with_dialect(
         max_document_size: limits.max_document_size.min(u32::MAX as usize - 1),
         ..limits
     };
-    let mut builder = TreeBuilder::with_capacity(input.len() / 16 + 1);
+    let mut builder = TreeBuilder::for_input(input);
     let (_root, src) = parser::parse_source(input, &mut builder, limits, dialect)?;
     Ok(builder.finish(src))
 }
