@@ -483,8 +483,9 @@ impl<'a> TreeBuilder<'a> {
     /// A builder with room for the nodes `input` likely holds. Below 64 KiB that is one
     /// per 16 bytes; above, as many as its first 4 KiB promise (a value after each `,`,
     /// `[` and `{`), and an eighth more, between one per 64 bytes and one per 4. On the
-    /// benchmark corpus that is room for 1.05 to 1.4 times the values of each file over
-    /// 64 KiB, but for 0.7 times `simdjson-mesh.json`'s, whose vector then doubles once.
+    /// benchmark corpus that is room for 1.05 to 1.4 times the values (counted as those
+    /// bytes) of each file over 64 KiB, 2.6 times for one of long strings (held at one
+    /// per 64 bytes), but 0.7 times `simdjson-mesh.json`'s, whose vector then doubles.
     /// One per 16 bytes was up to five times too much for text-heavy files, and too
     /// little for `canada.json` (a value every 13 bytes), whose 4.5 MB vector then
     /// doubled: a copy that took 6-12% of its parse in a process parsing it in a loop.
