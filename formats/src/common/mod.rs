@@ -34,4 +34,4 @@ pub(crate) use scan::{skip_spaces, word};
 pub(crate) use sink::{Sink, CHUNK};
 pub use tree::{Comment, EntryKey, Spanned, Tree, TreeNode};
 pub(crate) use tree::{Entry, FlatNode, NumberedNode, Siblings};
-pub(crate) use utf8::{ascii as ascii_str, from_surrogates, validate as validate_utf8};
+pub(crate) use utf8::{ascii_from, from_surrogates, validate as validate_utf8};

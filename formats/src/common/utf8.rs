@@ -51,6 +51,40 @@ pub fn ascii(bytes: &[u8]) -> Option<&str> {
     Some(unsafe { std::str::from_utf8_unchecked(bytes) })
 }
 
+/// The first `len` bytes of `rest` as text when every one is ASCII (`None` as well when
+/// `rest` is shorter than `len`), read a word at a time with no byte loop: a string of up
+/// to sixteen bytes is one or two words (the second overlapping the first), and one
+/// shorter than a word is read as the word at its start, masked to its length, when
+/// `rest` holds eight bytes there. std's check steps through the bytes after the last
+/// whole word one at a time: most of the check of a binary plist's keys, which are
+/// shorter than a word.
+#[inline(always)]
+pub fn ascii_from(rest: &[u8], len: usize) -> Option<&str> {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let bytes = rest.get(..len)?;
+    let high = match (len, rest.get(..8)) {
+        (0, _) => 0,
+        (1..=7, Some(window)) => word(window) & (u64::MAX >> (64 - 8 * len)),
+        (8..=16, _) => word(bytes) | word(&bytes[len - 8..]),
+        _ => return ascii(bytes),
+    };
+    if high & HIGH != 0 {
+        return None;
+    }
+    // SAFETY: every byte of `bytes` is ASCII (its words' high bits are clear, and the
+    // mask kept only its own bytes of a wider window), and ASCII is UTF-8.
+    #[allow(unsafe_code)]
+    Some(unsafe { std::str::from_utf8_unchecked(bytes) })
+}
+
+/// The first eight bytes of `bytes` (which has at least eight) as a little-endian word.
+#[inline(always)]
+fn word(bytes: &[u8]) -> u64 {
+    let mut word = [0; 8];
+    word.copy_from_slice(&bytes[..8]);
+    u64::from_le_bytes(word)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -113,7 +147,44 @@ mod tests {
         }
     }
 
+    /// `ascii_from(rest, len)` against std's check of the first `len` bytes.
+    fn ascii_from_agrees(rest: &[u8], len: usize) {
+        let std = rest.get(..len).filter(|b| b.is_ascii()).map(<[u8]>::len);
+        assert_eq!(
+            ascii_from(rest, len).map(str::len),
+            std,
+            "{rest:02X?} {len}"
+        );
+    }
+
+    #[test]
+    fn ascii_from_reads_only_its_own_bytes_at_every_length() {
+        // Every length around the one- and two-word paths, with no byte after the string,
+        // a few, and a word's worth; the bytes after it are non-ASCII, so a mask that kept
+        // one of them would fail; and each of the string's own bytes made non-ASCII in turn.
+        for len in 0..=40 {
+            for after in [0, 1, 3, 7, 8, 20] {
+                let mut rest = vec![b'k'; len];
+                rest.extend(std::iter::repeat_n(0xE9, after));
+                ascii_from_agrees(&rest, len);
+                ascii_from_agrees(&rest, len + 1);
+                for at in 0..len {
+                    for bad in [0x80, 0xC3, 0xFF] {
+                        let mut bytes = rest.clone();
+                        bytes[at] = bad;
+                        ascii_from_agrees(&bytes, len);
+                    }
+                }
+            }
+        }
+    }
+
     proptest::proptest! {
+        #[test]
+        fn ascii_from_agrees_with_std_on_arbitrary_bytes(rest: Vec<u8>, len in 0usize..48) {
+            ascii_from_agrees(&rest, len);
+        }
+
         #[test]
         fn agrees_with_std_on_arbitrary_bytes(bytes: Vec<u8>) {
             agrees(&bytes);

@@ -21,7 +21,7 @@
 
 use std::borrow::Cow;
 
-use crate::common::{ascii_str, Limits, Span};
+use crate::common::{ascii_from, Limits, Span};
 
 use super::builder::{datetime_from_apple_seconds, Integer, PlistBuilder, Text};
 use super::error::{Error, ErrorKind};
@@ -267,7 +267,9 @@ impl<'a> Reader<'a> {
             0x5 => {
                 let (len, start) = self.length(at, low)?;
                 let bytes = self.bytes(start, len, at)?;
-                let Some(text) = ascii_str(bytes) else {
+                // The offset table and the 32-byte trailer follow the objects, so the
+                // word at a string's start is always there to read whole.
+                let Some(text) = ascii_from(&src[start..], len) else {
                     let bad = bytes.iter().position(|b| !b.is_ascii()).unwrap_or(0);
                     return error(src, ErrorKind::InvalidAscii, start + bad);
                 };
