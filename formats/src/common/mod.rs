@@ -34,4 +34,6 @@ pub(crate) use scan::{skip_spaces, word};
 pub(crate) use sink::{Sink, CHUNK};
 pub use tree::{Comment, EntryKey, Spanned, Tree, TreeNode};
 pub(crate) use tree::{Entry, FlatNode, NumberedNode, Siblings};
+#[cfg(feature = "xml")]
+pub(crate) use utf8::push_utf16;
 pub(crate) use utf8::{ascii_from, from_surrogates, validate as validate_utf8};

@@ -21,7 +21,7 @@
 
 use std::borrow::Cow;
 
-use crate::common::{ascii_from, Limits, Span};
+use crate::common::{ascii_from, push_utf16, Limits, Span};
 
 use super::builder::{datetime_from_apple_seconds, Integer, PlistBuilder, Text};
 use super::error::{Error, ErrorKind};
@@ -381,20 +381,11 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// Decodes big-endian UTF-16 into `out`, rejecting unpaired surrogates.
+/// Decodes big-endian UTF-16 into `out` (emptied first), rejecting unpaired surrogates.
+#[inline]
 pub(super) fn utf16(bytes: &[u8], out: &mut String) -> bool {
     out.clear();
-    out.reserve(bytes.len() / 2);
-    let units = bytes
-        .chunks_exact(2)
-        .map(|p| u16::from_be_bytes([p[0], p[1]]));
-    for c in char::decode_utf16(units) {
-        match c {
-            Ok(c) => out.push(c),
-            Err(_) => return false,
-        }
-    }
-    true
+    push_utf16(bytes, false, out)
 }
 
 enum Frame<D, A> {

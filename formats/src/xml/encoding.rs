@@ -13,7 +13,7 @@
 
 use std::borrow::Cow;
 
-use crate::common::{validate_utf8, Limits, Span};
+use crate::common::{push_utf16, validate_utf8, Limits, Span};
 
 use super::builder::{
     Declaration, Doctype, NamespaceBinding, RawAttribute, StartTag, Text, Value, XmlBuilder,
@@ -182,25 +182,14 @@ fn utf16(bytes: &[u8], little: bool) -> Result<String> {
     if bytes.len() % 2 != 0 {
         return Err(Error::new(ErrorKind::InvalidUtf16, bytes, bytes.len()));
     }
-    let units = bytes.chunks_exact(2).map(|p| {
-        if little {
-            u16::from_le_bytes([p[0], p[1]])
-        } else {
-            u16::from_be_bytes([p[0], p[1]])
-        }
-    });
-    let mut out = String::with_capacity(bytes.len() / 2);
-    for c in char::decode_utf16(units) {
-        match c {
-            Ok(c) => out.push(c),
-            Err(_) => {
-                return Err(Error::new(
-                    ErrorKind::InvalidUtf16,
-                    out.as_bytes(),
-                    out.len(),
-                ))
-            }
-        }
+    let mut out = String::new();
+    if !push_utf16(bytes, little, &mut out) {
+        // `out` holds the text before the unpaired surrogate.
+        return Err(Error::new(
+            ErrorKind::InvalidUtf16,
+            out.as_bytes(),
+            out.len(),
+        ));
     }
     Ok(out)
 }
