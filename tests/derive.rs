@@ -1058,6 +1058,65 @@ fn toml_tables_added_to_later() {
     assert_eq!(decoded.pkg, Some(Pkg { name: "p".into() }));
 }
 
+/// An `f64` field reads the same through TOML's and binary plists' direct paths as
+/// through the RawValue path: floats, integers at the ends of their ranges, and the
+/// values that are no number (the direct path falls back, the RawValue path refuses).
+#[test]
+fn f64_fields_read_directly_as_through_raw_values() {
+    #[derive(Decode, Debug)]
+    struct F {
+        x: f64,
+    }
+    let bits = |f: F| f.x.to_bits();
+    for value in [
+        "0",
+        "-1",
+        "1.5",
+        "-2.5e-3",
+        "1e308",
+        "-0.0",
+        "inf",
+        "-nan",
+        "9223372036854775807",
+        "-9223372036854775808",
+        "'text'",
+        "true",
+        "[1.0]",
+    ] {
+        let doc = format!("x = {value}");
+        let raw = F::decode(quarry::toml::parse(doc.as_bytes()).unwrap());
+        let number = !matches!(value, "'text'" | "true" | "[1.0]");
+        assert_eq!(raw.is_ok(), number, "{doc}");
+        assert_eq!(
+            toml_direct::<F>(&doc).map(bits),
+            raw.ok().map(bits),
+            "{doc}"
+        );
+    }
+    let values = [
+        quarry::RawValue::Float(-2.5e-3),
+        quarry::RawValue::Float(f64::INFINITY),
+        quarry::RawValue::Int(i64::MIN),
+        quarry::RawValue::UInt(u64::MAX),
+        quarry::RawValue::String("1.5".into()),
+        quarry::RawValue::Bool(true),
+    ];
+    for value in values {
+        let map = quarry::RawValue::Map(vec![("x".into(), value.clone())]);
+        let file = quarry::plist::to_vec_binary(&map).unwrap();
+        let raw = F::decode(quarry::plist::parse(&file).unwrap());
+        let mut source =
+            quarry::plist::DirectSource::new(&file, quarry::Limits::default()).unwrap();
+        let direct = F::decode_direct(&mut source).ok();
+        let number = !matches!(
+            value,
+            quarry::RawValue::String(_) | quarry::RawValue::Bool(_)
+        );
+        assert_eq!(raw.is_ok(), number, "{value:?}");
+        assert_eq!(direct.map(bits), raw.ok().map(bits), "{value:?}");
+    }
+}
+
 /// Reads `src` through TOML's direct path only (`None` when it falls back).
 fn toml_direct<'a, T: Decode<'a>>(src: &'a str) -> Option<T> {
     let mut source =

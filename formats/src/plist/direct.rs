@@ -7,7 +7,7 @@ use quarry_raw_value::{Fallback, PullSource, RawValue, Text, ValueKind};
 use crate::common::{Limits, Span};
 
 use super::binary::*;
-use super::builder::datetime_from_apple_seconds;
+use super::builder::{datetime_from_apple_seconds, Integer};
 use super::error::{Error, ErrorKind};
 use super::raw::{integer_value, RawValueBuilder};
 
@@ -251,6 +251,17 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
         match self.take()?.0 {
             Object::Integer(v) => Ok(integer_value(v)),
             Object::Real(v) => Ok(RawValue::Float(v)),
+            _ => Err(Fallback),
+        }
+    }
+
+    /// [`PullSource::read_f64`] without a [`RawValue`] in between.
+    #[inline]
+    fn read_f64(&mut self) -> Result<f64, Fallback> {
+        match self.take()?.0 {
+            Object::Real(v) => Ok(v),
+            Object::Integer(Integer::Int(v)) => Ok(v as f64),
+            Object::Integer(Integer::UInt(v)) => Ok(v as f64),
             _ => Err(Fallback),
         }
     }

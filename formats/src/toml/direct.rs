@@ -541,6 +541,17 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
         }
     }
 
+    /// [`PullSource::read_f64`] without a [`RawValue`] in between (whose drop, with its
+    /// build, was 2% of a struct decode of telemetry's floats).
+    #[inline]
+    fn read_f64(&mut self) -> Result<f64, Fallback> {
+        match self.scalar()? {
+            Scalar::Float(f) => Ok(f),
+            Scalar::Integer(i) => Ok(i as f64),
+            _ => Err(Fallback),
+        }
+    }
+
     #[inline]
     fn read_i64(&mut self) -> Result<i64, Fallback> {
         match self.scalar()? {
