@@ -9,6 +9,8 @@
 //! std's validator finds the exact offset (errors are rare; the position must match
 //! std's).
 
+use super::word;
+
 /// The length below which simdutf8 does not use SIMD (its block size).
 const SHORT: usize = 64;
 
@@ -86,7 +88,7 @@ pub fn ascii_from(rest: &[u8], len: usize) -> Option<&str> {
     let high = match (len, rest.get(..8)) {
         (0, _) => 0,
         (1..=7, Some(window)) => word(window) & (u64::MAX >> (64 - 8 * len)),
-        (8..=16, _) => word(bytes) | word(&bytes[len - 8..]),
+        (8..=16, _) => word(&bytes[..8]) | word(&bytes[len - 8..]),
         _ => return ascii(bytes),
     };
     if high & HIGH != 0 {
@@ -96,14 +98,6 @@ pub fn ascii_from(rest: &[u8], len: usize) -> Option<&str> {
     // mask kept only its own bytes of a wider window), and ASCII is UTF-8.
     #[allow(unsafe_code)]
     Some(unsafe { std::str::from_utf8_unchecked(bytes) })
-}
-
-/// The first eight bytes of `bytes` (which has at least eight) as a little-endian word.
-#[inline(always)]
-fn word(bytes: &[u8]) -> u64 {
-    let mut word = [0; 8];
-    word.copy_from_slice(&bytes[..8]);
-    u64::from_le_bytes(word)
 }
 
 #[cfg(test)]
