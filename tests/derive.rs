@@ -1117,6 +1117,85 @@ fn f64_fields_read_directly_as_through_raw_values() {
     }
 }
 
+/// Number fields read the same through YAML's direct path (which reads them from the
+/// scalar's text) as through the RawValue path: integers at the ends of their ranges,
+/// floats of every shape the core schema has, and values that are no number (the
+/// direct path falls back, the RawValue path refuses).
+#[test]
+fn yaml_number_fields_read_directly_as_through_raw_values() {
+    #[derive(Decode, Debug, PartialEq)]
+    struct N {
+        i: Option<i64>,
+        u: Option<u64>,
+        f: Option<f64>,
+        small: Option<i16>,
+    }
+    let values = [
+        "0",
+        "-17",
+        "+17",
+        "007",
+        "0x1F",
+        "0o17",
+        "9223372036854775807",
+        "-9223372036854775808",
+        "9223372036854775808",
+        "18446744073709551615",
+        "18446744073709551616",
+        "1.5",
+        "-0.0",
+        "+2.25",
+        "1.",
+        ".5",
+        "-1.5e3",
+        "1e999",
+        "-.inf",
+        ".NaN",
+        "0.1000000000000000055511151231257827",
+        "1234567890123456789.5",
+        "'7'",
+        "true",
+        "~",
+        "[1]",
+        "1.2.3",
+    ];
+    for value in values {
+        for field in ["i", "u", "f", "small"] {
+            let doc = format!("{field}: {value}\n");
+            let raw = N::decode(quarry::yaml::parse(doc.as_bytes()).unwrap());
+            let mut source =
+                quarry::yaml::DirectSource::new(doc.as_bytes(), quarry::Limits::default()).unwrap();
+            let direct = N::decode_direct(&mut source)
+                .ok()
+                .filter(|_| source.finish().is_ok());
+            // A float's bits, so that NaN is equal to itself and -0.0 is not 0.0.
+            let key = |n: N| (n.i, n.u, n.f.map(f64::to_bits), n.small);
+            match (direct, raw) {
+                (Some(direct), Ok(raw)) => assert_eq!(key(direct), key(raw), "{doc}"),
+                (Some(direct), Err(e)) => panic!("{doc}: direct {direct:?}, raw {e}"),
+                // Falling back is always allowed: the door then reads the RawValue.
+                (None, _) => {}
+            }
+        }
+    }
+    // The usual shapes must not fall back.
+    for (doc, expected) in [
+        ("i: -42\n", (Some(-42), None, None, None)),
+        ("u: 42\n", (None, Some(42), None, None)),
+        (
+            "f: -1.9609613479170491\n",
+            (None, None, Some(-1.9609613479170491), None),
+        ),
+        ("f: 7\n", (None, None, Some(7.0), None)),
+        ("small: -300\n", (None, None, None, Some(-300))),
+    ] {
+        let mut source =
+            quarry::yaml::DirectSource::new(doc.as_bytes(), quarry::Limits::default()).unwrap();
+        let n = N::decode_direct(&mut source).expect(doc);
+        assert_eq!((n.i, n.u, n.f, n.small), expected, "{doc}");
+    }
+}
+
 /// Reads `src` through TOML's direct path only (`None` when it falls back).
 fn toml_direct<'a, T: Decode<'a>>(src: &'a str) -> Option<T> {
     let mut source =

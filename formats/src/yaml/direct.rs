@@ -4,13 +4,15 @@
 
 use std::borrow::Cow;
 
-use quarry_raw_value::{Fallback, GuessedKey, PlainKey, PullSource, RawValue, Text, ValueKind};
+use quarry_raw_value::{
+    Fallback, GuessedKey, Num, PlainKey, PullSource, RawValue, Text, ValueKind,
+};
 
 use crate::common::{Limits, Span};
 
 use super::builder::*;
 use super::parser::*;
-use super::raw::{resolve_plain, resolve_scalar, RawValueBuilder};
+use super::raw::{resolve_number, resolve_plain, resolve_scalar, Number, RawValueBuilder};
 use super::{Error, ErrorKind, Options};
 
 /// One event of the parser as the direct path reads it (a scalar's text and style stay
@@ -309,6 +311,20 @@ impl<'a> DirectSource<'a> {
         Ok(resolve_plain(self.capture.take_text()))
     }
 
+    /// The next value if it is a plain scalar the core schema reads as a number: read
+    /// from the scalar's text, without a [`RawValue`] in between (whose drop is a call).
+    #[inline]
+    fn read_plain_number(&mut self) -> Result<Number, Fallback> {
+        if self.pull()? != Event::Scalar || self.capture.style != ScalarStyle::Plain {
+            return Err(Fallback);
+        }
+        let text = self.capture.text();
+        match text.as_bytes().first() {
+            Some(b'0'..=b'9' | b'+' | b'-' | b'.') => resolve_number(text).ok_or(Fallback),
+            _ => Err(Fallback),
+        }
+    }
+
     /// The next value if it is a string: a non-plain scalar, or a plain one the core
     /// schema reads as a string.
     #[inline]
@@ -476,6 +492,49 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
             | RawValue::Float(_)
             | RawValue::BigNumber(_)) => Ok(number),
             _ => Err(Fallback),
+        }
+    }
+
+    /// As the default, without a [`RawValue`] in between; a number beyond 64 bits
+    /// falls back.
+    #[inline]
+    fn read_num(&mut self) -> Result<Num, Fallback> {
+        match self.read_plain_number()? {
+            Number::Int(i) => Ok(Num::I64(i)),
+            Number::UInt(u) => Ok(Num::U64(u)),
+            Number::Float(f) => Ok(Num::F64(f)),
+            Number::Big => Err(Fallback),
+        }
+    }
+
+    /// As the default, without a [`RawValue`] in between.
+    #[inline]
+    fn read_i64(&mut self) -> Result<i64, Fallback> {
+        match self.read_plain_number()? {
+            Number::Int(i) => Ok(i),
+            _ => Err(Fallback),
+        }
+    }
+
+    /// As the default, without a [`RawValue`] in between.
+    #[inline]
+    fn read_u64(&mut self) -> Result<u64, Fallback> {
+        match self.read_plain_number()? {
+            Number::Int(i) => u64::try_from(i).map_err(|_| Fallback),
+            Number::UInt(u) => Ok(u),
+            _ => Err(Fallback),
+        }
+    }
+
+    /// As the default, without a [`RawValue`] in between; a number beyond `f64`'s
+    /// range falls back.
+    #[inline]
+    fn read_f64(&mut self) -> Result<f64, Fallback> {
+        match self.read_plain_number()? {
+            Number::Float(f) => Ok(f),
+            Number::Int(i) => Ok(i as f64),
+            Number::UInt(u) => Ok(u as f64),
+            Number::Big => Err(Fallback),
         }
     }
 

@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use quarry_raw_value::{base64, RawValue};
 
 use crate::common::Span;
-use crate::common::{fold_digits, plain_decimal};
+use crate::common::{fold_digits, fraction_after, plain_decimal};
 
 use super::builder::{CollectionStyle, DocumentStart, Props, ScalarStyle, Tag, YamlBuilder};
 use super::{ErrorKind, Options};
@@ -383,7 +383,9 @@ pub(crate) fn resolve_plain(value: Cow<'_, str>) -> RawValue<'_> {
     }
 }
 
-enum Number {
+/// A number the core schema reads from a plain scalar.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Number {
     Int(i64),
     UInt(u64),
     Float(f64),
@@ -391,8 +393,37 @@ enum Number {
     Big,
 }
 
-/// A plain scalar that the core schema reads as a number.
-fn resolve_number(s: &str) -> Option<Number> {
+/// A plain scalar that the core schema reads as a number, `None` for any other. The
+/// usual shapes, an integer of up to 18 digits and a decimal of up to 19 with a digit
+/// on each side of its point, are read in one pass over the digits; the rest by
+/// [`resolve_number_by_grammar`].
+#[inline]
+pub(super) fn resolve_number(s: &str) -> Option<Number> {
+    let b = s.as_bytes();
+    let (negative, d) = match b.first()? {
+        b'-' => (true, &b[1..]),
+        b'+' => (false, &b[1..]),
+        _ => (false, b),
+    };
+    // Eight digits at a time, as the JSON and TOML lexers read them.
+    let (int_end, v) = fold_digits(d, 0, 0);
+    if int_end == d.len() && (1..=18).contains(&int_end) {
+        // Up to 18 digits cannot overflow.
+        let v = v as i64;
+        return Some(Number::Int(if negative { -v } else { v }));
+    }
+    if (1..=18).contains(&int_end) && d[int_end..].first() == Some(&b'.') {
+        if let Some((end, value)) = fraction_after(d, int_end, int_end, v) {
+            if end == d.len() {
+                return Some(Number::Float(if negative { -value } else { value }));
+            }
+        }
+    }
+    resolve_number_by_grammar(s)
+}
+
+/// [`resolve_number`] for every shape, by the core schema's patterns.
+fn resolve_number_by_grammar(s: &str) -> Option<Number> {
     let b = s.as_bytes();
     let (sign, digits) = match b[0] {
         b'+' | b'-' => (b[0], &s[1..]),
@@ -404,7 +435,6 @@ fn resolve_number(s: &str) -> Option<Number> {
     }
     // Integers: up to 18 digits cannot overflow, so accumulate them directly.
     if d.len() <= 18 {
-        // Eight digits at a time, as the JSON and TOML lexers read them.
         let (end, v) = fold_digits(d, 0, 0);
         if end == d.len() {
             let v = v as i64;
@@ -634,6 +664,29 @@ mod tests {
             "nan",
         ] {
             assert_eq!(plain(s), RawValue::String(s.into()), "{s:?}");
+        }
+    }
+
+    proptest::proptest! {
+        /// The one-pass read of the usual shapes agrees with the core schema's
+        /// patterns: signs, leading zeros, digits around the point and the 18- and
+        /// 19-digit edges, and what may trail them.
+        #[test]
+        fn numbers_read_in_one_pass_as_by_the_grammar(
+            sign in proptest::sample::select(vec!["", "-", "+"]),
+            int in "[0-9]{0,21}",
+            point in proptest::bool::ANY,
+            frac in "[0-9]{0,21}",
+            tail in proptest::sample::select(vec!["", "e5", "E-3", ".", "x", " ", "0"]),
+        ) {
+            let text = format!("{sign}{int}{}{frac}{tail}", if point { "." } else { "" });
+            if !text.is_empty() {
+                proptest::prop_assert_eq!(
+                    resolve_number(&text),
+                    resolve_number_by_grammar(&text),
+                    "{:?}", text
+                );
+            }
         }
     }
 
