@@ -4,9 +4,7 @@
 
 use std::borrow::Cow;
 
-use quarry_raw_value::{
-    Fallback, GuessedKey, Num, PlainKey, PullSource, RawValue, Text, ValueKind,
-};
+use quarry_raw_value::{Fallback, GuessedKey, PlainKey, PullSource, RawValue, Text, ValueKind};
 
 use crate::common::{Limits, Span};
 
@@ -492,18 +490,6 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
             | RawValue::Float(_)
             | RawValue::BigNumber(_)) => Ok(number),
             _ => Err(Fallback),
-        }
-    }
-
-    /// As the default, without a [`RawValue`] in between; a number beyond 64 bits
-    /// falls back.
-    #[inline]
-    fn read_num(&mut self) -> Result<Num, Fallback> {
-        match self.read_plain_number()? {
-            Number::Int(i) => Ok(Num::I64(i)),
-            Number::UInt(u) => Ok(Num::U64(u)),
-            Number::Float(f) => Ok(Num::F64(f)),
-            Number::Big => Err(Fallback),
         }
     }
 
