@@ -1,5 +1,5 @@
 //! What every format shares: positions and spans, the error shell, the caret renderer
-//! the parse limits, byte scanning, and the one tree vocabulary ([`Tree`], [`TreeNode`]).
+//! the parse limits, byte scanning, the lists kept between documents, and the one tree vocabulary ([`Tree`], [`TreeNode`]).
 //! Formats keep only their own error kinds.
 
 mod error;
@@ -12,6 +12,7 @@ mod position;
 mod render;
 mod scan;
 mod sink;
+mod spare;
 mod tree;
 mod utf8;
 
@@ -32,6 +33,9 @@ pub(crate) use scan::{decode_string_runs, find_string_special, utf8_output, Esca
 pub(crate) use scan::{plain_integer, window_integer};
 pub(crate) use scan::{skip_spaces, word};
 pub(crate) use sink::{Sink, CHUNK};
+#[cfg(test)]
+pub(crate) use spare::SPARE_BYTES;
+pub(crate) use spare::{keep_spare, take_spare};
 pub use tree::{Comment, EntryKey, Spanned, Tree, TreeNode};
 pub(crate) use tree::{Entry, FlatNode, NumberedNode, Siblings};
 #[cfg(feature = "xml")]

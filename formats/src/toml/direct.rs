@@ -7,7 +7,7 @@ use std::cell::Cell;
 
 use quarry_raw_value::{Fallback, PullSource, RawValue, Text, ValueKind};
 
-use crate::common::Limits;
+use crate::common::{keep_spare, take_spare, Limits};
 
 use super::builder::{TableId, ROOT};
 use super::error::Error;
@@ -129,8 +129,8 @@ impl std::fmt::Debug for DirectSource<'_> {
 
 impl Drop for DirectSource<'_> {
     fn drop(&mut self) {
-        keep_spare(&SPARE_OPEN, recycled(std::mem::take(&mut self.open)));
-        keep_spare(&SPARE_CHAIN, recycled(std::mem::take(&mut self.chain)));
+        keep_spare(&SPARE_OPEN, std::mem::take(&mut self.open));
+        keep_spare(&SPARE_CHAIN, std::mem::take(&mut self.chain));
     }
 }
 
@@ -140,7 +140,7 @@ impl<'a> DirectSource<'a> {
     pub fn new(input: &'a [u8], limits: Limits) -> Result<Self, Error> {
         Ok(DirectSource {
             parser: Parser::new(input, limits)?,
-            open: recycled(SPARE_OPEN.try_with(Cell::take).unwrap_or_default()),
+            open: take_spare(&SPARE_OPEN),
             inline: Vec::new(),
             next: Next::Table(ROOT),
             ahead: Ahead::Nothing,
@@ -148,7 +148,7 @@ impl<'a> DirectSource<'a> {
             line: None,
             line_depth: 0,
             child: Child::Value,
-            chain: recycled(SPARE_CHAIN.try_with(Cell::take).unwrap_or_default()),
+            chain: take_spare(&SPARE_CHAIN),
             skipping: 0,
             frames: Vec::new(),
             scratch: String::new(),

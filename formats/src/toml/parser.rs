@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use std::cell::Cell;
 use std::collections::HashMap;
 
-use crate::common::{validate_utf8, KeyHashState, Limits, Span};
+use crate::common::{keep_spare, take_spare, validate_utf8, KeyHashState, Limits, Span};
 
 use super::builder::{Key, TableId, TableKind, TomlBuilder, ROOT};
 use super::error::{Error, ErrorKind};
@@ -173,18 +173,6 @@ thread_local! {
     static SPARE_KEYS: Cell<Vec<KeyShape<'static>>> = const { Cell::new(Vec::new()) };
 }
 
-/// The most a spare list keeps: a large document's lists go back to the allocator.
-const SPARE_BYTES: usize = 64 * 1024;
-
-/// `list`'s allocation, emptied, for items of another lifetime (the same layout: the
-/// collect reuses the allocation in place, and the closure is never called).
-pub(super) fn recycled<T, U>(mut list: Vec<T>) -> Vec<U> {
-    list.clear();
-    list.into_iter()
-        .map(|_| unreachable!("the list is empty"))
-        .collect()
-}
-
 /// Appends `value` to `list` where this is inlined, its fields stored straight into the
 /// list. `Vec::push` hands the work to `Vec::push_mut`, which LLVM leaves out of line in
 /// the key step: the key was then built on the stack field by field and read back by
@@ -212,28 +200,10 @@ fn reserve_one<T>(list: &mut Vec<T>) {
     list.reserve(1);
 }
 
-/// Hands `list` back to `spare` when it is small enough to keep.
-pub(super) fn keep_spare<T: 'static>(
-    spare: &'static std::thread::LocalKey<Cell<Vec<T>>>,
-    list: Vec<T>,
-) {
-    if list.capacity() * std::mem::size_of::<T>() <= SPARE_BYTES {
-        // A nested document's lists may come back while the slot is full: keep the larger.
-        let _ = spare.try_with(|slot| {
-            let held = slot.take();
-            slot.set(if held.capacity() > list.capacity() {
-                held
-            } else {
-                list
-            });
-        });
-    }
-}
-
 impl Drop for Shape<'_> {
     fn drop(&mut self) {
-        keep_spare(&SPARE_TABLES, recycled(std::mem::take(&mut self.tables)));
-        keep_spare(&SPARE_KEYS, recycled(std::mem::take(&mut self.keys)));
+        keep_spare(&SPARE_TABLES, std::mem::take(&mut self.tables));
+        keep_spare(&SPARE_KEYS, std::mem::take(&mut self.keys));
     }
 }
 
@@ -243,10 +213,8 @@ impl<'a> Shape<'a> {
     /// copy: growing from three keys to four cost a small document 8% of its decode.
     /// The lists of the last shape dropped on this thread are reused.
     fn for_input(len: usize) -> Self {
-        let mut tables: Vec<TableShape<'a>> =
-            recycled(SPARE_TABLES.try_with(Cell::take).unwrap_or_default());
-        let mut keys: Vec<KeyShape<'a>> =
-            recycled(SPARE_KEYS.try_with(Cell::take).unwrap_or_default());
+        let mut tables: Vec<TableShape<'a>> = take_spare(&SPARE_TABLES);
+        let mut keys: Vec<KeyShape<'a>> = take_spare(&SPARE_KEYS);
         tables.reserve(len / 128 + 4);
         keys.reserve(len / 16 + 16);
         Shape { tables, keys }
@@ -898,6 +866,7 @@ impl<'a> Parser<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::common::SPARE_BYTES;
 
     #[test]
     fn a_table_and_a_key_of_the_shape_are_small() {
