@@ -9,8 +9,32 @@ use std::borrow::Cow;
 use proptest::prelude::*;
 use quarry_formats::common::{Limits, Span, TreeNode};
 use quarry_formats::xml::*;
-use quarry_raw_value::{Path, RawValue};
+use quarry_raw_value::{Path, PullSource, RawValue};
 use support::{map, t as text};
+
+#[global_allocator]
+static GLOBAL: support::counting::Counting = support::counting::Counting;
+
+/// The direct path keeps its tape and its stacks on the thread between documents, and
+/// so does the parser: a small document read a second time allocates nothing.
+#[test]
+fn direct_source_reuses_its_lists_for_the_next_document() {
+    let doc = b"<message><id>42</id><kind>status</kind><ok>true</ok></message>";
+    let read = || {
+        let mut source = DirectSource::new(doc, Limits::default()).unwrap();
+        source.begin_object().unwrap();
+        let mut keys = 0;
+        while source.next_key(keys == 0).unwrap().is_some() {
+            source.skip_value().unwrap();
+            keys += 1;
+        }
+        source.finish().unwrap();
+        keys
+    };
+    // The first document on this thread allocates the lists.
+    assert_eq!(read(), 3);
+    assert_eq!(support::counting::count(read), (3, 0));
+}
 
 /// Parses through both doors and the validator, checks they agree, returns the value.
 fn both(input: &str) -> RawValue<'_> {

@@ -18,10 +18,11 @@
 //! [`Decode`]: quarry_raw_value::Decode
 
 use std::borrow::Cow;
+use std::cell::Cell;
 
 use quarry_raw_value::{Fallback, PullSource, RawValue, Text as PullText, ValueKind};
 
-use crate::common::{fold_digits, plain_decimal, same_bytes, Limits, Span};
+use crate::common::{fold_digits, keep_spare, plain_decimal, same_bytes, take_spare, Limits, Span};
 
 use super::builder::{StartTag, Text, XmlBuilder};
 use super::raw::TextRuns;
@@ -288,6 +289,22 @@ pub struct DirectSource<'a> {
     scratch: String,
 }
 
+thread_local! {
+    /// The lists of the last source this thread dropped, emptied, for the next document
+    /// (see [`take_spare`]): its tape, the tape's open elements while it was built, and
+    /// the decoder's open maps and sequences.
+    static SPARE_ENTRIES: Cell<Vec<Entry>> = const { Cell::new(Vec::new()) };
+    static SPARE_TAPE_OPEN: Cell<Vec<(usize, TextRuns<'static>)>> = const { Cell::new(Vec::new()) };
+    static SPARE_OPEN: Cell<Vec<Open>> = const { Cell::new(Vec::new()) };
+}
+
+impl Drop for DirectSource<'_> {
+    fn drop(&mut self) {
+        keep_spare(&SPARE_ENTRIES, std::mem::take(&mut self.entries));
+        keep_spare(&SPARE_OPEN, std::mem::take(&mut self.open));
+    }
+}
+
 impl<'a> DirectSource<'a> {
     /// Parses `input` under `limits` (an error when it is not one well-formed document
     /// within them) and returns a source positioned before the root element's value.
@@ -295,12 +312,19 @@ impl<'a> DirectSource<'a> {
     /// [`ErrorKind::DocumentSizeLimitReached`]: the tape's indices are `u32`.
     pub fn new(input: &'a [u8], limits: Limits) -> Result<Self, Error> {
         let mut tape = Tape {
-            // One element or attribute per 20 bytes of markup and text is generous for
-            // records, and keeps a small document's tape in a small allocation.
-            entries: Vec::with_capacity((input.len() / 20).max(8)),
-            ..Tape::default()
+            entries: take_spare(&SPARE_ENTRIES),
+            strings: Strings::default(),
+            open: take_spare(&SPARE_TAPE_OPEN),
         };
-        parse_with(input, &mut tape, limits)?;
+        // One element or attribute per 20 bytes of markup and text is generous for
+        // records, and keeps a small document's tape in a small allocation.
+        tape.entries.reserve((input.len() / 20).max(8));
+        let parsed = parse_with(input, &mut tape, limits);
+        keep_spare(&SPARE_TAPE_OPEN, std::mem::take(&mut tape.open));
+        if let Err(error) = parsed {
+            keep_spare(&SPARE_ENTRIES, tape.entries);
+            return Err(error);
+        }
         if tape.entries.is_empty() {
             return Err(Error::new(ErrorKind::MissingRoot, input, input.len()));
         }
@@ -316,7 +340,7 @@ impl<'a> DirectSource<'a> {
         Ok(DirectSource {
             entries: tape.entries,
             strings: tape.strings,
-            open: Vec::new(),
+            open: take_spare(&SPARE_OPEN),
             next: Value::Element(0),
             scratch: String::new(),
         })

@@ -13,10 +13,11 @@
 //! (references, `\r`, non-ASCII names, errors) leaves the loop.
 
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use crate::common::{same_bytes, Limits, Span};
+use crate::common::{keep_spare, same_bytes, take_spare, Limits, Span};
 
 use super::builder::{
     Declaration, Doctype, NamespaceBinding, RawAttribute, StartTag, Text, Value, XmlBuilder,
@@ -267,6 +268,18 @@ pub(crate) struct Parser<'a> {
     markup_text: String,
 }
 
+thread_local! {
+    /// The open-element stack of the last parser this thread dropped, emptied, for the
+    /// next document (see [`take_spare`]).
+    static SPARE_OPEN: Cell<Vec<Open<'static>>> = const { Cell::new(Vec::new()) };
+}
+
+impl Drop for Parser<'_> {
+    fn drop(&mut self) {
+        keep_spare(&SPARE_OPEN, std::mem::take(&mut self.open));
+    }
+}
+
 impl<'a> Parser<'a> {
     pub(crate) fn new(src: &'a str, encoding: Encoding, options: Options) -> Self {
         Parser {
@@ -282,7 +295,7 @@ impl<'a> Parser<'a> {
             attlists: HashMap::new(),
             expanded: 0,
             active: Vec::new(),
-            open: Vec::new(),
+            open: take_spare(&SPARE_OPEN),
             bindings: Vec::new(),
             binding_keys: Vec::new(),
             epoch: 1,
