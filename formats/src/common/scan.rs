@@ -1209,6 +1209,18 @@ mod tests {
             proptest::prop_assert_eq!(fold_digits(bytes, 0, start), (end, naive));
         }
 
+        /// Any bytes may follow the digits (a non-ASCII byte carries in the word test),
+        /// and the run may end anywhere in or past the sixteen-byte window.
+        #[test]
+        fn digit_runs_before_any_bytes_fold_like_a_naive_loop(digits in "[0-9]{0,24}", tail in proptest::collection::vec(proptest::num::u8::ANY, 0..20), pad in 0usize..4, start in 0u64..10) {
+            let mut bytes = vec![b'x'; pad];
+            bytes.extend_from_slice(digits.as_bytes());
+            bytes.extend_from_slice(&tail);
+            let end = pad + bytes[pad..].iter().position(|b| !b.is_ascii_digit()).unwrap_or(bytes.len() - pad);
+            let naive = bytes[pad..end].iter().fold(start, |m, &d| m.wrapping_mul(10).wrapping_add(u64::from(d - b'0')));
+            proptest::prop_assert_eq!(fold_digits(&bytes, pad, start), (end, naive));
+        }
+
         #[test]
         fn leading_digits_matches_naive(chunk: [u8; 8], digits in 0usize..=8) {
             let mut chunk = chunk;
