@@ -3,7 +3,7 @@
 //! plist (XML and TOML batches decode as `Records<Person>`, the others as `Vec<Person>`),
 //! or `FORMAT-raw` to parse into a RawValue only, or `FORMAT-check` to validate only, or `json-tree` to build the JSON tree door's document. A fourth argument picks another
 //! shape: `small` (`SmallMessage`), `ints` (`Vec<i64>`), `config` (`Config`),
-//! `manifest` (a `Cargo.toml` manifest); or `wide` (`Wide` records), `articles`
+//! `manifest` (a `Cargo.toml` manifest), `lock` (a `Cargo.lock`); or `wide` (`Wide` records), `articles`
 //! (`Article`s), `readings` (telemetry's `Reading`s), each a `Vec` in JSON, YAML and
 //! plists and `Records<_>` in TOML and XML.
 
@@ -43,6 +43,9 @@ fn main() {
         } else if shape == "manifest" {
             quarry::from_slice::<quarry_benches::shapes::cargo_manifest::Manifest>(&bytes, format)
                 .map_or(0, |m| m.dependencies.len())
+        } else if shape == "lock" {
+            quarry::from_slice::<quarry_benches::shapes::cargo_lock::CargoLock>(&bytes, format)
+                .map_or(0, |l| l.package.len())
         } else if shape == "config" {
             quarry::from_slice::<quarry_corpus_gen::shapes::Config>(&bytes, format)
                 .map_or(0, |c| c.limits.len())
