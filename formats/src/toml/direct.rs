@@ -105,6 +105,8 @@ pub struct DirectSource<'a> {
     child: Child,
     /// The tables from the root down to the table of what is read ahead.
     chain: Vec<TableId>,
+    /// The table [`DirectSource::chain`] leads to ([`NONE`] while it is empty).
+    chain_of: TableId,
     /// How many tables [`PullSource::skip_value`] is inside.
     skipping: usize,
     /// The containers of values skipped with [`PullSource::skip_value`].
@@ -149,6 +151,7 @@ impl<'a> DirectSource<'a> {
             line_depth: 0,
             child: Child::Value,
             chain: take_spare(&SPARE_CHAIN),
+            chain_of: NONE,
             skipping: 0,
             frames: Vec::new(),
             scratch: String::new(),
@@ -328,8 +331,14 @@ impl<'a> DirectSource<'a> {
                 .all(|(&(open, ..), &id)| open == id)
     }
 
-    /// Sets [`DirectSource::chain`] to the tables from the root down to `id`.
+    /// Sets [`DirectSource::chain`] to the tables from the root down to `id`. Kept for
+    /// the next call about the same table: a header is looked at once for each table it
+    /// closes, and a table's parents never change.
     fn set_chain(&mut self, mut id: TableId) {
+        if self.chain_of == id {
+            return;
+        }
+        self.chain_of = id;
         self.chain.clear();
         while id != NONE {
             self.chain.push(id);
