@@ -732,7 +732,7 @@ mod tests {
         // Small input: one node per 16 bytes, and four more; a list of ten twelve-digit
         // numbers fits.
         assert_eq!(capacity(&[b' '; 4000]), 254);
-        let list = format!("[{}]", vec!["123456789012"; 10].join(","));
+        let list = format!("[{}]", ["123456789012"; 10].join(","));
         assert!(capacity(list.as_bytes()) >= 11);
         // Numbers, a value every 5 bytes: the sample holds the `[` and 819 commas, and
         // the room is for that many per 4 KiB, and an eighth more.
