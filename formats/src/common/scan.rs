@@ -668,6 +668,26 @@ pub(crate) fn fold_digits(bytes: &[u8], mut i: usize, mut value: u64) -> (usize,
     (i, value)
 }
 
+/// The value of `digits` (all ASCII digits, leading zeros allowed) when it fits `u64`:
+/// up to nineteen significant digits fold exactly, and a twentieth is checked on. An
+/// integer of nineteen or twenty digits (a 64-bit id, a time in nanoseconds) read this
+/// way, not by a `str` parse, no longer took a tenth of a JSON tree parse.
+pub(crate) fn digits_value(digits: &[u8]) -> Option<u64> {
+    let first = digits
+        .iter()
+        .position(|&b| b != b'0')
+        .unwrap_or(digits.len());
+    let digits = &digits[first..];
+    match digits.len() {
+        0..=19 => Some(fold_digits(digits, 0, 0).1),
+        20 => fold_digits(&digits[..19], 0, 0)
+            .1
+            .checked_mul(10)?
+            .checked_add(u64::from(digits[19] - b'0')),
+        _ => None,
+    }
+}
+
 /// The offset of the first byte at or after `i` that is not a space, or `bytes.len()`:
 /// an indentation, counted eight bytes at a time (the trailing zero bytes of a word
 /// xor eight spaces).
@@ -1219,6 +1239,14 @@ mod tests {
             let end = pad + bytes[pad..].iter().position(|b| !b.is_ascii_digit()).unwrap_or(bytes.len() - pad);
             let naive = bytes[pad..end].iter().fold(start, |m, &d| m.wrapping_mul(10).wrapping_add(u64::from(d - b'0')));
             proptest::prop_assert_eq!(fold_digits(&bytes, pad, start), (end, naive));
+        }
+
+        /// Digit strings of every length around twenty, with leading zeros, on both
+        /// sides of `u64::MAX`: their value as std reads it.
+        #[test]
+        fn digit_values_are_std_s(zeros in 0usize..4, digits in "[1-9][0-9]{0,21}") {
+            let text = format!("{}{digits}", "0".repeat(zeros));
+            proptest::prop_assert_eq!(digits_value(text.as_bytes()), text.parse::<u64>().ok());
         }
 
         #[test]

@@ -10,8 +10,8 @@
 
 use super::{Error, ErrorKind};
 use crate::common::{
-    decimal_to_f64, decode_string_runs, exact_decimal_to_f64, fold_digits, from_surrogates,
-    same_bytes, skip_spaces, window_integer, Escapes, Span,
+    decimal_to_f64, decode_string_runs, digits_value, exact_decimal_to_f64, fold_digits,
+    from_surrogates, same_bytes, skip_spaces, window_integer, Escapes, Span,
 };
 use quarry_raw_value::Num;
 
@@ -717,15 +717,8 @@ impl<'a> NumberToken<'a> {
         if !self.is_float {
             let value = match digits {
                 0..=19 => Some(self.mantissa),
-                // Twenty digits may or may not fit u64 (a 64-bit id or hash often has
-                // twenty): the first nineteen fold exactly, the last is checked on. A
-                // `str` parse here was a tenth of a tree parse of `telemetry.json`.
-                20 => {
-                    let digits = &self.text[usize::from(self.negative)..];
-                    let (_, head) = fold_digits(&digits[..19], 0, 0);
-                    head.checked_mul(10)
-                        .and_then(|v| v.checked_add(u64::from(digits[19] - b'0')))
-                }
+                // Twenty digits may or may not fit u64 (a 64-bit id often has twenty).
+                20 => digits_value(&self.text[usize::from(self.negative)..]),
                 _ => None,
             };
             return match (value, self.negative) {

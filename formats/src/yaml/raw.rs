@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use quarry_raw_value::{base64, RawValue};
 
 use crate::common::Span;
-use crate::common::{fold_digits, fraction_after, plain_decimal};
+use crate::common::{digits_value, fold_digits, fraction_after, plain_decimal};
 
 use super::builder::{CollectionStyle, DocumentStart, Props, ScalarStyle, Tag, YamlBuilder};
 use super::{ErrorKind, Options};
@@ -442,15 +442,13 @@ fn resolve_number_by_grammar(s: &str) -> Option<Number> {
         }
     }
     if d.iter().all(u8::is_ascii_digit) {
-        if let Ok(i) = s.parse::<i64>() {
-            return Some(Number::Int(i));
-        }
-        if sign == b'+' {
-            if let Ok(u) = digits.parse::<u64>() {
-                return Some(Number::UInt(u));
-            }
-        }
-        return Some(Number::Big);
+        return Some(match (digits_value(d), sign) {
+            (Some(v), b'-') => 0i64
+                .checked_sub_unsigned(v)
+                .map_or(Number::Big, Number::Int),
+            (Some(v), _) => i64::try_from(v).map_or(Number::UInt(v), Number::Int),
+            (None, _) => Number::Big,
+        });
     }
     if b[0] == b'0' && b.len() > 2 && (b[1] == b'o' || b[1] == b'x') {
         let radix = if b[1] == b'o' { 8 } else { 16 };
@@ -596,6 +594,21 @@ mod tests {
 
     fn plain(s: &str) -> RawValue<'_> {
         resolve_plain(Cow::Borrowed(s))
+    }
+
+    proptest::proptest! {
+        /// Integers of every length around twenty digits, with a sign or none and
+        /// leading zeros: as std reads them, `i64` first, then `u64` without a `-`.
+        #[test]
+        fn long_integers_resolve_as_std_reads_them(sign in "[+-]?", zeros in 0usize..3, digits in "[1-9][0-9]{0,21}") {
+            let text = format!("{sign}{}{digits}", "0".repeat(zeros));
+            let expected = match (text.parse::<i64>(), text.trim_start_matches('+').parse::<u64>()) {
+                (Ok(i), _) => Number::Int(i),
+                (_, Ok(u)) if sign != "-" => Number::UInt(u),
+                _ => Number::Big,
+            };
+            proptest::prop_assert_eq!(resolve_number(&text), Some(expected));
+        }
     }
 
     #[test]
