@@ -684,6 +684,25 @@ proptest! {
             .map(|t| format!("{:?}", oracle(&::toml::Value::Table(t))));
         prop_assert_eq!(ours, theirs);
     }
+
+    /// Integers of 18 to 20 digits, on both sides of the `i64` range, with either sign:
+    /// the value, or the overflow error at the number.
+    #[test]
+    fn long_integers_read_or_overflow_as_i64_does(
+        negative: bool,
+        digits in "[1-9][0-9]{17,19}|92233720368547758[0-9]{2}",
+    ) {
+        let text = format!("{}{digits}", if negative { "-" } else { "" });
+        let document = format!("a = {text}");
+        let result = toml::parse(document.as_bytes());
+        match text.parse::<i64>() {
+            Ok(i) => prop_assert_eq!(result.unwrap(), map(vec![("a", RawValue::Int(i))])),
+            Err(_) => {
+                let e = result.unwrap_err();
+                prop_assert_eq!((e.kind(), e.column()), (&ErrorKind::IntegerOverflow, 5));
+            }
+        }
+    }
 }
 
 /// `to_writer` hands its output over in bounded chunks; what arrives is `to_vec`'s.

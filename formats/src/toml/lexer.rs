@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use quarry_raw_value::Datetime;
 
-use crate::common::{fold_digits, fraction_after, plain_decimal, Span};
+use crate::common::{digits_value, fold_digits, fraction_after, plain_decimal, Span};
 
 use super::builder::{Key, StringKind};
 use super::error::{Error, ErrorKind};
@@ -466,14 +466,17 @@ impl<'a> Lexer<'a> {
                 return self.radix_integer(start + 2, radix);
             }
         }
-        // The common numbers: plain digits (no `_`, no leading zero), at most 18 of
-        // them so they cannot overflow, then nothing, or a fraction of plain digits
-        // and no exponent. Their digits are read once; the rest take the long way.
+        // The common numbers: plain digits (no `_`, no leading zero), then nothing,
+        // or (after at most 18 digits, which cannot overflow) a fraction of plain
+        // digits and no exponent. Their digits are read once; the rest take the long
+        // way. An integer of 19 or 20 digits (a 64-bit id, a time in nanoseconds) is
+        // checked against the range here too.
         let (end, magnitude) = fold_digits(self.bytes, p, 0);
         let count = end - p;
-        if (1..=18).contains(&count) && (count == 1 || self.bytes[p] != b'0') {
+        if (1..=20).contains(&count) && (count == 1 || self.bytes[p] != b'0') {
             match self.bytes.get(end) {
                 Some(b'e' | b'E' | b'_') => {}
+                Some(b'.') if count > 18 => {}
                 Some(b'.') => {
                     if let Some((end, value)) = fraction_after(self.bytes, end, count, magnitude)
                         .filter(|&(end, _)| {
@@ -484,7 +487,7 @@ impl<'a> Lexer<'a> {
                         return Ok(Scalar::Float(if negative { -value } else { value }));
                     }
                 }
-                _ => {
+                _ if count <= 18 => {
                     self.pos = end;
                     let magnitude = magnitude as i64;
                     return Ok(Scalar::Integer(if negative {
@@ -492,6 +495,19 @@ impl<'a> Lexer<'a> {
                     } else {
                         magnitude
                     }));
+                }
+                _ => {
+                    self.pos = end;
+                    return digits_value(&self.bytes[p..end])
+                        .and_then(|m| {
+                            if negative {
+                                0i64.checked_sub_unsigned(m)
+                            } else {
+                                i64::try_from(m).ok()
+                            }
+                        })
+                        .map(Scalar::Integer)
+                        .ok_or_else(|| self.error_at(ErrorKind::IntegerOverflow, start));
                 }
             }
         }
