@@ -669,9 +669,8 @@ pub(crate) fn fold_digits(bytes: &[u8], mut i: usize, mut value: u64) -> (usize,
 }
 
 /// The value of `digits` (all ASCII digits, leading zeros allowed) when it fits `u64`:
-/// up to nineteen significant digits fold exactly, and a twentieth is checked on. An
-/// integer of nineteen or twenty digits (a 64-bit id, a time in nanoseconds) read this
-/// way, not by a `str` parse, no longer took a tenth of a JSON tree parse.
+/// up to nineteen significant digits fold exactly, and a twentieth is checked on. A
+/// `str` parse of the twenty-digit ids of `telemetry.json` was 9% of its JSON tree parse.
 pub(crate) fn digits_value(digits: &[u8]) -> Option<u64> {
     let first = digits
         .iter()
