@@ -3,9 +3,9 @@
 //! plist (XML and TOML batches decode as `Records<Person>`, the others as `Vec<Person>`),
 //! or `FORMAT-raw` to parse into a RawValue only, or `FORMAT-check` to validate only, or `json-tree` to build the JSON tree door's document. A fourth argument picks another
 //! shape: `small` (`SmallMessage`), `ints` (`Vec<i64>`), `config` (`Config`),
-//! `manifest` (a `Cargo.toml` manifest), `lock` (a `Cargo.lock`); or `wide` (`Wide` records), `articles`
-//! (`Article`s), `readings` (telemetry's `Reading`s), each a `Vec` in JSON, YAML and
-//! plists and `Records<_>` in TOML and XML.
+//! `manifest` (a `Cargo.toml` manifest), `lock` (a `Cargo.lock`); or `wide` (`Wide`
+//! records), `articles` (`Article`s), `readings` (telemetry's `Reading`s), each a `Vec`
+//! in JSON, YAML and plists and `Records<_>` in TOML and XML.
 
 use quarry::Format;
 use quarry_corpus_gen::shapes::{Article, Person, Reading, Records, SmallMessage, Wide};

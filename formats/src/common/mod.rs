@@ -1,5 +1,6 @@
 //! What every format shares: positions and spans, the error shell, the caret renderer
-//! the parse limits, byte scanning, the lists kept between documents, and the one tree vocabulary ([`Tree`], [`TreeNode`]).
+//! the parse limits, byte scanning, the lists kept between documents, and the one tree
+//! vocabulary ([`Tree`], [`TreeNode`]).
 //! Formats keep only their own error kinds.
 
 mod error;

@@ -433,14 +433,7 @@ fn resolve_number_by_grammar(s: &str) -> Option<Number> {
     if d.is_empty() {
         return None;
     }
-    // Integers: up to 18 digits cannot overflow, so accumulate them directly.
-    if d.len() <= 18 {
-        let (end, v) = fold_digits(d, 0, 0);
-        if end == d.len() {
-            let v = v as i64;
-            return Some(Number::Int(if sign == b'-' { -v } else { v }));
-        }
-    }
+    // Integers, of any length: `digits_value` folds them exactly or says they overflow.
     if d.iter().all(u8::is_ascii_digit) {
         return Some(match (digits_value(d), sign) {
             (Some(v), b'-') => 0i64
