@@ -1,6 +1,8 @@
 //! Runs one JSON arm in a loop, for a profiler: `profile_json ARM FILE [ITERATIONS]`
 //! with ARM one of raw, tree, check, encode, serde-encode, serde-value, citm, serde-citm, twitter,
-//! twitter-encode, serde-twitter-encode.
+//! twitter-encode, serde-twitter-encode, and serde_json's struct decodes of the
+//! `profile_decode` shapes: serde-small, serde-config, serde-ints, serde-person; and
+//! sonic-value, sonic-rs's tree.
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -69,6 +71,19 @@ fn main() {
                     .sum()
             }
             "serde-encode" => serde_json::to_vec(&value).map_or(0, |v| v.len()),
+            "serde-small" => {
+                serde_json::from_slice::<quarry_corpus_gen::shapes::SmallMessage>(&bytes)
+                    .map_or(0, |m| m.text.len())
+            }
+            "serde-config" => serde_json::from_slice::<quarry_corpus_gen::shapes::Config>(&bytes)
+                .map_or(0, |c| c.limits.len()),
+            "serde-ints" => serde_json::from_slice::<Vec<i64>>(&bytes).map_or(0, |v| v.len()),
+            "serde-person" => {
+                serde_json::from_slice::<Vec<quarry_corpus_gen::shapes::Person>>(&bytes)
+                    .map_or(0, |v| v.len())
+            }
+            "sonic-value" => sonic_rs::from_slice::<sonic_rs::Value>(&bytes)
+                .map_or(0, |v| usize::from(sonic_rs::JsonValueTrait::is_object(&v))),
             "serde-value" => serde_json::from_slice::<serde_json::Value>(&bytes)
                 .map_or(0, |v| v.is_object() as usize),
             other => panic!("unknown arm {other}"),
