@@ -522,7 +522,7 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
                 self.pos = start + len;
                 return Ok(NumberToken {
                     text: &bytes[start..start + len],
-                    mantissa: int.magnitude,
+                    mantissa: int.magnitude(),
                     int_len: int.digits as u32,
                     frac_len: 0,
                     exponent: 0,
@@ -530,7 +530,7 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
                     is_float: false,
                 });
             }
-            (i, mantissa, negative) = (start + len, int.magnitude, int.negative);
+            (i, mantissa, negative) = (start + len, int.decimal_magnitude(), int.negative);
             int_start = start + usize::from(negative);
         } else {
             i = start;
@@ -950,6 +950,18 @@ mod tests {
                     );
                 }
             }
+        }
+
+        /// Decimals whose integer part is one or two digits (read apart from longer
+        /// ones), with either sign, read as std reads them.
+        #[test]
+        fn short_integer_parts_parse_like_std(negative: bool, int in 0u64..100, frac in 0u64..10_000_000_000_000, exp in proptest::option::of(-30i32..30)) {
+            let mut text = format!("{}{int}.{frac}", if negative { "-" } else { "" });
+            if let Some(exp) = exp {
+                text += &format!("e{exp}");
+            }
+            let expected: f64 = text.parse().unwrap();
+            proptest::prop_assert_eq!(number(&text).unwrap(), Number::Float(expected));
         }
 
         #[test]
