@@ -135,8 +135,9 @@ impl<'a, const JSONC: bool> Parser<'a, JSONC> {
         builder: &mut B,
         stack: &mut Vec<Frame<B::Array, B::Object, B::Key>>,
     ) -> Result<B::Value, Error> {
+        // The first byte of the next value, peeked where the step before it ended.
+        let mut next = self.lexer.peek_in_loop();
         'value: loop {
-            let next = self.lexer.peek_in_loop();
             let start = self.lexer.pos();
             let mut value = match next {
                 Some(b'"') => {
@@ -151,7 +152,8 @@ impl<'a, const JSONC: bool> Parser<'a, JSONC> {
                     self.check_depth(stack.len())?;
                     self.lexer.bump();
                     let array = builder.begin_array(start);
-                    if self.lexer.peek_in_loop() == Some(b']') {
+                    next = self.lexer.peek_in_loop();
+                    if next == Some(b']') {
                         self.lexer.bump();
                         builder.end_array(array, Span::new(start, self.lexer.pos()))
                     } else {
@@ -171,6 +173,7 @@ impl<'a, const JSONC: bool> Parser<'a, JSONC> {
                         Some(b'"') => {
                             let key = self.read_key(builder)?;
                             stack.push(Frame::Object(object, Some(key), start));
+                            next = self.lexer.peek_in_loop();
                             continue 'value;
                         }
                         _ => return Err(self.lexer.unexpected("a string key or `}`")),
@@ -209,13 +212,28 @@ impl<'a, const JSONC: bool> Parser<'a, JSONC> {
                     None => return Ok(value),
                     Some(Frame::Array(array, _)) => {
                         builder.array_item(array, value);
-                        match self.lexer.peek_in_loop() {
-                            Some(b',') => {
-                                self.lexer.bump();
-                                continue 'value;
+                        // A run of numbers (coordinates, samples, ids) is read here, without
+                        // going round the frame check and the dispatch on the next byte.
+                        loop {
+                            match self.lexer.peek_in_loop() {
+                                Some(b',') => {
+                                    self.lexer.bump();
+                                    next = self.lexer.peek_in_loop();
+                                    if !matches!(next, Some(b'-' | b'0'..=b'9')) {
+                                        continue 'value;
+                                    }
+                                    let start = self.lexer.pos();
+                                    let n = self.lexer.scan_number()?;
+                                    let item =
+                                        builder.number(n, Span::new(start, self.lexer.pos()));
+                                    builder.array_item(array, item);
+                                }
+                                Some(b']') => {
+                                    self.lexer.bump();
+                                    break;
+                                }
+                                _ => return Err(self.lexer.unexpected("`,` or `]`")),
                             }
-                            Some(b']') => self.lexer.bump(),
-                            _ => return Err(self.lexer.unexpected("`,` or `]`")),
                         }
                     }
                     Some(Frame::Object(object, pending_key, _)) => {
@@ -229,6 +247,7 @@ impl<'a, const JSONC: bool> Parser<'a, JSONC> {
                                 match self.lexer.peek_in_loop() {
                                     Some(b'"') => {
                                         *pending_key = Some(self.read_key(builder)?);
+                                        next = self.lexer.peek_in_loop();
                                         continue 'value;
                                     }
                                     // JSONC: a trailing comma, `{"a": 1,}`.
@@ -454,6 +473,79 @@ mod tests {
             assert!(json::check_jsonc(jsonc.as_bytes()).is_ok(), "{jsonc}");
             assert!(json::parse(jsonc.as_bytes()).is_err(), "{jsonc}");
         }
+    }
+
+    #[test]
+    fn a_run_of_numbers_in_an_array_reads_as_any_values_do() {
+        use crate::RawValue;
+        let int = RawValue::Int;
+        for (doc, expected) in [
+            ("[1,2,3]", vec![int(1), int(2), int(3)]),
+            ("[ 1 , -2 ,\n\t3 ]", vec![int(1), int(-2), int(3)]),
+            (
+                "[0.5,-0.25,1e2]",
+                vec![
+                    RawValue::Float(0.5),
+                    RawValue::Float(-0.25),
+                    RawValue::Float(100.0),
+                ],
+            ),
+            (r#"[1,"a",2,[3,4],5,{"b":6},7,true,8]"#, {
+                let inner = RawValue::Seq(vec![int(3), int(4)]);
+                let object = json::parse(br#"{"b":6}"#).unwrap();
+                vec![
+                    int(1),
+                    RawValue::String("a".into()),
+                    int(2),
+                    inner,
+                    int(5),
+                    object,
+                    int(7),
+                    RawValue::Bool(true),
+                    int(8),
+                ]
+            }),
+            (
+                "[[1,2],[3,4]]",
+                vec![
+                    RawValue::Seq(vec![int(1), int(2)]),
+                    RawValue::Seq(vec![int(3), int(4)]),
+                ],
+            ),
+        ] {
+            let expected = RawValue::Seq(expected);
+            assert_eq!(json::parse(doc.as_bytes()).unwrap(), expected, "{doc}");
+            let tree = json::parse_tree(doc.as_bytes()).unwrap();
+            assert_eq!(tree.to_raw_value(), expected, "{doc}");
+            assert!(json::check(doc.as_bytes()).is_ok(), "{doc}");
+        }
+        // Errors inside a run are placed as anywhere else.
+        let unexpected = |expected, found| ErrorKind::UnexpectedCharacter { expected, found };
+        for (doc, kind, column) in [
+            ("[1,2,x]", unexpected("a JSON value", 'x'), 6),
+            ("[1,2 3]", unexpected("`,` or `]`", '3'), 6),
+            ("[1,2,]", unexpected("a JSON value", ']'), 6),
+            ("[1,2}", unexpected("`,` or `]`", '}'), 5),
+            ("[1,-]", ErrorKind::InvalidNumber, 5),
+            ("[1,02]", ErrorKind::InvalidNumber, 5),
+        ] {
+            assert_eq!(
+                kind_and_place(json::parse(doc.as_bytes())),
+                (kind.clone(), 1, column),
+                "{doc}"
+            );
+            assert_eq!(
+                kind_and_place(json::parse_tree(doc.as_bytes())),
+                (kind, 1, column),
+                "{doc}"
+            );
+        }
+        assert!(json::parse(b"[1,2").is_err());
+        // JSONC's trailing comma after a run.
+        assert_eq!(
+            json::parse_jsonc(b"[1,2,]").unwrap(),
+            RawValue::Seq(vec![int(1), int(2)])
+        );
     }
 
     #[test]
