@@ -207,22 +207,45 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
         bytes.get(pos).copied()
     }
 
+    /// A copy of the lexer's text and position (without its comments), for the paths
+    /// that leave the parse loop: its errors and the decoding of escapes.
+    ///
+    /// Those paths are calls, and a call handed the lexer itself would take its
+    /// address; the parse loop's lexer would then live in memory, its position stored
+    /// and loaded again at every step. Handed a copy, the loop keeps its position in a
+    /// register.
+    #[inline(always)]
+    fn detached(&self) -> Self {
+        Lexer {
+            src: self.src,
+            pos: self.pos,
+            comments: None,
+        }
+    }
+
     /// An error of `kind` at the current position.
-    #[cold]
+    #[inline(always)]
     pub fn error(&self, kind: ErrorKind) -> Error {
         self.error_at(kind, self.pos)
     }
 
     /// An error of `kind` at byte `offset`.
-    #[cold]
+    #[inline(always)]
     pub fn error_at(&self, kind: ErrorKind, offset: usize) -> Error {
         Error::new(kind, self.src.as_bytes(), offset)
     }
 
     /// "expected X, found Y" at the current position (or "unexpected end of input").
     /// In JSONC, a `/` there is a malformed comment, and the error says so.
-    #[cold]
+    #[inline(always)]
     pub fn unexpected(&self, expected: &'static str) -> Error {
+        self.detached().unexpected_here(expected)
+    }
+
+    /// [`Lexer::unexpected`], on a [detached](Lexer::detached) copy.
+    #[cold]
+    #[inline(never)]
+    fn unexpected_here(self, expected: &'static str) -> Error {
         if let Some(error) = self.comment_error() {
             return error;
         }
@@ -282,11 +305,14 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
             self.pos += literal.len();
             return Ok(());
         }
-        self.literal_error(literal)
+        Err(self.detached().literal_error(literal))
     }
 
+    /// The error of a literal that is not `literal`, placed at its first wrong byte; on
+    /// a [detached](Lexer::detached) copy.
     #[cold]
-    fn literal_error(&mut self, literal: &'static str) -> Result<(), Error> {
+    #[inline(never)]
+    fn literal_error(mut self, literal: &'static str) -> Error {
         let bytes = self.src.as_bytes();
         let matched = literal
             .bytes()
@@ -294,11 +320,11 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
             .take_while(|(a, b)| a == *b)
             .count();
         self.pos += matched;
-        Err(self.unexpected_token(match literal {
+        self.unexpected_token(match literal {
             "true" => "`true`",
             "false" => "`false`",
             _ => "`null`",
-        }))
+        })
     }
 
     /// Reads a string whose opening `"` is at the current position.
@@ -343,9 +369,22 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
     }
 
     /// Reads a string whose opening `"` is at the current position, decoding its escapes
-    /// into `scratch` (or failing on a malformed one).
-    #[inline(never)]
+    /// into `scratch` (or failing on a malformed one). The decoding is a call, made on a
+    /// [detached](Lexer::detached) copy.
+    #[inline(always)]
     pub fn read_escaped_string<'s>(
+        &mut self,
+        scratch: &'s mut String,
+    ) -> Result<Text<'a, 's>, Error> {
+        let mut detached = self.detached();
+        let result = detached.read_escaped_string_here(scratch);
+        self.pos = detached.pos;
+        result
+    }
+
+    /// [`Lexer::read_escaped_string`]'s call.
+    #[inline(never)]
+    fn read_escaped_string_here<'s>(
         &mut self,
         scratch: &'s mut String,
     ) -> Result<Text<'a, 's>, Error> {

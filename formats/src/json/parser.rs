@@ -103,23 +103,25 @@ impl<'a, const JSONC: bool> Parser<'a, JSONC> {
     /// as a call, its prologue, epilogue and `Result` in memory were a third of a key's
     /// cost in the tree door.
     #[inline(always)]
-    fn read_key<B: JsonBuilder<'a>>(&mut self, builder: &mut B) -> Result<B::Key, Error> {
-        let start = self.lexer.pos();
-        let key = self.lexer.read_string(&mut self.scratch)?;
-        let key = builder.key(key, Span::new(start, self.lexer.pos()));
-        if self.lexer.peek_in_loop() != Some(b':') {
-            return Err(self.lexer.unexpected("`:`"));
+    fn read_key<B: JsonBuilder<'a>>(
+        lexer: &mut Lexer<'a, JSONC>,
+        scratch: &mut String,
+        builder: &mut B,
+    ) -> Result<B::Key, Error> {
+        let start = lexer.pos();
+        let key = lexer.read_string(scratch)?;
+        let key = builder.key(key, Span::new(start, lexer.pos()));
+        if lexer.peek_in_loop() != Some(b':') {
+            return Err(lexer.unexpected("`:`"));
         }
-        self.lexer.bump();
+        lexer.bump();
         Ok(key)
     }
 
-    #[inline]
-    fn check_depth(&self, open: usize) -> Result<(), Error> {
+    #[inline(always)]
+    fn check_depth(&self, lexer: &Lexer<'a, JSONC>, open: usize) -> Result<(), Error> {
         if self.depth + open >= self.limits.max_depth {
-            return Err(self
-                .lexer
-                .error(ErrorKind::DepthLimitReached(self.limits.max_depth)));
+            return Err(lexer.error(ErrorKind::DepthLimitReached(self.limits.max_depth)));
         }
         Ok(())
     }
@@ -130,79 +132,99 @@ impl<'a, const JSONC: bool> Parser<'a, JSONC> {
     }
 
     /// The parse loop, with the stack of open containers supplied by the caller.
+    ///
+    /// The loop runs on the lexer moved into this function's frame, and puts it back
+    /// when it ends. Reached through `self`, the lexer's position went through memory at
+    /// every step (stored, then loaded again for the next byte), and the loop ran at a
+    /// lower rate; as a local that no call is handed (see [`Lexer::detached`]), it stays
+    /// in a register.
     fn parse_with_stack<B: JsonBuilder<'a>>(
         &mut self,
         builder: &mut B,
         stack: &mut Vec<Frame<B::Array, B::Object, B::Key>>,
     ) -> Result<B::Value, Error> {
+        let mut lexer = std::mem::replace(&mut self.lexer, Lexer::new(""));
+        let result = self.parse_loop(&mut lexer, builder, stack);
+        self.lexer = lexer;
+        result
+    }
+
+    /// [`Parser::parse_with_stack`]'s loop, always inlined into it.
+    #[inline(always)]
+    fn parse_loop<B: JsonBuilder<'a>>(
+        &mut self,
+        lexer: &mut Lexer<'a, JSONC>,
+        builder: &mut B,
+        stack: &mut Vec<Frame<B::Array, B::Object, B::Key>>,
+    ) -> Result<B::Value, Error> {
         // The first byte of the next value, peeked where the step before it ended.
-        let mut next = self.lexer.peek_in_loop();
+        let mut next = lexer.peek_in_loop();
         'value: loop {
-            let start = self.lexer.pos();
+            let start = lexer.pos();
             let mut value = match next {
                 Some(b'"') => {
-                    let s = self.lexer.read_string(&mut self.scratch)?;
-                    builder.string(s, Span::new(start, self.lexer.pos()))
+                    let s = lexer.read_string(&mut self.scratch)?;
+                    builder.string(s, Span::new(start, lexer.pos()))
                 }
                 Some(b'-' | b'0'..=b'9') => {
-                    let n = self.lexer.scan_number()?;
-                    builder.number(n, Span::new(start, self.lexer.pos()))
+                    let n = lexer.scan_number()?;
+                    builder.number(n, Span::new(start, lexer.pos()))
                 }
                 Some(b'[') => {
-                    self.check_depth(stack.len())?;
-                    self.lexer.bump();
+                    self.check_depth(lexer, stack.len())?;
+                    lexer.bump();
                     let array = builder.begin_array(start);
-                    next = self.lexer.peek_in_loop();
+                    next = lexer.peek_in_loop();
                     if next == Some(b']') {
-                        self.lexer.bump();
-                        builder.end_array(array, Span::new(start, self.lexer.pos()))
+                        lexer.bump();
+                        builder.end_array(array, Span::new(start, lexer.pos()))
                     } else {
                         stack.push(Frame::Array(array, start));
                         continue 'value;
                     }
                 }
                 Some(b'{') => {
-                    self.check_depth(stack.len())?;
-                    self.lexer.bump();
+                    self.check_depth(lexer, stack.len())?;
+                    lexer.bump();
                     let object = builder.begin_object(start);
-                    match self.lexer.peek_in_loop() {
+                    match lexer.peek_in_loop() {
                         Some(b'}') => {
-                            self.lexer.bump();
-                            builder.end_object(object, Span::new(start, self.lexer.pos()))
+                            lexer.bump();
+                            builder.end_object(object, Span::new(start, lexer.pos()))
                         }
                         Some(b'"') => {
-                            let key = self.read_key(builder)?;
+                            let key = Self::read_key(lexer, &mut self.scratch, builder)?;
                             stack.push(Frame::Object(object, Some(key), start));
-                            next = self.lexer.peek_in_loop();
+                            next = lexer.peek_in_loop();
                             continue 'value;
                         }
-                        _ => return Err(self.lexer.unexpected("a string key or `}`")),
+                        _ => return Err(lexer.unexpected("a string key or `}`")),
                     }
                 }
                 Some(b't') => {
-                    self.lexer.read_literal("true")?;
-                    builder.bool(true, Span::new(start, self.lexer.pos()))
+                    lexer.read_literal("true")?;
+                    builder.bool(true, Span::new(start, lexer.pos()))
                 }
                 Some(b'f') => {
-                    self.lexer.read_literal("false")?;
-                    builder.bool(false, Span::new(start, self.lexer.pos()))
+                    lexer.read_literal("false")?;
+                    builder.bool(false, Span::new(start, lexer.pos()))
                 }
                 Some(b'n') => {
-                    self.lexer.read_literal("null")?;
-                    builder.null(Span::new(start, self.lexer.pos()))
+                    lexer.read_literal("null")?;
+                    builder.null(Span::new(start, lexer.pos()))
                 }
                 // JSONC: a trailing comma, `[1,]`. (After `[` itself, `]` was taken above,
                 // so an array open here has just read a `,`.)
                 Some(b']') if JSONC && matches!(stack.last(), Some(Frame::Array(..))) => {
-                    self.lexer.bump();
+                    lexer.bump();
                     match stack.pop() {
                         Some(Frame::Array(array, start)) => {
-                            builder.end_array(array, Span::new(start, self.lexer.pos()))
+                            builder.end_array(array, Span::new(start, lexer.pos()))
                         }
                         _ => unreachable!("an array is open"),
                     }
                 }
-                _ => return Err(self.lexer.unexpected("a JSON value")),
+                _ => return Err(lexer.unexpected("a JSON value")),
             };
             // Hand the value to its container; close every container that ends here.
             // The open container stays in place while items follow (`,`): only a closing
@@ -215,24 +237,23 @@ impl<'a, const JSONC: bool> Parser<'a, JSONC> {
                         // A run of numbers (coordinates, samples, ids) is read here, without
                         // going round the frame check and the dispatch on the next byte.
                         loop {
-                            match self.lexer.peek_in_loop() {
+                            match lexer.peek_in_loop() {
                                 Some(b',') => {
-                                    self.lexer.bump();
-                                    next = self.lexer.peek_in_loop();
+                                    lexer.bump();
+                                    next = lexer.peek_in_loop();
                                     if !matches!(next, Some(b'-' | b'0'..=b'9')) {
                                         continue 'value;
                                     }
-                                    let start = self.lexer.pos();
-                                    let n = self.lexer.scan_number()?;
-                                    let item =
-                                        builder.number(n, Span::new(start, self.lexer.pos()));
+                                    let start = lexer.pos();
+                                    let n = lexer.scan_number()?;
+                                    let item = builder.number(n, Span::new(start, lexer.pos()));
                                     builder.array_item(array, item);
                                 }
                                 Some(b']') => {
-                                    self.lexer.bump();
+                                    lexer.bump();
                                     break;
                                 }
-                                _ => return Err(self.lexer.unexpected("`,` or `]`")),
+                                _ => return Err(lexer.unexpected("`,` or `]`")),
                             }
                         }
                     }
@@ -241,29 +262,33 @@ impl<'a, const JSONC: bool> Parser<'a, JSONC> {
                         if let Some(key) = pending_key.take() {
                             builder.object_member(object, key, value);
                         }
-                        match self.lexer.peek_in_loop() {
+                        match lexer.peek_in_loop() {
                             Some(b',') => {
-                                self.lexer.bump();
-                                match self.lexer.peek_in_loop() {
+                                lexer.bump();
+                                match lexer.peek_in_loop() {
                                     Some(b'"') => {
-                                        *pending_key = Some(self.read_key(builder)?);
-                                        next = self.lexer.peek_in_loop();
+                                        *pending_key = Some(Self::read_key(
+                                            lexer,
+                                            &mut self.scratch,
+                                            builder,
+                                        )?);
+                                        next = lexer.peek_in_loop();
                                         continue 'value;
                                     }
                                     // JSONC: a trailing comma, `{"a": 1,}`.
-                                    Some(b'}') if JSONC => self.lexer.bump(),
+                                    Some(b'}') if JSONC => lexer.bump(),
                                     _ if JSONC => {
-                                        return Err(self.lexer.unexpected("a string key or `}`"))
+                                        return Err(lexer.unexpected("a string key or `}`"))
                                     }
-                                    _ => return Err(self.lexer.unexpected("a string key")),
+                                    _ => return Err(lexer.unexpected("a string key")),
                                 }
                             }
-                            Some(b'}') => self.lexer.bump(),
-                            _ => return Err(self.lexer.unexpected("`,` or `}`")),
+                            Some(b'}') => lexer.bump(),
+                            _ => return Err(lexer.unexpected("`,` or `}`")),
                         }
                     }
                 }
-                let end = self.lexer.pos();
+                let end = lexer.pos();
                 value = match stack.pop() {
                     Some(Frame::Array(array, start)) => {
                         builder.end_array(array, Span::new(start, end))
