@@ -77,14 +77,14 @@ impl<'a, const JSONC: bool> DirectSource<'a, JSONC> {
     /// source.
     #[inline]
     pub fn at_end(&mut self) -> bool {
-        self.parser.lexer.peek().is_none()
+        self.parser.lexer.peek_in_loop().is_none()
     }
 
     /// Reads the `,` or `}` before a key (`first`: right after `{`, no comma): whether a
     /// key follows, its opening quote at the current position.
     #[inline(always)]
     fn open_key(&mut self, first: bool) -> Result<bool, Fallback> {
-        match self.parser.lexer.peek() {
+        match self.parser.lexer.peek_in_loop() {
             Some(b'}') => {
                 self.parser.lexer.bump();
                 self.parser.leave();
@@ -92,7 +92,7 @@ impl<'a, const JSONC: bool> DirectSource<'a, JSONC> {
             }
             Some(b',') if !first => {
                 self.parser.lexer.bump();
-                match self.parser.lexer.peek() {
+                match self.parser.lexer.peek_in_loop() {
                     Some(b'"') => Ok(true),
                     // JSONC: a trailing comma ends the object.
                     Some(b'}') if JSONC => {
@@ -113,7 +113,7 @@ impl<'a, const JSONC: bool> DirectSource<'a, JSONC> {
     fn read_key(&mut self) -> Result<Text<'a, '_>, Fallback> {
         // The common key, with no escape, is read into registers and returned.
         if let Some(key) = self.parser.lexer.read_unescaped_string() {
-            if self.parser.lexer.peek() != Some(b':') {
+            if self.parser.lexer.peek_in_loop() != Some(b':') {
                 return Err(Fallback);
             }
             self.parser.lexer.bump();
@@ -138,7 +138,7 @@ impl<'a, const JSONC: bool> DirectSource<'a, JSONC> {
             .lexer
             .read_escaped_string(&mut self.parser.scratch)
             .map_err(|_| Fallback)?;
-        if self.parser.lexer.peek() != Some(b':') {
+        if self.parser.lexer.peek_in_loop() != Some(b':') {
             return Err(Fallback);
         }
         self.parser.lexer.bump();
@@ -146,13 +146,19 @@ impl<'a, const JSONC: bool> DirectSource<'a, JSONC> {
     }
 }
 
+/// The steps a derived decoder takes for every member (keys, brackets, integers, strings,
+/// booleans, null) are forced inline: as calls, each one stored the lexer's position for
+/// the next to load again, and LLVM left most of them out of line. Inlined, the JSON
+/// struct decode ÷ serde_json rose from 1.93-1.96 to 2.04-2.06 (bench-report, two runs
+/// of each); small-message, the int lists and citm_catalog gained 11-20%, config and
+/// twitter lost 3-5%. The number scans that may read a float stay calls.
 impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
     const GUESSES_IN_PLACE: bool = true;
     const TYPED_STRINGS: bool = true;
 
-    #[inline]
+    #[inline(always)]
     fn peek_token(&mut self) -> Result<ValueKind, Fallback> {
-        match self.parser.lexer.peek() {
+        match self.parser.lexer.peek_in_loop() {
             Some(b'"') => Ok(ValueKind::String),
             Some(b'-' | b'0'..=b'9') => Ok(ValueKind::Number),
             Some(b'{') => Ok(ValueKind::Object),
@@ -163,17 +169,17 @@ impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_null(&mut self) -> Result<(), Fallback> {
-        match self.parser.lexer.peek() {
+        match self.parser.lexer.peek_in_loop() {
             Some(b'n') => self.parser.lexer.read_literal("null").map_err(|_| Fallback),
             _ => Err(Fallback),
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_bool(&mut self) -> Result<bool, Fallback> {
-        match self.parser.lexer.peek() {
+        match self.parser.lexer.peek_in_loop() {
             Some(b't') => self
                 .parser
                 .lexer
@@ -192,7 +198,7 @@ impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
 
     #[inline]
     fn read_number(&mut self) -> Result<RawValue<'a>, Fallback> {
-        match self.parser.lexer.peek() {
+        match self.parser.lexer.peek_in_loop() {
             Some(b'-' | b'0'..=b'9') => match self.parser.lexer.scan_number() {
                 Ok(token) => Ok(raw_number(token.value())),
                 Err(_) => Err(Fallback),
@@ -204,7 +210,7 @@ impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
     /// As the default, without a [`RawValue`] in between.
     #[inline]
     fn read_num(&mut self) -> Result<Num, Fallback> {
-        match self.parser.lexer.peek() {
+        match self.parser.lexer.peek_in_loop() {
             Some(b'-' | b'0'..=b'9') => match self.parser.lexer.scan_number() {
                 Ok(token) => Ok(token.num()),
                 Err(_) => Err(Fallback),
@@ -217,9 +223,9 @@ impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
     /// through the lexer's number scan. The lexer tries the same step first, but taken
     /// here, before the general scan's code, a list of integers decodes a third faster
     /// still (`profile_decode`, int-list-10000: 376 → 269 ms).
-    #[inline]
+    #[inline(always)]
     fn read_i64(&mut self) -> Result<i64, Fallback> {
-        let next = self.parser.lexer.peek();
+        let next = self.parser.lexer.peek_in_loop();
         let lexer = &mut self.parser.lexer;
         if let Some((value, len)) = plain_integer(lexer.src().as_bytes(), lexer.pos()) {
             lexer.advance(len);
@@ -229,9 +235,9 @@ impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
     }
 
     /// As [`PullSource::read_i64`].
-    #[inline]
+    #[inline(always)]
     fn read_u64(&mut self) -> Result<u64, Fallback> {
-        let next = self.parser.lexer.peek();
+        let next = self.parser.lexer.peek_in_loop();
         let lexer = &mut self.parser.lexer;
         if let Some((value, len)) = plain_integer(lexer.src().as_bytes(), lexer.pos()) {
             lexer.advance(len);
@@ -243,7 +249,7 @@ impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
     /// As the default, without a [`RawValue`] in between (its drop is a call per number).
     #[inline]
     fn read_f64(&mut self) -> Result<f64, Fallback> {
-        match self.parser.lexer.peek() {
+        match self.parser.lexer.peek_in_loop() {
             Some(b'-' | b'0'..=b'9') => match self.parser.lexer.scan_number_expecting::<true>() {
                 Ok(token) => match token.value() {
                     Number::Float(f) => Ok(f),
@@ -259,9 +265,9 @@ impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_str(&mut self) -> Result<Text<'a, '_>, Fallback> {
-        if self.parser.lexer.peek() != Some(b'"') {
+        if self.parser.lexer.peek_in_loop() != Some(b'"') {
             return Err(Fallback);
         }
         match self.parser.lexer.read_unescaped_string() {
@@ -274,9 +280,9 @@ impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_str_onto(&mut self, out: &mut String) -> Result<(), Fallback> {
-        if self.parser.lexer.peek() != Some(b'"') {
+        if self.parser.lexer.peek_in_loop() != Some(b'"') {
             return Err(Fallback);
         }
         self.parser
@@ -285,18 +291,18 @@ impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
             .map_err(|_| Fallback)
     }
 
-    #[inline]
+    #[inline(always)]
     fn begin_array(&mut self) -> Result<(), Fallback> {
-        if self.parser.lexer.peek() != Some(b'[') {
+        if self.parser.lexer.peek_in_loop() != Some(b'[') {
             return Err(Fallback);
         }
         self.parser.lexer.bump();
         self.parser.enter().map_err(|_| Fallback)
     }
 
-    #[inline]
+    #[inline(always)]
     fn next_item(&mut self, first: bool) -> Result<bool, Fallback> {
-        match self.parser.lexer.peek() {
+        match self.parser.lexer.peek_in_loop() {
             Some(b']') => {
                 self.parser.lexer.bump();
                 self.parser.leave();
@@ -305,7 +311,7 @@ impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
             Some(b',') if !first => {
                 self.parser.lexer.bump();
                 // JSONC: a trailing comma ends the array.
-                if JSONC && self.parser.lexer.peek() == Some(b']') {
+                if JSONC && self.parser.lexer.peek_in_loop() == Some(b']') {
                     self.parser.lexer.bump();
                     self.parser.leave();
                     return Ok(false);
@@ -317,16 +323,16 @@ impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn begin_object(&mut self) -> Result<(), Fallback> {
-        if self.parser.lexer.peek() != Some(b'{') {
+        if self.parser.lexer.peek_in_loop() != Some(b'{') {
             return Err(Fallback);
         }
         self.parser.lexer.bump();
         self.parser.enter().map_err(|_| Fallback)
     }
 
-    #[inline]
+    #[inline(always)]
     fn next_key(&mut self, first: bool) -> Result<Option<Text<'a, '_>>, Fallback> {
         if !self.open_key(first)? {
             return Ok(None);
@@ -349,7 +355,7 @@ impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
         }
         let guess_bytes = guess.as_bytes();
         if self.parser.lexer.read_plain_string(guess_bytes) {
-            if self.parser.lexer.peek() != Some(b':') {
+            if self.parser.lexer.peek_in_loop() != Some(b':') {
                 return Err(Fallback);
             }
             self.parser.lexer.bump();
