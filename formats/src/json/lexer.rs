@@ -113,8 +113,8 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
     /// this machine has no counters to say why). With this call it did not, in any
     /// build tried. The direct path ([`DirectSource`](super::DirectSource)) uses it too:
     /// with its steps forced inline into derived decoders, config's struct decode was 14%
-    /// slower through [`Lexer::peek`]'s call and 3% faster through this one
-    /// (`profile_decode`).
+    /// slower than before through [`Lexer::peek`]'s call and 3% faster through this one
+    /// (`profile_decode`, in the variants that chose it).
     #[inline(always)]
     pub(crate) fn peek_in_loop(&mut self) -> Option<u8> {
         self.peek_with::<true>()
