@@ -653,6 +653,13 @@ mod tests {
             pull(DirectSource::new(src, Limits::default()).unwrap()),
             None
         );
+        // Comments after runs of whitespace (an indented file), read by the source itself.
+        let pretty =
+            b"{\n  // the list\n  \"a\": [\n    1,  /* one */\n    2\n  ],\n  \"b\":  \"t\"\t // last\n}\n";
+        assert_eq!(
+            pull(DirectSource::jsonc(pretty, Limits::default()).unwrap()),
+            expected
+        );
         let strict = br#"{"a": [1, 2], "b": "t"}"#;
         assert_eq!(
             pull(DirectSource::new(strict, Limits::default()).unwrap()),
