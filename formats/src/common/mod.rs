@@ -26,12 +26,12 @@ pub(crate) use path::follow_path;
 pub use position::{position_at, LineIndex, Span};
 pub use quarry_raw_value::Position;
 pub use render::render_snippet;
-pub(crate) use scan::fold_digits;
 #[cfg(test)]
 pub(crate) use scan::for_each_placement;
 pub use scan::same_bytes;
 pub(crate) use scan::{bare_key_end, bytes_below, bytes_equal, digits_value, first_flagged};
 pub(crate) use scan::{decode_string_runs, find_string_special, utf8_output, Escapes};
+pub(crate) use scan::{fold_digits, fold_digits16, twenty_digits_fit_u64};
 pub(crate) use scan::{plain_integer, window_integer};
 pub(crate) use scan::{skip_spaces, word};
 pub(crate) use sink::{Sink, CHUNK};

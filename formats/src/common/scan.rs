@@ -288,6 +288,58 @@ mod sse2 {
             Some(_mm_movemask_epi8(hits) as u32)
         }
     }
+
+    /// How many ASCII digits lead the 16 bytes from `i`, and their value; `None` when
+    /// fewer than 16 bytes are left. See [`super::fold_digits16`].
+    #[inline(always)]
+    pub(super) fn leading_digits16(bytes: &[u8], i: usize) -> Option<(usize, u64)> {
+        /// Sixteen bytes of all ones, then sixteen of zeros: the sixteen from `16 - n`
+        /// keep the first `n` lanes of a block and clear the rest.
+        static KEEP: [u8; 32] = {
+            let mut keep = [0; 32];
+            let mut k = 0;
+            while k < 16 {
+                keep[k] = 0xFF;
+                k += 1;
+            }
+            keep
+        };
+        let chunk: &[u8; 16] = bytes.get(i..i.checked_add(16)?)?.try_into().ok()?;
+        // SAFETY: `chunk` is 16 readable bytes (the load is unaligned), and so are the
+        // 16 bytes of `KEEP` from `16 - n`, as `n` is at most 16 (the mask's bits above
+        // the sixteenth are clear, so its complement's are set). SSE2 is enabled at
+        // compile time (the module's `cfg`).
+        let (whole, n) = unsafe {
+            let digits = _mm_sub_epi8(
+                _mm_loadu_si128(chunk.as_ptr().cast()),
+                _mm_set1_epi8(b'0' as i8),
+            );
+            // A digit is a byte that the unsigned minimum with 9 leaves as it is.
+            let is_digit = _mm_cmpeq_epi8(_mm_min_epu8(digits, _mm_set1_epi8(9)), digits);
+            let n = (!(_mm_movemask_epi8(is_digit) as u32)).trailing_zeros() as usize;
+            let digits = _mm_and_si128(digits, _mm_loadu_si128(KEEP.as_ptr().add(16 - n).cast()));
+            // Pairs of digits (x10: SSSE3's `pmaddubsw` would do it in one step, but a
+            // choice made at compile time would leave the tests, built for any x86_64,
+            // checking the other), then pairs of those (x100) as 32-bit lanes, packed to 16
+            // bits again and paired (x10000): two lanes of eight digits each.
+            let pairs = _mm_add_epi16(
+                _mm_mullo_epi16(
+                    _mm_and_si128(digits, _mm_set1_epi16(0xFF)),
+                    _mm_set1_epi16(10),
+                ),
+                _mm_srli_epi16(digits, 8),
+            );
+            let quads = _mm_madd_epi16(pairs, _mm_set1_epi32(0x0001_0064));
+            let eights = _mm_madd_epi16(_mm_packs_epi32(quads, quads), _mm_set1_epi32(0x0001_2710));
+            let eights = _mm_cvtsi128_si64(eights) as u64;
+            ((eights & 0xFFFF_FFFF) * 100_000_000 + (eights >> 32), n)
+        };
+        // The cleared lanes were zeros after the digits: `whole` is their value times
+        // 10^s = 2^s 5^s. Shifted down by `s`, then multiplied by 5^-s modulo 2^64, it
+        // divides exactly.
+        let s = 16 - n;
+        Some((n, (whole >> s).wrapping_mul(super::INVERSE_POW5[s])))
+    }
 }
 
 // NEON-BEGIN (formats/tests/aarch64/run.sh compiles from here to NEON-END alone for
@@ -522,6 +574,45 @@ mod avx2 {
     }
 }
 
+/// `10^n` for the `n` digits (0 to 16) a step of [`fold_digits16`] folds at once.
+#[cfg_attr(
+    not(all(target_arch = "x86_64", target_feature = "sse2")),
+    allow(dead_code)
+)]
+const POW10_16: [u64; 17] = {
+    let mut pow = [1; 17];
+    let mut n = 1;
+    while n < 17 {
+        pow[n] = pow[n - 1] * 10;
+        n += 1;
+    }
+    pow
+};
+
+/// The inverse of `5^s` modulo 2^64, for `s` from 0 to 16: multiplying a multiple of
+/// `5^s` by it divides exactly.
+#[cfg_attr(
+    not(all(target_arch = "x86_64", target_feature = "sse2")),
+    allow(dead_code)
+)]
+const INVERSE_POW5: [u64; 17] = {
+    // Newton's iteration for the inverse of 5: correct to 3 bits at the start (5 * 5 =
+    // 1 mod 8), twice as many each step.
+    let mut inverse: u64 = 5;
+    let mut step = 0;
+    while step < 5 {
+        inverse = inverse.wrapping_mul(2u64.wrapping_sub(5u64.wrapping_mul(inverse)));
+        step += 1;
+    }
+    let mut pow = [1u64; 17];
+    let mut s = 1;
+    while s < 17 {
+        pow[s] = pow[s - 1].wrapping_mul(inverse);
+        s += 1;
+    }
+    pow
+};
+
 /// `10^n` for the `n` digits (0 to 8) a step folds at once.
 const POW10: [u64; 9] = [
     1,
@@ -688,6 +779,39 @@ pub(crate) fn fold_digits(bytes: &[u8], mut i: usize, mut value: u64) -> (usize,
     (i, value)
 }
 
+/// [`fold_digits`] that folds up to sixteen digits in one step where SSE2 is there
+/// (every x86_64 CPU): a float's fraction, which in real data often has fifteen to
+/// seventeen digits, where the word-at-a-time fold takes two or three steps and a
+/// step to find the end. At the end of the input, and on other CPUs, it is
+/// [`fold_digits`].
+#[inline(always)]
+pub(crate) fn fold_digits16(bytes: &[u8], i: usize, value: u64) -> (usize, u64) {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    if let Some((digits, folded)) = sse2::leading_digits16(bytes, i) {
+        let value = value.wrapping_mul(POW10_16[digits]).wrapping_add(folded);
+        if digits < 16 {
+            return (i + digits, value);
+        }
+        return fold_digits(bytes, i + 16, value);
+    }
+    fold_digits(bytes, i, value)
+}
+
+/// Whether twenty digits, the first not `0`, spell a number below 2^64: compared with
+/// `u64::MAX`'s digits as three big-endian integers, which order as the bytes do.
+#[inline]
+pub(crate) fn twenty_digits_fit_u64(digits: &[u8; 20]) -> bool {
+    let key = |d: &[u8; 20]| {
+        let word = |at: usize| u64::from_be_bytes(d[at..at + 8].try_into().expect("eight bytes"));
+        (
+            word(0),
+            word(8),
+            u32::from_be_bytes([d[16], d[17], d[18], d[19]]),
+        )
+    };
+    key(digits) <= key(b"18446744073709551615")
+}
+
 /// The value of `digits` (all ASCII digits, leading zeros allowed) when it fits `u64`:
 /// up to nineteen significant digits fold exactly, and a twentieth is checked on. A
 /// `str` parse of the twenty-digit ids of `telemetry.json` was 9% of its JSON tree parse.
@@ -699,10 +823,8 @@ pub(crate) fn digits_value(digits: &[u8]) -> Option<u64> {
     let digits = &digits[first..];
     match digits.len() {
         0..=19 => Some(fold_digits(digits, 0, 0).1),
-        20 => fold_digits(&digits[..19], 0, 0)
-            .1
-            .checked_mul(10)?
-            .checked_add(u64::from(digits[19] - b'0')),
+        // Below 2^64 the wrapping fold is exact.
+        20 => twenty_digits_fit_u64(digits.try_into().ok()?).then(|| fold_digits(digits, 0, 0).1),
         _ => None,
     }
 }
@@ -1194,6 +1316,41 @@ mod tests {
         });
     }
 
+    /// Every run of 0 to 40 digits, ended by each byte next to the digits in ASCII, a
+    /// byte with the high bit set (then more digits) or the end of the input, from every
+    /// offset in a block: the sixteen-digit fold gives what a naive loop gives.
+    #[test]
+    fn sixteen_digit_folds_end_where_a_naive_loop_does() {
+        for len in 0..=40 {
+            for stop in [
+                None,
+                Some(b'/'),
+                Some(b':'),
+                Some(b'.'),
+                Some(0xB0),
+                Some(0x00),
+            ] {
+                for pad in 0..16 {
+                    let mut bytes = vec![b'9'; pad];
+                    bytes.extend((0..len).map(|k| b'0' + (k * 7 % 10) as u8));
+                    if let Some(stop) = stop {
+                        // Digits past the stop, inside the block, must not count.
+                        bytes.push(stop);
+                        bytes.extend_from_slice(b"7777777777777777");
+                    }
+                    let naive = bytes[pad..pad + len].iter().fold(3u64, |m, &d| {
+                        m.wrapping_mul(10).wrapping_add(u64::from(d - b'0'))
+                    });
+                    assert_eq!(
+                        fold_digits16(&bytes, pad, 3),
+                        (pad + len, naive),
+                        "{len} digits then {stop:?} from {pad}"
+                    );
+                }
+            }
+        }
+    }
+
     proptest::proptest! {
         /// Long runs with escapes, quotes and other stop bytes strewn in, ending
         /// anywhere: both paths decode as a naive loop does.
@@ -1246,18 +1403,21 @@ mod tests {
             let end = bytes.iter().position(|b| !b.is_ascii_digit()).unwrap_or(bytes.len());
             let naive = bytes[..end].iter().fold(start, |m, &d| m.wrapping_mul(10).wrapping_add(u64::from(d - b'0')));
             proptest::prop_assert_eq!(fold_digits(bytes, 0, start), (end, naive));
+            proptest::prop_assert_eq!(fold_digits16(bytes, 0, start), (end, naive));
         }
 
         /// Any bytes may follow the digits (a non-ASCII byte carries in the word test),
-        /// and the run may end anywhere in or past the sixteen-byte window.
+        /// and the run may end anywhere in or past the sixteen-byte window, at any
+        /// alignment: both folds agree with a naive loop.
         #[test]
-        fn digit_runs_before_any_bytes_fold_like_a_naive_loop(digits in "[0-9]{0,24}", tail in proptest::collection::vec(proptest::num::u8::ANY, 0..20), pad in 0usize..4, start in 0u64..10) {
+        fn digit_runs_before_any_bytes_fold_like_a_naive_loop(digits in "[0-9]{0,40}", tail in proptest::collection::vec(proptest::num::u8::ANY, 0..20), pad in 0usize..17, start: u64) {
             let mut bytes = vec![b'x'; pad];
             bytes.extend_from_slice(digits.as_bytes());
             bytes.extend_from_slice(&tail);
             let end = pad + bytes[pad..].iter().position(|b| !b.is_ascii_digit()).unwrap_or(bytes.len() - pad);
             let naive = bytes[pad..end].iter().fold(start, |m, &d| m.wrapping_mul(10).wrapping_add(u64::from(d - b'0')));
             proptest::prop_assert_eq!(fold_digits(&bytes, pad, start), (end, naive));
+            proptest::prop_assert_eq!(fold_digits16(&bytes, pad, start), (end, naive));
         }
 
         /// Digit strings of every length around twenty, with leading zeros, on both

@@ -10,8 +10,8 @@
 
 use super::{Error, ErrorKind};
 use crate::common::{
-    decimal_to_f64, decode_string_runs, digits_value, exact_decimal_to_f64, fold_digits,
-    from_surrogates, same_bytes, skip_spaces, window_integer, Escapes, Span,
+    decimal_to_f64, decode_string_runs, exact_decimal_to_f64, fold_digits16, from_surrogates,
+    same_bytes, skip_spaces, twenty_digits_fit_u64, window_integer, Escapes, Span,
 };
 use quarry_raw_value::Num;
 
@@ -588,7 +588,7 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
                         return Err(self.error_at(ErrorKind::InvalidNumber, i));
                     }
                 }
-                Some(b'1'..=b'9') => (i, mantissa) = fold_digits(bytes, i, 0),
+                Some(b'1'..=b'9') => (i, mantissa) = fold_digits16(bytes, i, 0),
                 _ => return Err(self.error_at(ErrorKind::InvalidNumber, i)),
             }
         }
@@ -596,7 +596,7 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
         let mut frac_end = i;
         if bytes.get(i) == Some(&b'.') {
             i += 1;
-            (frac_end, mantissa) = fold_digits(bytes, i, mantissa);
+            (frac_end, mantissa) = fold_digits16(bytes, i, mantissa);
             if frac_end == i {
                 return Err(self.error_at(ErrorKind::InvalidNumber, i));
             }
@@ -757,8 +757,11 @@ impl<'a> NumberToken<'a> {
         if !self.is_float {
             let value = match digits {
                 0..=19 => Some(self.mantissa),
-                // Twenty digits may or may not fit u64 (a 64-bit id often has twenty).
-                20 => digits_value(&self.text[usize::from(self.negative)..]),
+                // Twenty digits may or may not fit u64 (a 64-bit id often has twenty);
+                // when they do, the wrapping fold is exact. (JSON has no leading zeros.)
+                20 => <&[u8; 20]>::try_from(&self.text[usize::from(self.negative)..])
+                    .is_ok_and(twenty_digits_fit_u64)
+                    .then_some(self.mantissa),
                 _ => None,
             };
             return match (value, self.negative) {
