@@ -434,6 +434,56 @@ proptest! {
 }
 
 /// Reads `input` whole through the direct source; `None` when it falls back.
+#[test]
+fn a_repeated_array_header_adds_an_element_to_the_array_it_named() {
+    // A header whose text repeats the last header's, when that named an array of tables,
+    // is not walked again: these agree with the toml crate, through both doors.
+    // The direct path reads the documents in table order, and falls back on the others.
+    for (doc, in_order) in [
+        ("[[a]]\nk = 1\n[[a]]\nk = 2\n[[a]]", true),
+        (
+            "[[a.b]]\nx = 1\n[[a.b]]\ny.z = 2\n[[a.b]]\n[a.b.c]\nw = 3\n[[a.b]]\n",
+            true,
+        ),
+        ("[[ a ]]\n[[a]]\n[[a]]\n[[ a ]]\n[[ a ]]\n", true),
+        ("[[a]]\n[a.s]\n[[a]]\n[a.s]\nv = 1\n", true),
+        ("[[a]]\n[[a.b]]\n[[a.b]]\n[[a]]\n[[a.b]]\n", true),
+        (
+            "[[a]]\n[[a]]\n[[b]]\n[[a]]\nt = {u = [1]}\n[[a]] # again\n",
+            false,
+        ),
+        ("[x]\n[[x.a]]\n[[x.a]]\n[y]\n[[x.a]]\n[[x.a]]\n", false),
+    ] {
+        let theirs: ::toml::Table = doc.parse().unwrap_or_else(|e| panic!("{doc:?}: {e}"));
+        let ours = toml::parse(doc.as_bytes()).unwrap_or_else(|e| panic!("{doc:?}: {e}"));
+        assert!(
+            sorted(ours.clone()) == sorted(oracle(&::toml::Value::Table(theirs))),
+            "{doc:?}"
+        );
+        let direct = pulled(doc.as_bytes(), false);
+        assert_eq!(direct, in_order.then_some(ours), "{doc:?}");
+    }
+    // What follows a repeated header is checked as after any other.
+    assert_eq!(
+        err("[[a]]\n[[a]]x"),
+        ("expected a newline after the value".into(), 2, 6)
+    );
+    assert_eq!(
+        err("[[a]]\n[[a]]]"),
+        ("expected a newline after the value".into(), 2, 6)
+    );
+    assert_eq!(
+        err("[[a]]\nb = 1\n[[a]]\nb = 1\nb = 2"),
+        ("duplicate key `b`".into(), 5, 1)
+    );
+    assert_eq!(
+        err("[[a]]\n[a.s]\n[[a]]\n[a.s]\n[a.s]"),
+        ("table `a.s` defined twice".into(), 5, 1)
+    );
+    // Cut short, the repeat is not recognised and the usual error stands.
+    assert_eq!(err("[[a]]\n[[a]").0, err("[[b]]\n[[a]").0);
+}
+
 fn pulled(input: &[u8], skip_odd: bool) -> Option<RawValue<'_>> {
     let mut source = toml::DirectSource::new(input, Limits::default()).ok()?;
     let value = pull(&mut source, skip_odd).ok()?;

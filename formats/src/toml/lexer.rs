@@ -100,6 +100,12 @@ impl<'a> Lexer<'a> {
         self.pos += 1;
     }
 
+    /// Moves to byte `pos`, past text the caller has read.
+    #[inline]
+    pub(super) fn advance_to(&mut self, pos: usize) {
+        self.pos = pos;
+    }
+
     /// An error of `kind` at byte `at`.
     #[cold]
     pub fn error_at(&self, kind: ErrorKind, at: usize) -> Error {

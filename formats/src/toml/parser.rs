@@ -383,6 +383,9 @@ pub(super) struct Parser<'a> {
     pub(super) shape: Shape<'a>,
     /// Reused buffer for the segments of a dotted key.
     path: Vec<Key<'a>>,
+    /// The last header, when it named an array of tables, and that array: the same
+    /// header again adds an element to the same array (see [`Parser::header`]).
+    last_array_header: Option<(Span, TableId)>,
 }
 
 /// Parses `input` as one TOML document into `builder`, under `limits`.
@@ -415,6 +418,7 @@ impl<'a> Parser<'a> {
             limits,
             shape,
             path: Vec::new(),
+            last_array_header: None,
         })
     }
 
@@ -488,6 +492,22 @@ impl<'a> Parser<'a> {
     /// `[a.b]` or `[[a.b]]`: returns the table the following keys go in.
     pub(super) fn header<B: TomlBuilder<'a>>(&mut self, builder: &mut B) -> Result<TableId, Error> {
         let start = self.lexer.pos();
+        // `[[records]]` after `[[records]]`: the same text names the same array, as
+        // nothing between two headers can change the tables on a header's path (a line's
+        // keys go in the table the last header made, or in tables under it). Its path is
+        // not walked again: 2.7% of the instructions of a struct decode of
+        // person-batch-250, 4.4% of Cargo.lock's (callgrind).
+        if let Some((last, array)) = self.last_array_header {
+            let bytes = self.lexer.src().as_bytes();
+            let end = start + (last.end - last.start);
+            if bytes.get(start..end) == Some(&bytes[last.start..last.end]) {
+                self.lexer.advance_to(end);
+                let depth = self.shape.table(array).depth;
+                self.last_array_header = Some((Span::new(start, end), array));
+                return Ok(self.new_element(array, depth, Span::new(start, end), builder));
+            }
+        }
+        self.last_array_header = None;
         self.lexer.bump();
         let array = self.lexer.peek() == Some(b'[');
         if array {
@@ -514,6 +534,7 @@ impl<'a> Parser<'a> {
                         self.shape
                             .insert_hashed(current, key.name.clone(), hash, Child::Table(id));
                         builder.array_of_tables(current, key, id);
+                        self.last_array_header = Some((span, id));
                         current = self.new_element(id, depth, span, builder);
                     } else {
                         let (state, kind, at) = if last {
@@ -534,6 +555,7 @@ impl<'a> Parser<'a> {
                     let state = self.shape.table(id).state;
                     current = match state {
                         State::TableArray { .. } if last && array => {
+                            self.last_array_header = Some((span, id));
                             self.new_element(id, depth, span, builder)
                         }
                         State::TableArray { .. } if last => {
