@@ -465,7 +465,7 @@ impl<'a> DirectSource<'a> {
         if self.next != Next::Inline {
             return Err(Fallback);
         }
-        let (scalar, _) = self.parser.lexer.scalar().map_err(|_| Fallback)?;
+        let scalar = self.parser.lexer.value().map_err(|_| Fallback)?;
         self.next = Next::Nothing;
         self.child = Child::Value;
         Ok(scalar)
@@ -590,6 +590,13 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
 
     #[inline]
     fn read_cow(&mut self) -> Result<Cow<'a, str>, Fallback> {
+        if self.next == Next::Inline {
+            if let Some(text) = self.parser.lexer.basic_string_value() {
+                self.next = Next::Nothing;
+                self.child = Child::Value;
+                return text.map_err(|_| Fallback);
+            }
+        }
         match self.scalar()? {
             Scalar::String(s, _) => Ok(s),
             _ => Err(Fallback),
@@ -729,7 +736,7 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
                         result.map_err(|_| Fallback)?.1
                     }
                     _ => {
-                        self.parser.lexer.scalar().map_err(|_| Fallback)?;
+                        self.parser.lexer.value().map_err(|_| Fallback)?;
                         Child::Value
                     }
                 };
