@@ -464,22 +464,24 @@ fn a_repeated_array_header_adds_an_element_to_the_array_it_named() {
         assert_eq!(direct, in_order.then_some(ours), "{doc:?}");
     }
     // What follows a repeated header is checked as after any other.
-    assert_eq!(
-        err("[[a]]\n[[a]]x"),
-        ("expected a newline after the value".into(), 2, 6)
-    );
-    assert_eq!(
-        err("[[a]]\n[[a]]]"),
-        ("expected a newline after the value".into(), 2, 6)
-    );
-    assert_eq!(
-        err("[[a]]\nb = 1\n[[a]]\nb = 1\nb = 2"),
-        ("duplicate key `b`".into(), 5, 1)
-    );
-    assert_eq!(
-        err("[[a]]\n[a.s]\n[[a]]\n[a.s]\n[a.s]"),
-        ("table `a.s` defined twice".into(), 5, 1)
-    );
+    for (doc, message, line, column) in [
+        ("[[a]]\n[[a]]x", "expected a newline after the value", 2, 6),
+        ("[[a]]\n[[a]]]", "expected a newline after the value", 2, 6),
+        (
+            "[[a]]\nb = 1\n[[a]]\nb = 1\nb = 2",
+            "duplicate key `b`",
+            5,
+            1,
+        ),
+        (
+            "[[a]]\n[a.s]\n[[a]]\n[a.s]\n[a.s]",
+            "table `a.s` defined twice",
+            5,
+            1,
+        ),
+    ] {
+        assert_eq!(err(doc), (message.into(), line, column), "{doc:?}");
+    }
     // Cut short, the repeat is not recognised and the usual error stands.
     assert_eq!(err("[[a]]\n[[a]").0, err("[[b]]\n[[a]").0);
 }
