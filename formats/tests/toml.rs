@@ -433,7 +433,6 @@ proptest! {
     }
 }
 
-/// Reads `input` whole through the direct source; `None` when it falls back.
 #[test]
 fn a_repeated_array_header_adds_an_element_to_the_array_it_named() {
     // A header whose text repeats the last header's, when that named an array of tables,
@@ -486,6 +485,7 @@ fn a_repeated_array_header_adds_an_element_to_the_array_it_named() {
     assert_eq!(err("[[a]]\n[[a]").0, err("[[b]]\n[[a]").0);
 }
 
+/// Reads `input` whole through the direct source; `None` when it falls back.
 fn pulled(input: &[u8], skip_odd: bool) -> Option<RawValue<'_>> {
     let mut source = toml::DirectSource::new(input, Limits::default()).ok()?;
     let value = pull(&mut source, skip_odd).ok()?;

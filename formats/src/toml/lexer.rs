@@ -236,7 +236,7 @@ impl<'a> Lexer<'a> {
 
     /// [`Lexer::scalar`] without its span: the direct path's read. The span, stored and
     /// dropped, and a string field's text wrapped in a [`Scalar`] and unwrapped, cost a
-    /// struct decode 1-5% more instructions (callgrind: wide-record 0.9%,
+    /// struct decode 0.9-5% more instructions (callgrind: wide-record 0.9%,
     /// person-batch-250 3.8%, Cargo.lock 5.0%).
     pub fn value(&mut self) -> Result<Scalar<'a>, Error> {
         let start = self.pos;
