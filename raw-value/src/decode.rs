@@ -2,7 +2,7 @@ use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasher, Hash};
 
-use crate::pull::{Fallback, PullSource, Text, ValueKind};
+use crate::pull::{cow_into_string, Fallback, PullSource, Text, ValueKind};
 use crate::shape::Shape;
 use crate::{DecodeErrorKind, DecodeErrors, RawValue};
 
@@ -631,8 +631,9 @@ decode_tuple!(7 => A 0, B 1, C 2, D 3, E 4, F 5, G 6);
 decode_tuple!(8 => A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);
 
 impl<'de> DecodeKey<'de> for String {
+    #[inline]
     fn decode_key(key: Cow<'de, str>) -> Result<Self, DecodeErrors> {
-        Ok(key.into_owned())
+        Ok(cow_into_string(key))
     }
 }
 

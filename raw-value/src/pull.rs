@@ -101,8 +101,57 @@ impl<'de> Text<'de, '_> {
     pub fn into_cow(self) -> Cow<'de, str> {
         match self {
             Text::Borrowed(s) => Cow::Borrowed(s),
-            Text::Decoded(s) => Cow::Owned(s.to_owned()),
+            Text::Decoded(s) => Cow::Owned(owned_string(s)),
         }
+    }
+}
+
+/// `s` as a `String` of its own, with room for exactly its bytes. Up to 32 bytes (names,
+/// words, short values) are copied inline by two loads and stores of a fixed width that
+/// overlap in the middle, rather than by `to_owned`'s call to `memcpy`, whose size
+/// dispatch costs more than such a copy.
+#[inline(always)]
+pub fn owned_string(s: &str) -> String {
+    let src = s.as_bytes();
+    let len = src.len();
+    if len == 0 || len > 32 {
+        return s.to_owned();
+    }
+    let mut out: Vec<u8> = Vec::with_capacity(len);
+    let (from, to) = (src.as_ptr(), out.as_mut_ptr());
+    // SAFETY: `out` has room for `len` bytes and `src` holds `len`; each copy below reads
+    // and writes `W` bytes at offset 0 and at `len - W`, with `W <= len` in its branch, so
+    // every access is inside both buffers, and the two together cover all `len` bytes
+    // (they overlap when `len < 2 * W`). The buffers are distinct allocations. The bytes
+    // are `s`'s, so the `String` holds UTF-8.
+    #[allow(unsafe_code)]
+    unsafe {
+        if len >= 16 {
+            std::ptr::copy_nonoverlapping(from, to, 16);
+            std::ptr::copy_nonoverlapping(from.add(len - 16), to.add(len - 16), 16);
+        } else if len >= 8 {
+            std::ptr::copy_nonoverlapping(from, to, 8);
+            std::ptr::copy_nonoverlapping(from.add(len - 8), to.add(len - 8), 8);
+        } else if len >= 4 {
+            std::ptr::copy_nonoverlapping(from, to, 4);
+            std::ptr::copy_nonoverlapping(from.add(len - 4), to.add(len - 4), 4);
+        } else {
+            *to = *from;
+            *to.add(len / 2) = *from.add(len / 2);
+            *to.add(len - 1) = *from.add(len - 1);
+        }
+        out.set_len(len);
+        String::from_utf8_unchecked(out)
+    }
+}
+
+/// `cow` as a `String`: an owned one as it is, a borrowed one copied by
+/// [`owned_string`].
+#[inline(always)]
+pub fn cow_into_string(cow: Cow<'_, str>) -> String {
+    match cow {
+        Cow::Borrowed(s) => owned_string(s),
+        Cow::Owned(s) => s,
     }
 }
 
@@ -309,7 +358,7 @@ pub trait PullSource<'de> {
     /// into one hands that over.
     #[inline]
     fn read_string(&mut self) -> Result<String, Fallback> {
-        self.read_str().map(|s| (*s).to_owned())
+        self.read_str().map(|s| owned_string(&s))
     }
     /// Reads a string onto the end of `out`; a reader that decodes escapes may decode
     /// them there, with no copy in between (JSON's does). On a failure `out` may have
@@ -409,5 +458,31 @@ mod tests {
         assert_eq!(keys.plain(3), None);
         let names: Vec<&[u8]> = keys.names(1, 2).collect();
         assert_eq!(names, [&b"a\"b"[..], "naïve".as_bytes()]);
+    }
+
+    /// Every length to 48 (each copy width, the overlaps, the `memcpy` beyond), at every
+    /// offset into a longer text, ASCII and multi-byte: the copy is the text, with room
+    /// for exactly its bytes; a borrowed `Cow` is copied, an owned one handed over.
+    #[test]
+    fn owned_string_copies_every_length_exactly() {
+        let ascii: String = (0..64u8).map(|i| char::from(b'!' + i)).collect();
+        let wide = "aé日🚀".repeat(12);
+        for text in [&ascii[..], &wide[..]] {
+            for start in 0..8 {
+                for end in start..=(start + 48).min(text.len()) {
+                    let Some(s) = text.get(start..end) else {
+                        continue;
+                    };
+                    let copy = owned_string(s);
+                    assert_eq!(copy, s, "{start}..{end}");
+                    assert_eq!(copy.capacity(), s.len(), "{start}..{end}");
+                }
+            }
+        }
+        let owned = String::from("handed over");
+        let at = owned.as_ptr();
+        let handed = cow_into_string(Cow::Owned(owned));
+        assert_eq!(handed.as_ptr(), at);
+        assert_eq!(cow_into_string(Cow::Borrowed("copied")), "copied");
     }
 }

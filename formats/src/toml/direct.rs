@@ -5,6 +5,7 @@
 use std::borrow::Cow;
 use std::cell::Cell;
 
+use quarry_raw_value::pull::cow_into_string;
 use quarry_raw_value::{Fallback, PullSource, RawValue, Text, ValueKind};
 
 use crate::common::{keep_spare, take_spare, Limits};
@@ -585,7 +586,7 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
 
     #[inline]
     fn read_string(&mut self) -> Result<String, Fallback> {
-        self.read_cow().map(Cow::into_owned)
+        self.read_cow().map(cow_into_string)
     }
 
     #[inline]

@@ -20,6 +20,7 @@
 use std::borrow::Cow;
 use std::cell::Cell;
 
+use quarry_raw_value::pull::owned_string;
 use quarry_raw_value::{Fallback, PullSource, RawValue, Text as PullText, ValueKind};
 
 use crate::common::{fold_digits, keep_spare, plain_decimal, same_bytes, take_spare, Limits, Span};
@@ -466,7 +467,7 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
                 .get_mut(slot.at as usize)
                 .map(std::mem::take)
                 .unwrap_or_default(),
-            _ => self.strings.str(slot).to_owned(),
+            _ => owned_string(self.strings.str(slot)),
         })
     }
 

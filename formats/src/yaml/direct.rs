@@ -4,6 +4,7 @@
 
 use std::borrow::Cow;
 
+use quarry_raw_value::pull::cow_into_string;
 use quarry_raw_value::{Fallback, GuessedKey, PlainKey, PullSource, RawValue, Text, ValueKind};
 
 use crate::common::{Limits, Span};
@@ -532,7 +533,7 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
 
     #[inline]
     fn read_string(&mut self) -> Result<String, Fallback> {
-        self.read_text().map(Cow::into_owned)
+        self.read_text().map(cow_into_string)
     }
 
     #[inline]
