@@ -101,7 +101,7 @@ impl<'de> Text<'de, '_> {
     pub fn into_cow(self) -> Cow<'de, str> {
         match self {
             Text::Borrowed(s) => Cow::Borrowed(s),
-            Text::Decoded(s) => Cow::Owned(owned_string(s)),
+            Text::Decoded(s) => Cow::Owned(s.to_owned()),
         }
     }
 }
