@@ -5,7 +5,7 @@ use quarry_raw_value::{
     Decode, Fallback, GuessedKey, Num, PlainKey, PullSource, RawValue, Text, ValueKind,
 };
 
-use crate::common::{plain_integer, Limits};
+use crate::common::{plain_integer, same_bytes, Limits};
 
 use super::lexer::Number;
 use super::parser::Parser;
@@ -351,15 +351,47 @@ impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
         first: bool,
         guess: PlainKey<'_>,
     ) -> Result<GuessedKey<'a, '_>, Fallback> {
-        if !self.open_key(first)? {
+        let guess_bytes = guess.as_bytes();
+        let lexer = &mut self.parser.lexer;
+        let (bytes, pos) = (lexer.src().as_bytes(), lexer.pos());
+        if !first && bytes.get(pos) == Some(&b',') {
+            if bytes.get(pos + 1) == Some(&b'"') {
+                // Compact JSON: the comma, the quoted key and the colon stand right
+                // after one another, and are compared as they stand.
+                let (start, end) = (pos + 2, pos + 2 + guess_bytes.len());
+                if bytes.get(end..end + 2) == Some(b"\":")
+                    && same_bytes(&bytes[start..end], guess_bytes)
+                {
+                    lexer.advance(end + 2 - pos);
+                    return Ok(GuessedKey::Guessed);
+                }
+                lexer.bump();
+            } else {
+                // White space (or a comment) after the comma.
+                lexer.bump();
+                match lexer.peek_in_loop() {
+                    Some(b'"') => {}
+                    // JSONC: a trailing comma ends the object.
+                    Some(b'}') if JSONC => {
+                        lexer.bump();
+                        self.parser.leave();
+                        return Ok(GuessedKey::End);
+                    }
+                    _ => return Err(Fallback),
+                }
+            }
+        } else if !self.open_key(first)? {
             return Ok(GuessedKey::End);
         }
-        let guess_bytes = guess.as_bytes();
-        if self.parser.lexer.read_plain_string(guess_bytes) {
-            if self.parser.lexer.peek_in_loop() != Some(b':') {
-                return Err(Fallback);
+        let lexer = &mut self.parser.lexer;
+        if lexer.read_plain_string(guess_bytes) {
+            // The colon right after the key, as JSON is usually written; else a peek.
+            if !lexer.eat(b':') {
+                if lexer.peek_in_loop() != Some(b':') {
+                    return Err(Fallback);
+                }
+                lexer.bump();
             }
-            self.parser.lexer.bump();
             return Ok(GuessedKey::Guessed);
         }
         self.other_key(guess)
@@ -411,6 +443,69 @@ mod tests {
         }
         assert_eq!(keys, ["=id", "abc", "ab", "=ab", "x", "}"]);
         src.finish().unwrap();
+    }
+
+    /// The guesses `a`, `bb`, `c`, `d` in turn, each answered as `=guess`, the other key
+    /// read, or `}`, with the value after a key skipped; `None` where the source fails.
+    fn guesses<const JSONC: bool>(mut src: DirectSource<'_, JSONC>) -> Option<Vec<String>> {
+        let mut answers = Vec::new();
+        src.begin_object().ok()?;
+        for (i, g) in ["a", "bb", "c", "d"].into_iter().enumerate() {
+            let answer = match src.next_key_guessed(i == 0, PlainKey::new(g)?).ok()? {
+                GuessedKey::End => "}".to_owned(),
+                GuessedKey::Guessed => format!("={g}"),
+                GuessedKey::Other(key) => key.to_string(),
+            };
+            let end = answer == "}";
+            answers.push(answer);
+            if end {
+                src.finish().ok()?;
+                return Some(answers);
+            }
+            src.skip_value().ok()?;
+        }
+        None
+    }
+
+    /// A guess is read alike however the comma, the key and the colon stand: right after
+    /// one another (compact JSON, compared in one step), with white space or a JSONC
+    /// comment after the comma or before the colon, or before the comma; and guessed
+    /// wrong in each of those ways, by a longer key, a shorter one and another one.
+    #[test]
+    fn guesses_read_alike_however_the_comma_key_and_colon_stand() {
+        let json = [
+            (r#"{"a":1,"bb":2,"c":3}"#, Some("=a =bb =c }")),
+            (r#"{"a":1,"x":2,"c":3}"#, Some("=a x =c }")),
+            (r#"{"a":1,"bbb":2,"c":3}"#, Some("=a bbb =c }")),
+            (r#"{"a":1,"b":2}"#, Some("=a b }")),
+            (r#"{"a":1,"bb" :2,"c":3}"#, Some("=a =bb =c }")),
+            ("{\"a\":1,\n  \"bb\": 2 ,\"c\" : 3 }", Some("=a =bb =c }")),
+            ("{\"a\":1,\n  \"x\": 2,\t\"c\":3}", Some("=a x =c }")),
+            (r#"{"a":1,"bb":2,}"#, None),
+            (r#"{"a":1, }"#, None),
+            (r#"{"a":1,"bb"2}"#, None),
+        ];
+        for (text, want) in json {
+            let src = DirectSource::new(text.as_bytes(), Limits::default()).unwrap();
+            let got = guesses(src).map(|answers| answers.join(" "));
+            assert_eq!(got.as_deref(), want, "{text}");
+        }
+        let jsonc = [
+            (r#"{"a":1, /* c */ "bb":2,}"#, Some("=a =bb }")),
+            (r#"{"a":1,}"#, Some("=a }")),
+            (r#"{"a":1,"bb" /* c */ :2}"#, Some("=a =bb }")),
+            (
+                r#"{"a":1,// c
+"x":2}"#,
+                Some("=a x }"),
+            ),
+            (r#"{"a":1,,}"#, None),
+        ];
+        for (text, want) in jsonc {
+            let src = DirectSource::jsonc(text.as_bytes(), Limits::default()).unwrap();
+            let got = guesses(src).map(|answers| answers.join(" "));
+            assert_eq!(got.as_deref(), want, "{text}");
+        }
     }
 
     /// A source that reads numbers as the trait's defaults do, through `read_number`.

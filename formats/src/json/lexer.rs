@@ -88,6 +88,14 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
         self.pos += 1;
     }
 
+    /// Moves past `byte` if it is at the current position (no white space skipped).
+    #[inline(always)]
+    pub(crate) fn eat(&mut self, byte: u8) -> bool {
+        let here = self.src.as_bytes().get(self.pos) == Some(&byte);
+        self.pos += usize::from(here);
+        here
+    }
+
     /// Moves past `n` bytes the caller has read (a token, checked).
     #[inline(always)]
     pub(crate) fn advance(&mut self, n: usize) {
