@@ -194,8 +194,15 @@ impl<'a> Lexer<'a> {
         }
         self.pos = after + 1;
         self.skip_ws();
+        // SAFETY: `start < end <= src.len()` (`bare_key_end` stops at the end at most, and
+        // the key is not empty), and every byte from `start` to `end` is an ASCII
+        // bare-key byte, so both offsets are character boundaries of `src`. (Checked,
+        // the slice was a call of its own on every key, 2.3% of the instructions of a
+        // struct decode of small-message.toml.)
+        #[allow(unsafe_code)]
+        let name = unsafe { self.src.get_unchecked(start..end) };
         Some(Key {
-            name: Cow::Borrowed(&self.src[start..end]),
+            name: Cow::Borrowed(name),
             span: Span::new(start, end),
         })
     }
@@ -280,7 +287,12 @@ impl<'a> Lexer<'a> {
                     let end = self.pos;
                     self.pos += 1;
                     return Ok(match owned {
-                        None => Cow::Borrowed(&self.src[begin..end]),
+                        // SAFETY: `begin` is one past the opening quote and `end` is the
+                        // closing quote's offset (`peek` found it), so `begin <= end <=
+                        // src.len()`; both quotes are ASCII, so both offsets are character
+                        // boundaries of `src`. (Checked, the slice was a call of its own.)
+                        #[allow(unsafe_code)]
+                        None => Cow::Borrowed(unsafe { self.src.get_unchecked(begin..end) }),
                         Some(mut s) => {
                             s.push_str(&self.src[run..end]);
                             let string = Cow::Owned(s.as_str().to_owned());

@@ -92,7 +92,7 @@ pub(super) struct KeyHash(u64);
 
 impl KeyHash {
     /// The hash of key `name`.
-    #[inline]
+    #[inline(always)]
     pub(super) fn of(name: &str) -> KeyHash {
         let bytes = name.as_bytes();
         let len = bytes.len();
