@@ -94,6 +94,92 @@ impl Hasher for KeyHasher {
     }
 }
 
+/// An index of the names in a caller's list, by position: a hash table of positions
+/// that hashes each name once, with a seed of its own. Growing moves each entry by the
+/// hash bits it keeps, and a lookup compares a name's text only where those bits match.
+/// For lists that only ever gain names; the caller keeps the names.
+#[derive(Debug, Clone)]
+pub(crate) struct NameIndex {
+    state: KeyHashState,
+    /// Per slot, the top 32 bits of a name's hash and its position ([`NameIndex::EMPTY`]
+    /// for none). A power of two long, at most half full.
+    slots: Box<[(u32, u32)]>,
+    len: usize,
+}
+
+impl NameIndex {
+    /// The position of an empty slot (no list reaches it: positions are `u32`s below it).
+    const EMPTY: u32 = u32::MAX;
+
+    /// An empty index with room for `names` names before it grows.
+    pub(crate) fn with_capacity(names: usize) -> Self {
+        let slots = (2 * names).next_power_of_two().max(8);
+        NameIndex {
+            state: KeyHashState::default(),
+            slots: vec![(0, Self::EMPTY); slots].into_boxed_slice(),
+            len: 0,
+        }
+    }
+
+    /// The top 32 bits of `name`'s hash.
+    #[inline]
+    fn hash(&self, name: &str) -> u32 {
+        let mut hasher = self.state.build_hasher();
+        hasher.write(name.as_bytes());
+        (hasher.finish() >> 32) as u32
+    }
+
+    /// The position of `name`, where `name_at` gives the name at each indexed position.
+    #[inline]
+    pub(crate) fn get<'n>(&self, name: &str, name_at: impl Fn(u32) -> &'n str) -> Option<u32> {
+        let hash = self.hash(name);
+        let mask = self.slots.len() - 1;
+        let mut i = hash as usize & mask;
+        loop {
+            let (bits, at) = self.slots[i];
+            if at == Self::EMPTY {
+                return None;
+            }
+            if bits == hash && name_at(at) == name {
+                return Some(at);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Adds `name` at `position` (`name` is not in the index, and `position` is below
+    /// `u32::MAX`).
+    pub(crate) fn insert(&mut self, name: &str, position: u32) {
+        debug_assert!(position != Self::EMPTY);
+        if 2 * (self.len + 1) > self.slots.len() {
+            self.grow();
+        }
+        let hash = self.hash(name);
+        self.place(hash, position);
+        self.len += 1;
+    }
+
+    /// Puts an entry in the first empty slot from where its hash points.
+    fn place(&mut self, hash: u32, position: u32) {
+        let mask = self.slots.len() - 1;
+        let mut i = hash as usize & mask;
+        while self.slots[i].1 != Self::EMPTY {
+            i = (i + 1) & mask;
+        }
+        self.slots[i] = (hash, position);
+    }
+
+    /// Doubles the slots, moving every entry by its kept hash bits.
+    #[cold]
+    fn grow(&mut self) {
+        let doubled = vec![(0, Self::EMPTY); 2 * self.slots.len()].into_boxed_slice();
+        let old = std::mem::replace(&mut self.slots, doubled);
+        for &(hash, position) in old.iter().filter(|&&(_, at)| at != Self::EMPTY) {
+            self.place(hash, position);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,5 +206,39 @@ mod tests {
     fn seeds_differ_between_indexes() {
         let (a, b) = (KeyHashState::default(), KeyHashState::default());
         assert_ne!(a.hash_one("key"), b.hash_one("key"));
+    }
+
+    #[test]
+    fn a_name_index_finds_every_name_added_by_its_text_as_it_grows() {
+        // Names alike in their first and last eight bytes and their length, which a hash
+        // of those alone would put in one slot.
+        let names: Vec<String> = (0..300)
+            .map(|i| format!("abcdefgh{i:04}ijklmnop"))
+            .collect();
+        let mut index = NameIndex::with_capacity(4);
+        for (n, name) in names.iter().enumerate() {
+            assert_eq!(
+                index.get(name, |at| &names[at as usize]),
+                None,
+                "{name} before"
+            );
+            index.insert(name, n as u32);
+            for (m, added) in names[..=n].iter().enumerate() {
+                assert_eq!(index.get(added, |at| &names[at as usize]), Some(m as u32));
+            }
+            assert_eq!(index.get("absent", |at| &names[at as usize]), None);
+        }
+        assert!(
+            index.slots.len() >= 2 * names.len(),
+            "{} slots",
+            index.slots.len()
+        );
+        // Only the text decides: an entry with the very hash bits of "b" is not "b".
+        let mut index = NameIndex::with_capacity(1);
+        let hash = index.hash("b");
+        let mask = index.slots.len() - 1;
+        index.slots[hash as usize & mask] = (hash, 0);
+        assert_eq!(index.get("b", |_| "a"), None);
+        assert_eq!(index.get("b", |_| "b"), Some(0));
     }
 }

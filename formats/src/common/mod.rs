@@ -19,7 +19,7 @@ mod utf8;
 
 pub use error::Error;
 pub(crate) use float::{decimal_to_f64, exact_decimal_to_f64, fraction_after, plain_decimal};
-pub(crate) use hash::KeyHashState;
+pub(crate) use hash::{KeyHashState, NameIndex};
 pub use limits::Limits;
 pub use nulls::NullEntries;
 pub(crate) use path::follow_path;

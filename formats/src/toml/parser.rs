@@ -8,9 +8,8 @@
 
 use std::borrow::Cow;
 use std::cell::Cell;
-use std::collections::HashMap;
 
-use crate::common::{keep_spare, take_spare, validate_utf8, KeyHashState, Limits, Span};
+use crate::common::{keep_spare, take_spare, validate_utf8, Limits, NameIndex, Span};
 
 use super::builder::{Key, TableId, TableKind, TomlBuilder, ROOT};
 use super::error::{Error, ErrorKind};
@@ -60,7 +59,7 @@ pub(super) enum TableRead {
 }
 
 #[derive(Debug)]
-pub(super) struct TableShape<'a> {
+pub(super) struct TableShape {
     pub(super) state: State,
     pub(super) depth: usize,
     /// The table (or array of tables) this one is a key or element of; [`NONE`] for the
@@ -78,10 +77,10 @@ pub(super) struct TableShape<'a> {
     len: u32,
     /// Two bits per key, by [`KeyHash::bits`]: a clear one proves a key absent without a walk.
     bloom: u64,
-    /// Boxed, so the record stays one cache line (few tables have an index, and every
-    /// table is read on each of its keys' checks).
-    #[allow(clippy::box_collection)]
-    index: Option<Box<HashMap<Cow<'a, str>, Child, KeyHashState>>>,
+    /// The positions of its keys in [`Shape::keys`], by name, once it has more than
+    /// [`INDEX_FROM`]. Boxed, so the record stays one cache line (few tables have an
+    /// index, and every table is read on each of its keys' checks).
+    index: Option<Box<NameIndex>>,
 }
 
 /// A key's hash in the shape, from its length and its first and last eight bytes (so
@@ -156,7 +155,7 @@ pub(super) struct KeyShape<'a> {
 /// enforce TOML's redefinition rules. Keys of all tables share one list.
 #[derive(Debug, Default)]
 pub(super) struct Shape<'a> {
-    pub(super) tables: Vec<TableShape<'a>>,
+    pub(super) tables: Vec<TableShape>,
     pub(super) keys: Vec<KeyShape<'a>>,
 }
 
@@ -164,7 +163,7 @@ thread_local! {
     /// The lists of the last shape this thread dropped, emptied, for the next document
     /// to fill: a small document then allocates neither (and malloc does not gather its
     /// free lists for a request that large on every document).
-    static SPARE_TABLES: Cell<Vec<TableShape<'static>>> = const { Cell::new(Vec::new()) };
+    static SPARE_TABLES: Cell<Vec<TableShape>> = const { Cell::new(Vec::new()) };
     static SPARE_KEYS: Cell<Vec<KeyShape<'static>>> = const { Cell::new(Vec::new()) };
 }
 
@@ -208,7 +207,7 @@ impl<'a> Shape<'a> {
     /// copy: growing from three keys to four cost a small document 8% of its decode.
     /// The lists of the last shape dropped on this thread are reused.
     fn for_input(len: usize) -> Self {
-        let mut tables: Vec<TableShape<'a>> = take_spare(&SPARE_TABLES);
+        let mut tables: Vec<TableShape> = take_spare(&SPARE_TABLES);
         let mut keys: Vec<KeyShape<'a>> = take_spare(&SPARE_KEYS);
         tables.reserve(len / 128 + 4);
         keys.reserve(len / 16 + 16);
@@ -231,7 +230,7 @@ impl<'a> Shape<'a> {
         (self.tables.len() - 1) as TableId
     }
 
-    fn table(&mut self, id: TableId) -> &mut TableShape<'a> {
+    fn table(&mut self, id: TableId) -> &mut TableShape {
         &mut self.tables[id as usize]
     }
 
@@ -245,7 +244,8 @@ impl<'a> Shape<'a> {
             return None;
         }
         if let Some(index) = &table.index {
-            return index.get(name).copied();
+            let at = index.get(name, |at| &self.keys[at as usize].name)?;
+            return Some(self.keys[at as usize].child);
         }
         let tag = hash.tag();
         let mut at = table.head;
@@ -274,7 +274,7 @@ impl<'a> Shape<'a> {
         let at = self.keys.len() as u32;
         let table = &mut self.tables[id as usize];
         if let Some(index) = &mut table.index {
-            index_insert(index, name.clone(), child);
+            index_insert(index, &name, at);
         }
         table.bloom |= hash.bits();
         table.len += 1;
@@ -310,27 +310,23 @@ impl<'a> Shape<'a> {
     #[cold]
     #[inline(never)]
     fn build_index(&mut self, id: TableId) {
-        let mut index =
-            HashMap::with_capacity_and_hasher(2 * INDEX_FROM as usize, KeyHashState::default());
+        let mut index = NameIndex::with_capacity(2 * INDEX_FROM as usize);
         let mut at = self.tables[id as usize].head;
         while at != NONE {
             let key = &self.keys[at as usize];
-            index.insert(key.name.clone(), key.child);
+            index.insert(&key.name, at);
             at = key.next;
         }
         self.tables[id as usize].index = Some(Box::new(index));
     }
 }
 
-/// Adds a key to a table's hash index (kept out of line: few tables have one).
+/// Adds key `name`, at `at` in [`Shape::keys`], to a table's index (kept out of line:
+/// few tables have one).
 #[cold]
 #[inline(never)]
-fn index_insert<'a>(
-    index: &mut HashMap<Cow<'a, str>, Child, KeyHashState>,
-    name: Cow<'a, str>,
-    child: Child,
-) {
-    index.insert(name, child);
+fn index_insert(index: &mut NameIndex, name: &str, at: u32) {
+    index.insert(name, at);
 }
 
 impl Shape<'_> {
@@ -347,13 +343,7 @@ impl Shape<'_> {
     /// [`Shape::set_child`] when the kind changes (an array or a table).
     #[inline(never)]
     fn change_child(&mut self, id: TableId, at: u32, child: Child) {
-        let key = &mut self.keys[at as usize];
-        key.child = child;
-        if let Some(index) = &mut self.tables[id as usize].index {
-            if let Some(slot) = index.get_mut(&key.name) {
-                *slot = child;
-            }
-        }
+        self.keys[at as usize].child = child;
         if let Child::Table(child) = child {
             let child = &mut self.tables[child as usize];
             child.parent = id;
@@ -888,7 +878,7 @@ mod tests {
         // Every table is read on each of its keys' duplicate checks, and a document
         // has one key every few bytes: a table's record fits in a cache line, and a
         // key's hash tag fits in what was padding.
-        assert_eq!(std::mem::size_of::<TableShape<'_>>(), 56);
+        assert_eq!(std::mem::size_of::<TableShape>(), 56);
         assert_eq!(std::mem::size_of::<KeyShape<'_>>(), 40);
     }
 
@@ -958,6 +948,10 @@ mod tests {
             assert_eq!(shape.find(root, "absent", KeyHash::of("absent")), None);
         }
         assert_eq!(KeyHash::of("key1").bits().count_ones(), 2);
+        // A key whose value turns out to be an array says so through the index too.
+        let last = &names[names.len() - 1];
+        shape.set_child(root, shape.keys.len() as u32 - 1, Child::Array);
+        assert_eq!(shape.find(root, last, KeyHash::of(last)), Some(Child::Array));
     }
 
     #[test]
