@@ -2,10 +2,10 @@
 //! `profile_decode FORMAT FILE [ITERATIONS]` with FORMAT one of json, yaml, toml, xml,
 //! plist (XML and TOML batches decode as `Records<Person>`, the others as `Vec<Person>`),
 //! or `FORMAT-raw` to parse into a RawValue only, or `FORMAT-check` to validate only, or `json-tree` to build the JSON tree door's document. A fourth argument picks another
-//! shape: `small` (`SmallMessage`), `ints` (`Vec<i64>`), `config` (`Config`),
-//! `manifest` (a `Cargo.toml` manifest), `lock` (a `Cargo.lock`); or `wide` (`Wide`
-//! records), `articles` (`Article`s), `readings` (telemetry's `Reading`s), each a `Vec`
-//! in JSON, YAML and plists and `Records<_>` in TOML and XML.
+//! shape: `small` (`SmallMessage`), `config` (`Config`), `manifest` (a `Cargo.toml`
+//! manifest), `lock` (a `Cargo.lock`); or `ints` (`i64`s), `wide` (`Wide` records),
+//! `articles` (`Article`s), `readings` (telemetry's `Reading`s), each a `Vec` in JSON,
+//! YAML and plists and `Records<_>` in TOML and XML.
 
 use quarry::Format;
 use quarry_corpus_gen::shapes::{Article, Person, Reading, Records, SmallMessage, Wide};
@@ -61,6 +61,8 @@ fn main() {
             quarry::from_slice::<Records<Reading>>(&bytes, format).map_or(0, |r| r.records.len())
         } else if shape == "readings" {
             quarry::from_slice::<Vec<Reading>>(&bytes, format).map_or(0, |r| r.len())
+        } else if shape == "ints" && matches!(format, Format::Xml | Format::Toml) {
+            quarry::from_slice::<Records<i64>>(&bytes, format).map_or(0, |r| r.records.len())
         } else if shape == "ints" {
             quarry::from_slice::<Vec<i64>>(&bytes, format).map_or(0, |v| v.len())
         } else if matches!(format, Format::Xml | Format::Toml) {
