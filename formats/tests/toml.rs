@@ -688,6 +688,39 @@ fn integers_fast_and_slow_agree_at_the_edges() {
     assert!(int("12abc").is_err());
 }
 
+/// A number's digits are read before anything else is looked for: digits followed by
+/// `-` or `:`, and a `0` followed by `x`, `o` or `b`, are then read as a datetime or a
+/// radix integer, exactly as when those were looked for first.
+#[test]
+fn dates_times_and_radix_prefixes_are_told_from_integers_after_the_digits() {
+    let value = value_of;
+    for text in ["1979-05-27", "07:32:00", "1979-05-27T07:32:00Z"] {
+        match value(text) {
+            Ok(RawValue::Datetime(d)) => assert_eq!(d.to_string(), text),
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+    assert_eq!(value("0x1F"), Ok(RawValue::Int(31)));
+    assert_eq!(value("0o17"), Ok(RawValue::Int(15)));
+    assert_eq!(value("0b101"), Ok(RawValue::Int(5)));
+    assert_eq!(value("-inf"), Ok(RawValue::Float(f64::NEG_INFINITY)));
+    assert_eq!(value("1979"), Ok(RawValue::Int(1979)));
+    assert_eq!(value("-12"), Ok(RawValue::Int(-12)));
+    for bad in [
+        "1234-5",
+        "12:3",
+        "0x",
+        "+0x10",
+        "-1979-05-27",
+        "1x",
+        "12b",
+        "7o",
+        "3-",
+    ] {
+        assert!(value(bad).is_err(), "{bad}");
+    }
+}
+
 /// Plain decimals are read in one pass over their digits; the rest (exponents, `_`,
 /// more than 19 digits) the long way. Both agree with the toml crate.
 #[test]
@@ -727,6 +760,21 @@ proptest! {
     #[test]
     fn numbers_read_as_the_toml_crate_reads_them(
         text in "[+-]?[0-9]{1,21}(_[0-9])?(\\.[0-9]{0,21}(_[0-9])?)?([eE][+-]?[0-9]{1,2})?[x.]?",
+    ) {
+        let document = format!("a = {text}");
+        let ours = toml::parse(document.as_bytes()).ok().map(|v| format!("{v:?}"));
+        let theirs = document
+            .parse::<::toml::Table>()
+            .ok()
+            .map(|t| format!("{:?}", oracle(&::toml::Value::Table(t))));
+        prop_assert_eq!(ours, theirs);
+    }
+
+    /// Digits followed by what may make them a datetime, a radix integer or an error
+    /// read as the toml crate reads them, or both are errors.
+    #[test]
+    fn digits_then_dates_times_and_prefixes_read_as_the_toml_crate_reads_them(
+        text in "[+-]?[0-9]{1,5}([-:xobT.][0-9a-fA-F_:T.-]{0,12})?",
     ) {
         let document = format!("a = {text}");
         let ours = toml::parse(document.as_bytes()).ok().map(|v| format!("{v:?}"));

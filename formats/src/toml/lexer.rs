@@ -467,51 +467,24 @@ impl<'a> Lexer<'a> {
     fn number_or_datetime(&mut self) -> Result<Scalar<'a>, Error> {
         let start = self.pos;
         let rest = &self.bytes[start..];
-        let looks_like_date =
-            rest.len() >= 5 && rest[..4].iter().all(u8::is_ascii_digit) && rest[4] == b'-';
-        let looks_like_time =
-            rest.len() >= 3 && rest[..2].iter().all(u8::is_ascii_digit) && rest[2] == b':';
-        if looks_like_date || looks_like_time {
-            let (datetime, used) = Datetime::parse_prefix(rest)
-                .ok_or_else(|| self.error_at(ErrorKind::InvalidDatetime, start))?;
-            self.pos += used;
-            return Ok(Scalar::Datetime(datetime));
-        }
-        let mut p = start;
         let negative = rest[0] == b'-';
-        if matches!(rest[0], b'+' | b'-') {
-            p += 1;
-        }
-        let body = &self.bytes[p..];
-        if body.starts_with(b"inf") || body.starts_with(b"nan") {
-            self.pos = p + 3;
-            let value = if body[0] == b'i' {
-                f64::INFINITY
-            } else {
-                f64::NAN
-            };
-            return Ok(Scalar::Float(if negative { -value } else { value }));
-        }
-        if p == start && body.len() >= 2 && body[0] == b'0' {
-            let radix = match body[1] {
-                b'x' => 16,
-                b'o' => 8,
-                b'b' => 2,
-                _ => 0,
-            };
-            if radix != 0 {
-                return self.radix_integer(start + 2, radix);
-            }
-        }
-        // The common numbers: plain digits (no `_`, no leading zero), then nothing,
-        // or (after at most 18 digits, which cannot overflow) a fraction of plain
-        // digits and no exponent. Their digits are read once; the rest take the long
-        // way. An integer of 19 or 20 digits (a 64-bit id, a time in nanoseconds) is
-        // checked against the range here too.
+        let mut p = start + usize::from(matches!(rest[0], b'+' | b'-'));
+        // The common numbers first: plain digits (no `_`, no leading zero), then
+        // nothing, or (after at most 18 digits, which cannot overflow) a fraction of
+        // plain digits and no exponent. Their digits are read once; the rest take the
+        // long way. An integer of 19 or 20 digits (a 64-bit id, a time in nanoseconds)
+        // is checked against the range here too. Digits followed by `-` or `:` may be a
+        // date or a time, and a `0` followed by `x`, `o` or `b` a radix prefix: those
+        // take the long way, which looks for them first. (Looked for before the digits
+        // were read, they were a third of reading a small integer.)
         let (end, magnitude) = fold_digits(self.bytes, p, 0);
         let count = end - p;
-        if (1..=20).contains(&count) && (count == 1 || self.bytes[p] != b'0') {
-            match self.bytes.get(end) {
+        let next = self.bytes.get(end);
+        if (1..=20).contains(&count)
+            && (count == 1 || self.bytes[p] != b'0')
+            && !matches!(next, Some(b'-' | b':' | b'x' | b'o' | b'b'))
+        {
+            match next {
                 Some(b'e' | b'E' | b'_') => {}
                 Some(b'.') if count > 18 => {}
                 Some(b'.') => {
@@ -546,6 +519,37 @@ impl<'a> Lexer<'a> {
                         .map(Scalar::Integer)
                         .ok_or_else(|| self.error_at(ErrorKind::IntegerOverflow, start));
                 }
+            }
+        }
+        let looks_like_date =
+            rest.len() >= 5 && rest[..4].iter().all(u8::is_ascii_digit) && rest[4] == b'-';
+        let looks_like_time =
+            rest.len() >= 3 && rest[..2].iter().all(u8::is_ascii_digit) && rest[2] == b':';
+        if looks_like_date || looks_like_time {
+            let (datetime, used) = Datetime::parse_prefix(rest)
+                .ok_or_else(|| self.error_at(ErrorKind::InvalidDatetime, start))?;
+            self.pos += used;
+            return Ok(Scalar::Datetime(datetime));
+        }
+        let body = &self.bytes[p..];
+        if body.starts_with(b"inf") || body.starts_with(b"nan") {
+            self.pos = p + 3;
+            let value = if body[0] == b'i' {
+                f64::INFINITY
+            } else {
+                f64::NAN
+            };
+            return Ok(Scalar::Float(if negative { -value } else { value }));
+        }
+        if p == start && body.len() >= 2 && body[0] == b'0' {
+            let radix = match body[1] {
+                b'x' => 16,
+                b'o' => 8,
+                b'b' => 2,
+                _ => 0,
+            };
+            if radix != 0 {
+                return self.radix_integer(start + 2, radix);
             }
         }
         let int_start = p;
