@@ -460,6 +460,21 @@ impl<'a> DirectSource<'a> {
         Ok(())
     }
 
+    /// The plain integer at the lexer's position, read ([`Lexer::plain_integer`]); `None`
+    /// for any other value, not read.
+    ///
+    /// [`Lexer::plain_integer`]: super::lexer::Lexer::plain_integer
+    #[inline(always)]
+    fn plain_integer(&mut self) -> Option<i64> {
+        if self.next != Next::Inline {
+            return None;
+        }
+        let i = self.parser.lexer.plain_integer()?;
+        self.next = Next::Nothing;
+        self.child = Child::Value;
+        Some(i)
+    }
+
     /// The scalar at the lexer's position, read.
     #[inline]
     fn scalar(&mut self) -> Result<Scalar<'a>, Fallback> {
@@ -564,6 +579,9 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
 
     #[inline]
     fn read_i64(&mut self) -> Result<i64, Fallback> {
+        if let Some(i) = self.plain_integer() {
+            return Ok(i);
+        }
         match self.scalar()? {
             Scalar::Integer(i) => Ok(i),
             _ => Err(Fallback),
@@ -572,6 +590,9 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
 
     #[inline]
     fn read_u64(&mut self) -> Result<u64, Fallback> {
+        if let Some(i) = self.plain_integer() {
+            return u64::try_from(i).map_err(|_| Fallback);
+        }
         match self.scalar()? {
             Scalar::Integer(i) => u64::try_from(i).map_err(|_| Fallback),
             _ => Err(Fallback),

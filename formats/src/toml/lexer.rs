@@ -6,6 +6,7 @@ use std::borrow::Cow;
 
 use quarry_raw_value::Datetime;
 
+use crate::common::twenty_digits_fit_u64;
 use crate::common::{digits_value, fold_digits, fraction_after, plain_decimal, Span};
 
 use super::builder::{Key, StringKind};
@@ -239,6 +240,44 @@ impl<'a> Lexer<'a> {
     pub(super) fn basic_string_value(&mut self) -> Option<Result<Cow<'a, str>, Error>> {
         let rest = &self.bytes[self.pos..];
         (rest.first() == Some(&b'"') && !rest.starts_with(b"\"\"\"")).then(|| self.basic_string())
+    }
+
+    /// A plain integer (a sign, digits, no `_`, no leading zero) in the range of `i64`
+    /// when one starts here and nothing follows that could make it a float, a datetime
+    /// or a radix integer: the direct path's [`Lexer::value`] for an integer field, in
+    /// a register, without the [`Scalar`] around it (returned through memory from that
+    /// large function, it was half of reading an integer). `None`, consuming nothing,
+    /// for anything else, which [`Lexer::value`] reads (or reports).
+    #[inline(always)]
+    pub(super) fn plain_integer(&mut self) -> Option<i64> {
+        let start = self.pos;
+        let first = *self.bytes.get(start)?;
+        let negative = first == b'-';
+        let p = start + usize::from(negative || first == b'+');
+        let (end, magnitude) = fold_digits(self.bytes, p, 0);
+        let count = end - p;
+        let continued = matches!(
+            self.bytes.get(end),
+            Some(b'.' | b'e' | b'E' | b'_' | b'-' | b':' | b'x' | b'o' | b'b')
+        );
+        if count == 0 || (count > 1 && self.bytes[p] == b'0') || continued {
+            return None;
+        }
+        // The fold wraps past 2^64: exact to 19 digits, and to 20 below 2^64.
+        let exact = match count {
+            ..=19 => true,
+            20 => twenty_digits_fit_u64(self.bytes[p..end].try_into().ok()?),
+            _ => false,
+        };
+        let value = if !exact {
+            None
+        } else if negative {
+            0i64.checked_sub_unsigned(magnitude)
+        } else {
+            i64::try_from(magnitude).ok()
+        }?;
+        self.pos = end;
+        Some(value)
     }
 
     /// [`Lexer::scalar`] without its span: the direct path's read. The span, stored and
@@ -652,5 +691,79 @@ impl<'a> Lexer<'a> {
         }
         self.pos = p;
         Ok(Scalar::Integer(value as i64))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A value read, and the offset its reader stopped at.
+    type Read<T> = Option<(T, usize)>;
+
+    /// What [`Lexer::plain_integer`] and [`Lexer::value`] read from the start of `text`.
+    fn both(text: &str) -> (Read<i64>, Read<Scalar<'_>>) {
+        let mut shortcut = Lexer::new(text, 0);
+        let plain = shortcut.plain_integer().map(|i| (i, shortcut.pos()));
+        if plain.is_none() {
+            assert_eq!(shortcut.pos(), 0, "{text:?}: consumed without reading");
+        }
+        let mut lexer = Lexer::new(text, 0);
+        let value = lexer.value().ok().map(|v| (v, lexer.pos()));
+        (plain, value)
+    }
+
+    #[test]
+    fn a_plain_integer_is_read_as_value_reads_it_and_nothing_else_is_taken() {
+        for (text, expected) in [
+            ("42\n", Some(42)),
+            ("-7,", Some(-7)),
+            ("+0]", Some(0)),
+            ("123456789012345678 ", Some(123_456_789_012_345_678)),
+            ("1234567890123456789", Some(1_234_567_890_123_456_789)),
+            ("-9223372036854775808", Some(i64::MIN)),
+            ("9223372036854775807", Some(i64::MAX)),
+            ("9223372036854775808", None),
+            ("18446744073709551616", None),
+            ("99999999999999999999", None),
+            ("123456789012345678901", None),
+            ("012", None),
+            ("1_000", None),
+            ("1.5", None),
+            ("1e3", None),
+            ("1979-05-27", None),
+            ("07:32:00", None),
+            ("0x1F", None),
+            ("0o7", None),
+            ("0b1", None),
+            ("inf", None),
+            ("-", None),
+            ("", None),
+        ] {
+            let (plain, value) = both(text);
+            assert_eq!(plain.map(|(i, _)| i), expected, "{text:?}");
+            if let Some((i, end)) = plain {
+                let (scalar, value_end) = value.expect("value reads it too");
+                assert!(matches!(scalar, Scalar::Integer(v) if v == i), "{text:?}");
+                assert_eq!(end, value_end, "{text:?}");
+            }
+        }
+    }
+
+    proptest! {
+        /// Whatever the shortcut takes, [`Lexer::value`] reads as the same integer,
+        /// ending at the same byte.
+        #[test]
+        fn the_plain_integer_shortcut_agrees_with_value(
+            text in "[+-]?[0-9]{0,20}[-:xobeE_.,\\] \n0-9a-z]{0,3}",
+        ) {
+            let (plain, value) = both(&text);
+            if let Some((i, end)) = plain {
+                let (scalar, value_end) = value.expect("value reads it too");
+                prop_assert!(matches!(scalar, Scalar::Integer(v) if v == i), "{:?}", text);
+                prop_assert_eq!(end, value_end);
+            }
+        }
     }
 }
