@@ -12,7 +12,7 @@ use crate::common::{keep_spare, take_spare, Limits};
 
 use super::builder::{TableId, ROOT};
 use super::error::Error;
-use super::lexer::Scalar;
+use super::lexer::{PlainNumber, Scalar};
 use super::parser::*;
 
 /// The keys a consumer reads, when it said it passes over all others.
@@ -460,19 +460,19 @@ impl<'a> DirectSource<'a> {
         Ok(())
     }
 
-    /// The plain integer at the lexer's position, read ([`Lexer::plain_integer`]); `None`
+    /// The plain number at the lexer's position, read ([`Lexer::plain_number`]); `None`
     /// for any other value, not read.
     ///
-    /// [`Lexer::plain_integer`]: super::lexer::Lexer::plain_integer
+    /// [`Lexer::plain_number`]: super::lexer::Lexer::plain_number
     #[inline(always)]
-    fn plain_integer(&mut self) -> Option<i64> {
+    fn plain_number(&mut self) -> Option<PlainNumber> {
         if self.next != Next::Inline {
             return None;
         }
-        let i = self.parser.lexer.plain_integer()?;
+        let number = self.parser.lexer.plain_number()?;
         self.next = Next::Nothing;
         self.child = Child::Value;
-        Some(i)
+        Some(number)
     }
 
     /// The scalar at the lexer's position, read.
@@ -570,6 +570,11 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
     /// build, was 2% of a struct decode of telemetry's floats).
     #[inline]
     fn read_f64(&mut self) -> Result<f64, Fallback> {
+        match self.plain_number() {
+            Some(PlainNumber::Float(f)) => return Ok(f),
+            Some(PlainNumber::Integer(i)) => return Ok(i as f64),
+            None => {}
+        }
         match self.scalar()? {
             Scalar::Float(f) => Ok(f),
             Scalar::Integer(i) => Ok(i as f64),
@@ -579,8 +584,10 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
 
     #[inline]
     fn read_i64(&mut self) -> Result<i64, Fallback> {
-        if let Some(i) = self.plain_integer() {
-            return Ok(i);
+        match self.plain_number() {
+            Some(PlainNumber::Integer(i)) => return Ok(i),
+            Some(PlainNumber::Float(_)) => return Err(Fallback),
+            None => {}
         }
         match self.scalar()? {
             Scalar::Integer(i) => Ok(i),
@@ -590,8 +597,10 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
 
     #[inline]
     fn read_u64(&mut self) -> Result<u64, Fallback> {
-        if let Some(i) = self.plain_integer() {
-            return u64::try_from(i).map_err(|_| Fallback);
+        match self.plain_number() {
+            Some(PlainNumber::Integer(i)) => return u64::try_from(i).map_err(|_| Fallback),
+            Some(PlainNumber::Float(_)) => return Err(Fallback),
+            None => {}
         }
         match self.scalar()? {
             Scalar::Integer(i) => u64::try_from(i).map_err(|_| Fallback),

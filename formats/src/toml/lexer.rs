@@ -6,8 +6,7 @@ use std::borrow::Cow;
 
 use quarry_raw_value::Datetime;
 
-use crate::common::twenty_digits_fit_u64;
-use crate::common::{digits_value, fold_digits, fraction_after, plain_decimal, Span};
+use crate::common::{fold_digits, fraction_after, plain_decimal, twenty_digits_fit_u64, Span};
 
 use super::builder::{Key, StringKind};
 use super::error::{Error, ErrorKind};
@@ -55,6 +54,13 @@ fn is_forbidden_control(b: u8) -> bool {
 #[inline]
 fn is_bare_key_byte(b: u8) -> bool {
     BARE_KEY[b as usize]
+}
+
+/// A number [`Lexer::plain_number`] reads.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum PlainNumber {
+    Integer(i64),
+    Float(f64),
 }
 
 /// Reads TOML's tokens from a UTF-8 source at a byte position.
@@ -240,44 +246,6 @@ impl<'a> Lexer<'a> {
     pub(super) fn basic_string_value(&mut self) -> Option<Result<Cow<'a, str>, Error>> {
         let rest = &self.bytes[self.pos..];
         (rest.first() == Some(&b'"') && !rest.starts_with(b"\"\"\"")).then(|| self.basic_string())
-    }
-
-    /// A plain integer (a sign, digits, no `_`, no leading zero) in the range of `i64`
-    /// when one starts here and nothing follows that could make it a float, a datetime
-    /// or a radix integer: the direct path's [`Lexer::value`] for an integer field, in
-    /// a register, without the [`Scalar`] around it (returned through memory from that
-    /// large function, it was half of reading an integer). `None`, consuming nothing,
-    /// for anything else, which [`Lexer::value`] reads (or reports).
-    #[inline(always)]
-    pub(super) fn plain_integer(&mut self) -> Option<i64> {
-        let start = self.pos;
-        let first = *self.bytes.get(start)?;
-        let negative = first == b'-';
-        let p = start + usize::from(negative || first == b'+');
-        let (end, magnitude) = fold_digits(self.bytes, p, 0);
-        let count = end - p;
-        let continued = matches!(
-            self.bytes.get(end),
-            Some(b'.' | b'e' | b'E' | b'_' | b'-' | b':' | b'x' | b'o' | b'b')
-        );
-        if count == 0 || (count > 1 && self.bytes[p] == b'0') || continued {
-            return None;
-        }
-        // The fold wraps past 2^64: exact to 19 digits, and to 20 below 2^64.
-        let exact = match count {
-            ..=19 => true,
-            20 => twenty_digits_fit_u64(self.bytes[p..end].try_into().ok()?),
-            _ => false,
-        };
-        let value = if !exact {
-            None
-        } else if negative {
-            0i64.checked_sub_unsigned(magnitude)
-        } else {
-            i64::try_from(magnitude).ok()
-        }?;
-        self.pos = end;
-        Some(value)
     }
 
     /// [`Lexer::scalar`] without its span: the direct path's read. The span, stored and
@@ -502,64 +470,74 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// The common numbers, their digits read once: a sign, then plain digits (no `_`, no
+    /// leading zero) in the range of `i64`, or at most 18 of them (which cannot
+    /// overflow), a `.`, plain digits and no exponent. `None`, consuming nothing, for
+    /// anything else, which [`Lexer::value`] reads the long way (and where it reports
+    /// every error). Digits followed by `-` or `:` may be a date or a time, and a `0`
+    /// followed by `x`, `o` or `b` a radix prefix: the long way looks for those first.
+    /// (Looked for before the digits were read, they were a third of reading a small
+    /// integer.) The direct path reads a number field here, in registers, without the
+    /// [`Scalar`] around it: returned through memory from [`Lexer::value`], a large
+    /// function, the `Scalar` was half of reading an integer.
+    #[inline(always)]
+    pub(super) fn plain_number(&mut self) -> Option<PlainNumber> {
+        let start = self.pos;
+        let first = *self.bytes.get(start)?;
+        let negative = first == b'-';
+        let p = start + usize::from(negative || first == b'+');
+        let (end, magnitude) = fold_digits(self.bytes, p, 0);
+        let count = end - p;
+        if count == 0 || (count > 1 && self.bytes[p] == b'0') {
+            return None;
+        }
+        match self.bytes.get(end) {
+            Some(b'.') if count <= 18 => {
+                let (end, value) = fraction_after(self.bytes, end, count, magnitude)?;
+                if matches!(self.bytes.get(end), Some(b'e' | b'E' | b'_')) {
+                    return None;
+                }
+                self.pos = end;
+                Some(PlainNumber::Float(if negative { -value } else { value }))
+            }
+            Some(b'.' | b'e' | b'E' | b'_' | b'-' | b':' | b'x' | b'o' | b'b') => None,
+            _ => {
+                // The fold wraps past 2^64: exact to 19 digits, and to 20 below 2^64.
+                let exact = match count {
+                    ..=19 => true,
+                    20 => twenty_digits_fit_u64(self.bytes[p..end].try_into().ok()?),
+                    _ => false,
+                };
+                let value = if !exact {
+                    None
+                } else if negative {
+                    0i64.checked_sub_unsigned(magnitude)
+                } else {
+                    i64::try_from(magnitude).ok()
+                }?;
+                self.pos = end;
+                Some(PlainNumber::Integer(value))
+            }
+        }
+    }
+
     /// An integer, a float, `inf`/`nan` or a datetime.
     fn number_or_datetime(&mut self) -> Result<Scalar<'a>, Error> {
+        match self.plain_number() {
+            Some(PlainNumber::Integer(i)) => return Ok(Scalar::Integer(i)),
+            Some(PlainNumber::Float(f)) => return Ok(Scalar::Float(f)),
+            None => {}
+        }
+        self.number_the_long_way()
+    }
+
+    /// [`Lexer::number_or_datetime`] past [`Lexer::plain_number`]: datetimes, `inf` and
+    /// `nan`, radix integers, `_`, exponents, long numbers, and every error.
+    fn number_the_long_way(&mut self) -> Result<Scalar<'a>, Error> {
         let start = self.pos;
         let rest = &self.bytes[start..];
         let negative = rest[0] == b'-';
         let mut p = start + usize::from(matches!(rest[0], b'+' | b'-'));
-        // The common numbers first: plain digits (no `_`, no leading zero), then
-        // nothing, or (after at most 18 digits, which cannot overflow) a fraction of
-        // plain digits and no exponent. Their digits are read once; the rest take the
-        // long way. An integer of 19 or 20 digits (a 64-bit id, a time in nanoseconds)
-        // is checked against the range here too. Digits followed by `-` or `:` may be a
-        // date or a time, and a `0` followed by `x`, `o` or `b` a radix prefix: those
-        // take the long way, which looks for them first. (Looked for before the digits
-        // were read, they were a third of reading a small integer.)
-        let (end, magnitude) = fold_digits(self.bytes, p, 0);
-        let count = end - p;
-        let next = self.bytes.get(end);
-        if (1..=20).contains(&count)
-            && (count == 1 || self.bytes[p] != b'0')
-            && !matches!(next, Some(b'-' | b':' | b'x' | b'o' | b'b'))
-        {
-            match next {
-                Some(b'e' | b'E' | b'_') => {}
-                Some(b'.') if count > 18 => {}
-                Some(b'.') => {
-                    if let Some((end, value)) = fraction_after(self.bytes, end, count, magnitude)
-                        .filter(|&(end, _)| {
-                            !matches!(self.bytes.get(end), Some(b'e' | b'E' | b'_'))
-                        })
-                    {
-                        self.pos = end;
-                        return Ok(Scalar::Float(if negative { -value } else { value }));
-                    }
-                }
-                _ if count <= 18 => {
-                    self.pos = end;
-                    let magnitude = magnitude as i64;
-                    return Ok(Scalar::Integer(if negative {
-                        -magnitude
-                    } else {
-                        magnitude
-                    }));
-                }
-                _ => {
-                    self.pos = end;
-                    return digits_value(&self.bytes[p..end])
-                        .and_then(|m| {
-                            if negative {
-                                0i64.checked_sub_unsigned(m)
-                            } else {
-                                i64::try_from(m).ok()
-                            }
-                        })
-                        .map(Scalar::Integer)
-                        .ok_or_else(|| self.error_at(ErrorKind::IntegerOverflow, start));
-                }
-            }
-        }
         let looks_like_date =
             rest.len() >= 5 && rest[..4].iter().all(u8::is_ascii_digit) && rest[4] == b'-';
         let looks_like_time =
@@ -702,10 +680,10 @@ mod tests {
     /// A value read, and the offset its reader stopped at.
     type Read<T> = Option<(T, usize)>;
 
-    /// What [`Lexer::plain_integer`] and [`Lexer::value`] read from the start of `text`.
-    fn both(text: &str) -> (Read<i64>, Read<Scalar<'_>>) {
+    /// What [`Lexer::plain_number`] and [`Lexer::value`] read from the start of `text`.
+    fn both(text: &str) -> (Read<PlainNumber>, Read<Scalar<'_>>) {
         let mut shortcut = Lexer::new(text, 0);
-        let plain = shortcut.plain_integer().map(|i| (i, shortcut.pos()));
+        let plain = shortcut.plain_number().map(|n| (n, shortcut.pos()));
         if plain.is_none() {
             assert_eq!(shortcut.pos(), 0, "{text:?}: consumed without reading");
         }
@@ -714,23 +692,42 @@ mod tests {
         (plain, value)
     }
 
+    /// Whether the long way reads `number` too, ending at `end`. (`plain_number` is
+    /// `value`'s first step: the long way is what `value` reads past it.)
+    fn long_way_agrees(text: &str, number: PlainNumber, end: usize) -> bool {
+        let mut lexer = Lexer::new(text, 0);
+        let start = lexer.pos();
+        let value = lexer.number_the_long_way().ok();
+        let same = match (value, number) {
+            (Some(Scalar::Integer(a)), PlainNumber::Integer(b)) => a == b,
+            (Some(Scalar::Float(a)), PlainNumber::Float(b)) => a.to_bits() == b.to_bits(),
+            _ => false,
+        };
+        same && lexer.pos() == end && start == 0
+    }
+
     #[test]
-    fn a_plain_integer_is_read_as_value_reads_it_and_nothing_else_is_taken() {
+    fn a_plain_number_is_read_as_the_long_way_reads_it_and_nothing_else_is_taken() {
+        let int = |i| Some(PlainNumber::Integer(i));
         for (text, expected) in [
-            ("42\n", Some(42)),
-            ("-7,", Some(-7)),
-            ("+0]", Some(0)),
-            ("123456789012345678 ", Some(123_456_789_012_345_678)),
-            ("1234567890123456789", Some(1_234_567_890_123_456_789)),
-            ("-9223372036854775808", Some(i64::MIN)),
-            ("9223372036854775807", Some(i64::MAX)),
+            ("42\n", int(42)),
+            ("-7,", int(-7)),
+            ("+0]", int(0)),
+            ("123456789012345678 ", int(123_456_789_012_345_678)),
+            ("1234567890123456789", int(1_234_567_890_123_456_789)),
+            ("-9223372036854775808", int(i64::MIN)),
+            ("9223372036854775807", int(i64::MAX)),
             ("9223372036854775808", None),
             ("18446744073709551616", None),
             ("99999999999999999999", None),
             ("123456789012345678901", None),
+            ("2.5 ", Some(PlainNumber::Float(2.5))),
+            ("-0.125", Some(PlainNumber::Float(-0.125))),
+            ("1234567890123456789.5", None),
             ("012", None),
             ("1_000", None),
-            ("1.5", None),
+            ("1.5e3", None),
+            ("1.5_0", None),
             ("1e3", None),
             ("1979-05-27", None),
             ("07:32:00", None),
@@ -742,27 +739,24 @@ mod tests {
             ("", None),
         ] {
             let (plain, value) = both(text);
-            assert_eq!(plain.map(|(i, _)| i), expected, "{text:?}");
-            if let Some((i, end)) = plain {
-                let (scalar, value_end) = value.expect("value reads it too");
-                assert!(matches!(scalar, Scalar::Integer(v) if v == i), "{text:?}");
-                assert_eq!(end, value_end, "{text:?}");
+            assert_eq!(plain.map(|(n, _)| n), expected, "{text:?}");
+            if let Some((number, end)) = plain {
+                assert!(value.is_some(), "{text:?}: value reads it too");
+                assert!(long_way_agrees(text, number, end), "{text:?}");
             }
         }
     }
 
     proptest! {
-        /// Whatever the shortcut takes, [`Lexer::value`] reads as the same integer,
-        /// ending at the same byte.
+        /// Whatever the shortcut takes, the long way reads as the same number, ending at
+        /// the same byte.
         #[test]
-        fn the_plain_integer_shortcut_agrees_with_value(
-            text in "[+-]?[0-9]{0,20}[-:xobeE_.,\\] \n0-9a-z]{0,3}",
+        fn the_plain_number_shortcut_agrees_with_the_long_way(
+            text in "[+-]?[0-9]{0,20}(\\.[0-9]{0,20})?[-:xobeE_.,\\] \n0-9a-z]{0,3}",
         ) {
-            let (plain, value) = both(&text);
-            if let Some((i, end)) = plain {
-                let (scalar, value_end) = value.expect("value reads it too");
-                prop_assert!(matches!(scalar, Scalar::Integer(v) if v == i), "{:?}", text);
-                prop_assert_eq!(end, value_end);
+            let (plain, _) = both(&text);
+            if let Some((number, end)) = plain {
+                prop_assert!(long_way_agrees(&text, number, end), "{:?}", text);
             }
         }
     }
