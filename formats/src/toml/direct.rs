@@ -551,6 +551,13 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
 
     #[inline]
     fn read_bool(&mut self) -> Result<bool, Fallback> {
+        if self.next == Next::Inline {
+            if let Some(b) = self.parser.lexer.boolean() {
+                self.next = Next::Nothing;
+                self.child = Child::Value;
+                return Ok(b);
+            }
+        }
         match self.scalar()? {
             Scalar::Bool(b) => Ok(b),
             _ => Err(Fallback),

@@ -265,14 +265,10 @@ impl<'a> Lexer<'a> {
                 StringKind::MultilineLiteral,
             ),
             Some(b'\'') => Scalar::String(self.literal_string()?, StringKind::Literal),
-            Some(b't') if rest.starts_with(b"true") => {
-                self.pos += 4;
-                Scalar::Bool(true)
-            }
-            Some(b'f') if rest.starts_with(b"false") => {
-                self.pos += 5;
-                Scalar::Bool(false)
-            }
+            Some(b't' | b'f') => match self.boolean() {
+                Some(b) => Scalar::Bool(b),
+                None => return Err(self.unexpected("a value")),
+            },
             Some(b'0'..=b'9' | b'+' | b'-' | b'i' | b'n') => self.number_or_datetime()?,
             _ => return Err(self.unexpected("a value")),
         };
@@ -467,6 +463,23 @@ impl<'a> Lexer<'a> {
                 }
                 Some(_) => self.pos += 1,
             }
+        }
+    }
+
+    /// `true` or `false`, when one starts here (consumed); `None`, consuming nothing,
+    /// for anything else. [`Lexer::value`]'s booleans, and the direct path's boolean
+    /// fields, read in a register.
+    #[inline(always)]
+    pub(super) fn boolean(&mut self) -> Option<bool> {
+        let rest = &self.bytes[self.pos..];
+        if rest.starts_with(b"true") {
+            self.pos += 4;
+            Some(true)
+        } else if rest.starts_with(b"false") {
+            self.pos += 5;
+            Some(false)
+        } else {
+            None
         }
     }
 
