@@ -751,6 +751,19 @@ fn floats_fast_and_slow_agree_at_the_edges() {
     assert!(number("1.5x").is_err());
 }
 
+/// `a = {text}` as quarry reads it and as the toml crate reads it (`None` for an error).
+fn read_by_both(text: &str) -> (Option<String>, Option<String>) {
+    let document = format!("a = {text}");
+    let ours = toml::parse(document.as_bytes())
+        .ok()
+        .map(|v| format!("{v:?}"));
+    let theirs = document
+        .parse::<::toml::Table>()
+        .ok()
+        .map(|t| format!("{:?}", oracle(&::toml::Value::Table(t))));
+    (ours, theirs)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2048))]
 
@@ -761,12 +774,7 @@ proptest! {
     fn numbers_read_as_the_toml_crate_reads_them(
         text in "[+-]?[0-9]{1,21}(_[0-9])?(\\.[0-9]{0,21}(_[0-9])?)?([eE][+-]?[0-9]{1,2})?[x.]?",
     ) {
-        let document = format!("a = {text}");
-        let ours = toml::parse(document.as_bytes()).ok().map(|v| format!("{v:?}"));
-        let theirs = document
-            .parse::<::toml::Table>()
-            .ok()
-            .map(|t| format!("{:?}", oracle(&::toml::Value::Table(t))));
+        let (ours, theirs) = read_by_both(&text);
         prop_assert_eq!(ours, theirs);
     }
 
@@ -776,12 +784,7 @@ proptest! {
     fn digits_then_dates_times_and_prefixes_read_as_the_toml_crate_reads_them(
         text in "[+-]?[0-9]{1,5}([-:xobT.][0-9a-fA-F_:T.-]{0,12})?",
     ) {
-        let document = format!("a = {text}");
-        let ours = toml::parse(document.as_bytes()).ok().map(|v| format!("{v:?}"));
-        let theirs = document
-            .parse::<::toml::Table>()
-            .ok()
-            .map(|t| format!("{:?}", oracle(&::toml::Value::Table(t))));
+        let (ours, theirs) = read_by_both(&text);
         prop_assert_eq!(ours, theirs);
     }
 
