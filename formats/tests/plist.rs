@@ -592,6 +592,115 @@ fn binary_direct_source_peeks_the_kind_from_the_marker_and_reads_check_the_rest(
 }
 
 #[test]
+fn binary_direct_source_typed_reads_take_their_own_kinds_and_fall_back_on_the_rest() {
+    // Each typed read tells its kind by the marker first; every object of every kind is
+    // read by every typed read, and what it returns is what the RawValue door read.
+    let mut wide = vec![0x14];
+    wide.extend_from_slice(&u128::from(u64::MAX).to_be_bytes());
+    let items: Vec<Vec<u8>> = vec![
+        vec![0x08],
+        vec![0x09],
+        vec![0x10, 0xFF],
+        vec![0x11, 0x12, 0x34],
+        vec![0x12, 0xFF, 0xFF, 0xFF, 0xFF],
+        vec![0x13, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE],
+        wide,
+        vec![0x22, 0x3F, 0xC0, 0, 0],
+        vec![0x23, 0xC0, 0x04, 0, 0, 0, 0, 0, 0],
+        vec![0x53, b'x', b'y', b'z'],
+        vec![
+            0x5F, 0x10, 0x10, b'a', b'b', b'c', b'd', b'e', b'f', b'g', b'h', b'i', b'j', b'k',
+            b'l', b'm', b'n', b'o', b'p',
+        ],
+        vec![0x51, 0xC3],
+        vec![0x61, 0x00, 0xE9],
+        vec![0x33, 0, 0, 0, 0, 0, 0, 0, 0],
+        vec![0x41, 0xFF],
+        vec![0x80, 1],
+        vec![0xA0],
+        vec![0xD0],
+    ];
+    let count = items.len() as u8;
+    let mut objects = vec![[vec![0xAF, 0x10, count], (1..=count).collect()].concat()];
+    objects.extend(items);
+    let file = bplist(&objects, 1, 0);
+    // The bad ASCII string aside, the RawValue door reads each item.
+    let at = |i: usize| {
+        let mut source = direct(&file);
+        source.begin_array().unwrap();
+        for first in std::iter::once(true)
+            .chain(std::iter::repeat(false))
+            .take(i + 1)
+        {
+            assert_eq!(source.next_item(first), Ok(true));
+        }
+        source
+    };
+    for i in 0..items_len(&objects) {
+        let raw = RawValue::decode_direct(&mut at(i)).ok();
+        let ok = |kind: bool| if kind { "ok" } else { "fallback" };
+        let want_bool = match raw {
+            Some(RawValue::Bool(b)) => Ok(b),
+            _ => Err(Fallback),
+        };
+        assert_eq!(at(i).read_bool(), want_bool, "item {i}: read_bool");
+        let want_i64 = match raw {
+            Some(RawValue::Int(v)) => Ok(v),
+            _ => Err(Fallback),
+        };
+        assert_eq!(at(i).read_i64(), want_i64, "item {i}: read_i64");
+        let want_u64 = match raw {
+            Some(RawValue::Int(v)) => u64::try_from(v).map_err(|_| Fallback),
+            Some(RawValue::UInt(v)) => Ok(v),
+            _ => Err(Fallback),
+        };
+        assert_eq!(at(i).read_u64(), want_u64, "item {i}: read_u64");
+        let want_f64 = match raw {
+            Some(RawValue::Float(v)) => Ok(v),
+            Some(RawValue::Int(v)) => Ok(v as f64),
+            Some(RawValue::UInt(v)) => Ok(v as f64),
+            _ => Err(Fallback),
+        };
+        assert_eq!(at(i).read_f64(), want_f64, "item {i}: read_f64");
+        let want_str = match &raw {
+            Some(RawValue::String(text)) => Ok(text.to_string()),
+            _ => Err(Fallback),
+        };
+        assert_eq!(at(i).read_string(), want_str, "item {i}: read_string");
+        let is_seq = matches!(raw, Some(RawValue::Seq(_)));
+        // A UID reads as a one-entry map through the RawValue door; it is no dict.
+        let is_uid = objects[i + 1][0] >> 4 == 0x8;
+        let is_map = matches!(raw, Some(RawValue::Map(_))) && !is_uid;
+        assert_eq!(
+            ok(at(i).begin_array().is_ok()),
+            ok(is_seq),
+            "item {i}: begin_array"
+        );
+        assert_eq!(
+            ok(at(i).begin_object().is_ok()),
+            ok(is_map),
+            "item {i}: begin_object"
+        );
+    }
+    // The items read as the kinds they are (so the table above covers every kind).
+    let read = |i: usize| RawValue::decode_direct(&mut at(i)).ok();
+    assert_eq!(read(3), Some(RawValue::Int(0x1234)));
+    assert_eq!(read(5), Some(RawValue::Int(-2)));
+    assert_eq!(read(6), Some(RawValue::UInt(u64::MAX)));
+    assert_eq!(read(7), Some(RawValue::Float(1.5)));
+    assert_eq!(read(8), Some(RawValue::Float(-2.5)));
+    assert_eq!(read(10), Some(s("abcdefghijklmnop")));
+    assert_eq!(read(11), None);
+    assert_eq!(read(12), Some(s("é")));
+    assert!(matches!(read(15), Some(RawValue::Map(entries)) if entries.len() == 1));
+}
+
+/// How many items the array at object 0 of [`bplist`]'s `objects` holds.
+fn items_len(objects: &[Vec<u8>]) -> usize {
+    objects.len() - 1
+}
+
+#[test]
 fn binary_direct_source_reads_a_flat_dict_without_allocating() {
     // {"a": 1, "b": true, "c": "xyz"}: ASCII keys and text, one container.
     let file = bplist(

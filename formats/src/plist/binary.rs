@@ -57,6 +57,9 @@ pub(super) struct Reader<'a> {
     pub(super) top: u64,
     /// Where the offset table starts: the end of the object area.
     table: usize,
+    /// [`be_at`]'s shifts for an offset and for a reference.
+    offset_shift: u32,
+    ref_shift: u32,
 }
 
 /// The big-endian unsigned integer in `bytes` (at most 8 of them). The widths files use
@@ -77,6 +80,25 @@ fn be(bytes: &[u8]) -> u64 {
 /// [`be`] a byte at a time: the widths no writer picks, and the reference for the rest.
 fn be_bytewise(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0u64, |acc, &b| (acc << 8) | u64::from(b))
+}
+
+/// The big-endian unsigned integer of `width` bytes (1 to 8) at `at` in `src`, read as
+/// the 8-byte word there shifted right by `shift` (`64 - 8 * width`): one load, whatever
+/// the width, with no branch on it. Every object, reference and offset is followed by
+/// at least the 32-byte trailer, so the word is there to read whole; where it is not
+/// (never in a file that passed [`Reader::new`]), the bytes are read one at a time.
+/// `None` when the `width` bytes themselves are not there.
+#[inline(always)]
+fn be_at(src: &[u8], at: usize, width: usize, shift: u32) -> Option<u64> {
+    match src.get(at..).and_then(<[u8]>::first_chunk::<8>) {
+        Some(word) => Some(u64::from_be_bytes(*word) >> shift),
+        None => src.get(at..at.checked_add(width)?).map(be_bytewise),
+    }
+}
+
+/// [`be_at`]'s shift for `width` bytes (1 to 8).
+const fn shift_for(width: usize) -> u32 {
+    (64 - 8 * width) as u32
 }
 
 #[cold]
@@ -135,6 +157,8 @@ impl<'a> Reader<'a> {
             num_objects,
             top,
             table,
+            offset_shift: shift_for(offset_size),
+            ref_shift: shift_for(ref_size),
         })
     }
 
@@ -144,8 +168,9 @@ impl<'a> Reader<'a> {
         if index >= self.num_objects {
             return error(self.src, ErrorKind::InvalidReference(index), from);
         }
+        // Inside the offset table: `Reader::new` checked that it holds every object's.
         let at = self.table + index as usize * self.offset_size;
-        let offset = be(&self.src[at..at + self.offset_size]);
+        let offset = be_at(self.src, at, self.offset_size, self.offset_shift).unwrap_or(0);
         if offset < HEADER as u64 || offset >= self.table as u64 {
             return error(self.src, ErrorKind::InvalidOffset(offset), at);
         }
@@ -163,11 +188,8 @@ impl<'a> Reader<'a> {
     /// The object reference at byte `at` (inside an already bounds-checked list).
     #[inline(always)]
     pub(super) fn reference(&self, at: usize) -> u64 {
-        match self.ref_size {
-            1 => u64::from(self.src[at]),
-            2 => u64::from(u16::from_be_bytes([self.src[at], self.src[at + 1]])),
-            n => be(&self.src[at..at + n]),
-        }
+        // Outside the list (never, as its caller checked), `u64::MAX`: no object's index.
+        be_at(self.src, at, self.ref_size, self.ref_shift).unwrap_or(u64::MAX)
     }
 
     /// `len` bytes from `start`, inside the object area.
@@ -214,6 +236,30 @@ impl<'a> Reader<'a> {
     #[inline(always)]
     pub(super) fn object(&self, index: u64, from: usize) -> Result<(Object<'a>, Span)> {
         let at = self.offset(index, from)?;
+        self.object_at(at)
+    }
+
+    /// [`Reader::object`] when the object's marker is of `kind` (its high nibble: `0x5`
+    /// for an ASCII string, `0x1` for an integer), `None` for any other object. For a
+    /// reader that expects one kind: with `kind` a constant, the decode inlined here is
+    /// that kind's alone, with no dispatch on the marker.
+    #[inline(always)]
+    pub(super) fn object_of(
+        &self,
+        kind: u8,
+        index: u64,
+        from: usize,
+    ) -> Result<Option<(Object<'a>, Span)>> {
+        let at = self.offset(index, from)?;
+        if self.src[at] >> 4 != kind {
+            return Ok(None);
+        }
+        self.object_at(at).map(Some)
+    }
+
+    /// The object whose marker is at `at`, with its span.
+    #[inline(always)]
+    fn object_at(&self, at: usize) -> Result<(Object<'a>, Span)> {
         let src = self.src;
         let marker = src[at];
         let low = marker & 0x0F;
@@ -230,8 +276,11 @@ impl<'a> Reader<'a> {
                 let width = 1usize << low;
                 let bytes = self.bytes(at + 1, width, at)?;
                 let value = match width {
-                    1 | 2 | 4 => Integer::Int(be(bytes) as i64),
-                    8 => Integer::Int(be(bytes) as i64),
+                    // Unsigned below 8 bytes, two's complement at 8: the same cast.
+                    1 | 2 | 4 | 8 => {
+                        let shift = shift_for(width);
+                        Integer::Int(be_at(src, at + 1, width, shift).unwrap_or(0) as i64)
+                    }
                     _ => {
                         let mut wide = [0u8; 16];
                         wide.copy_from_slice(bytes);
@@ -361,7 +410,11 @@ impl<'a> Reader<'a> {
         limits: &Limits,
         scratch: &'s mut String,
     ) -> Result<(Text<'a, 's>, Span)> {
-        let (key, span) = self.object(key_ref, key_at)?;
+        // ASCII first: most keys are.
+        let (key, span) = match self.object_of(0x5, key_ref, key_at)? {
+            Some(key) => key,
+            None => self.object(key_ref, key_at)?,
+        };
         budget.charge(1 + payload_len(&key), self.src, span.start, limits)?;
         match key {
             Object::Ascii(s) => {
@@ -662,5 +715,26 @@ mod tests {
         }
         assert_eq!(be(&[0x12, 0x34, 0x56]), 0x12_3456);
         assert_eq!(be(&[0xFF; 8]), u64::MAX);
+    }
+
+    #[test]
+    fn be_at_reads_every_width_at_every_position_as_the_bytewise_fold_does() {
+        let src = [
+            0xFF, 0x80, 0x01, 0x7F, 0xA5, 0x00, 0x5A, 0xC3, 0x10, 0xEE, 0x02,
+        ];
+        for width in 1..=8 {
+            for at in 0..=src.len() + 1 {
+                // Near the end there is no whole word: the bytes are read one at a time,
+                // and a read past the end is `None`.
+                let want = src.get(at..at + width).map(be_bytewise);
+                assert_eq!(
+                    be_at(&src, at, width, shift_for(width)),
+                    want,
+                    "{at} {width}"
+                );
+            }
+        }
+        assert_eq!(be_at(&src, 1, 3, shift_for(3)), Some(0x80_017F));
+        assert_eq!(be_at(&src, 0, 8, shift_for(8)), Some(0xFF80_017F_A500_5AC3));
     }
 }

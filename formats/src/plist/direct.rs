@@ -149,6 +149,28 @@ impl<'a> DirectSource<'a> {
         Ok((object, span))
     }
 
+    /// [`DirectSource::take`] when the next object is of `kind` (its marker's high
+    /// nibble); `None`, with nothing taken, when it is not.
+    #[inline(always)]
+    fn take_of(&mut self, kind: u8) -> Result<Option<Object<'a>>, Fallback> {
+        let Some((object, span)) = self
+            .r
+            .object_of(kind, self.next, self.from)
+            .map_err(|_| Fallback)?
+        else {
+            return Ok(None);
+        };
+        self.budget
+            .charge(
+                1 + payload_len(&object),
+                self.r.src,
+                span.start,
+                &self.limits,
+            )
+            .map_err(|_| Fallback)?;
+        Ok(Some(object))
+    }
+
     /// Opens the container just taken (depth limit and cycle rule checked).
     #[inline]
     fn open(&mut self, refs: usize, count: usize, dict: bool) -> Result<(), Fallback> {
@@ -240,8 +262,8 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
 
     #[inline]
     fn read_bool(&mut self) -> Result<bool, Fallback> {
-        match self.take()?.0 {
-            Object::Bool(v) => Ok(v),
+        match self.take_of(0x0)? {
+            Some(Object::Bool(v)) => Ok(v),
             _ => Err(Fallback),
         }
     }
@@ -258,35 +280,39 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
     /// [`PullSource::read_f64`] without a [`RawValue`] in between.
     #[inline]
     fn read_f64(&mut self) -> Result<f64, Fallback> {
-        match self.take()?.0 {
-            Object::Real(v) => Ok(v),
-            Object::Integer(Integer::Int(v)) => Ok(v as f64),
-            Object::Integer(Integer::UInt(v)) => Ok(v as f64),
+        if let Some(Object::Real(v)) = self.take_of(0x2)? {
+            return Ok(v);
+        }
+        match self.take_of(0x1)? {
+            Some(Object::Integer(Integer::Int(v))) => Ok(v as f64),
+            Some(Object::Integer(Integer::UInt(v))) => Ok(v as f64),
             _ => Err(Fallback),
         }
     }
 
     #[inline]
     fn read_i64(&mut self) -> Result<i64, Fallback> {
-        match self.take()?.0 {
-            Object::Integer(v) => v.as_i64().ok_or(Fallback),
+        match self.take_of(0x1)? {
+            Some(Object::Integer(v)) => v.as_i64().ok_or(Fallback),
             _ => Err(Fallback),
         }
     }
 
     #[inline]
     fn read_u64(&mut self) -> Result<u64, Fallback> {
-        match self.take()?.0 {
-            Object::Integer(v) => v.as_u64().ok_or(Fallback),
+        match self.take_of(0x1)? {
+            Some(Object::Integer(v)) => v.as_u64().ok_or(Fallback),
             _ => Err(Fallback),
         }
     }
 
     #[inline]
     fn read_str(&mut self) -> Result<Text<'a, '_>, Fallback> {
-        match self.take()?.0 {
-            Object::Ascii(s) => Ok(Text::Borrowed(s)),
-            Object::Utf16(bytes) => {
+        if let Some(Object::Ascii(s)) = self.take_of(0x5)? {
+            return Ok(Text::Borrowed(s));
+        }
+        match self.take_of(0x6)? {
+            Some(Object::Utf16(bytes)) => {
                 if utf16(bytes, &mut self.scratch) {
                     Ok(Text::Decoded(&self.scratch))
                 } else {
@@ -299,8 +325,8 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
 
     #[inline]
     fn begin_array(&mut self) -> Result<(), Fallback> {
-        match self.take()?.0 {
-            Object::Array { refs, count } => self.open(refs, count, false),
+        match self.take_of(0xA)? {
+            Some(Object::Array { refs, count }) => self.open(refs, count, false),
             _ => Err(Fallback),
         }
     }
@@ -317,8 +343,8 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
 
     #[inline]
     fn begin_object(&mut self) -> Result<(), Fallback> {
-        match self.take()?.0 {
-            Object::Dict { refs, count } => self.open(refs, count, true),
+        match self.take_of(0xD)? {
+            Some(Object::Dict { refs, count }) => self.open(refs, count, true),
             _ => Err(Fallback),
         }
     }
