@@ -134,18 +134,24 @@ impl<'a> DirectSource<'a> {
         self.r.object(self.next, self.from).map_err(|_| Fallback)
     }
 
-    /// The next object, charged to the budget.
+    /// Charges `object`, at `span`, to the budget.
     #[inline(always)]
-    fn take(&mut self) -> Result<(Object<'a>, Span), Fallback> {
-        let (object, span) = self.look()?;
+    fn charge(&mut self, object: &Object<'a>, span: Span) -> Result<(), Fallback> {
         self.budget
             .charge(
-                1 + payload_len(&object),
+                1 + payload_len(object),
                 self.r.src,
                 span.start,
                 &self.limits,
             )
-            .map_err(|_| Fallback)?;
+            .map_err(|_| Fallback)
+    }
+
+    /// The next object, charged to the budget.
+    #[inline(always)]
+    fn take(&mut self) -> Result<(Object<'a>, Span), Fallback> {
+        let (object, span) = self.look()?;
+        self.charge(&object, span)?;
         Ok((object, span))
     }
 
@@ -160,14 +166,7 @@ impl<'a> DirectSource<'a> {
         else {
             return Ok(None);
         };
-        self.budget
-            .charge(
-                1 + payload_len(&object),
-                self.r.src,
-                span.start,
-                &self.limits,
-            )
-            .map_err(|_| Fallback)?;
+        self.charge(&object, span)?;
         Ok(Some(object))
     }
 
