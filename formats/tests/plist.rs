@@ -624,7 +624,7 @@ fn binary_direct_source_typed_reads_take_their_own_kinds_and_fall_back_on_the_re
     let mut objects = vec![[vec![0xAF, 0x10, count], (1..=count).collect()].concat()];
     objects.extend(items);
     let file = bplist(&objects, 1, 0);
-    // The bad ASCII string aside, the RawValue door reads each item.
+    // A source at item `i` of the array.
     let at = |i: usize| {
         let mut source = direct(&file);
         source.begin_array().unwrap();
@@ -636,7 +636,8 @@ fn binary_direct_source_typed_reads_take_their_own_kinds_and_fall_back_on_the_re
         }
         source
     };
-    for i in 0..items_len(&objects) {
+    for i in 0..usize::from(count) {
+        // What the RawValue door read (every item but the bad ASCII string) is the oracle.
         let raw = RawValue::decode_direct(&mut at(i)).ok();
         let ok = |kind: bool| if kind { "ok" } else { "fallback" };
         let want_bool = match raw {
@@ -693,11 +694,6 @@ fn binary_direct_source_typed_reads_take_their_own_kinds_and_fall_back_on_the_re
     assert_eq!(read(11), None);
     assert_eq!(read(12), Some(s("é")));
     assert!(matches!(read(15), Some(RawValue::Map(entries)) if entries.len() == 1));
-}
-
-/// How many items the array at object 0 of [`bplist`]'s `objects` holds.
-fn items_len(objects: &[Vec<u8>]) -> usize {
-    objects.len() - 1
 }
 
 #[test]
