@@ -195,8 +195,7 @@ fn allocations_stay_within_ceilings() {
     toml_struct_door_allocates_per_value_what_the_value_owns();
     yaml_struct_door_allocates_per_value_what_the_value_owns();
     xml_struct_door_allocates_per_value_what_the_value_owns();
-    binary_plist_writer_allocates_per_document();
-    binary_plist_struct_door_allocates_only_what_the_value_owns();
+    binary_plist_allocates_per_document();
     arrow_reader_allocates_per_column_not_per_value();
 }
 
@@ -291,22 +290,50 @@ where
     (quarry, plist)
 }
 
-/// The binary plist writer copies strings into one buffer and keeps its objects and
-/// references in flat vectors, so it allocates per document (vectors growing by
-/// doubling), not per value: at most 64 times for any generated document.
-fn binary_plist_writer_allocates_per_document() {
+/// (quarry, plist) allocations decoding binary plist `bytes` into `T`.
+fn both_bplist_decode<T>(bytes: &[u8]) -> (usize, usize)
+where
+    T: for<'de> Decode<'de> + serde::de::DeserializeOwned,
+{
+    let quarry = count(|| drop(quarry::from_slice::<T>(bytes, Format::Plist).unwrap()));
+    let plist = count(|| drop(plist::from_bytes::<T>(bytes).unwrap()));
+    (quarry, plist)
+}
+
+/// Binary plists, on every generated document but `large`, against the plist crate:
+/// - the writer copies strings into one buffer and keeps its objects and references in
+///   flat vectors, so it allocates per document (vectors growing by doubling), not per
+///   value: at most 64 times, and never more than the plist crate;
+/// - the struct door allocates only what the value owns, and its key cache in files of
+///   more than 256 objects: never more than the plist crate. A file gives every list's
+///   length, so a list of integers is one allocation, however long (int-list-10000 was
+///   three: room for 4096 items, then two doublings).
+fn binary_plist_allocates_per_document() {
     let mut report = Vec::new();
     for doc in quarry_corpus_gen::plist_binary_corpus() {
         if doc.name == "large" {
             continue;
         }
-        let (quarry, plist) = by_shape!(doc, Vec, both_bplist);
-        report.push(format!("{}: quarry {quarry}, plist {plist}", doc.name));
+        let (write, plist_write) = by_shape!(doc, Vec, both_bplist);
+        let (decode, plist_decode) = by_shape!(doc, Vec, both_bplist_decode);
+        report.push(format!(
+            "{}: writing quarry {write}, plist {plist_write}; decoding quarry {decode}, plist {plist_decode}",
+            doc.name
+        ));
         assert!(
-            quarry <= 64 && quarry <= plist,
-            "{}: quarry {quarry} allocations, plist {plist}",
+            write <= 64 && write <= plist_write,
+            "{}: writing, quarry {write} allocations, plist {plist_write}",
             doc.name
         );
+        assert!(
+            decode <= plist_decode,
+            "{}: decoding, quarry {decode} allocations, plist {plist_decode}",
+            doc.name
+        );
+        if doc.shape == Shape::IntList {
+            let cache = usize::from(doc.name != "int-list-10");
+            assert_eq!(decode, 1 + cache, "{}", doc.name);
+        }
     }
     println!("{}", report.join("\n"));
 }
@@ -450,41 +477,6 @@ fn json_doors_allocate_per_document() {
         );
         println!("{name}: {nodes} nodes, {containers} containers, {escaped} escaped strings; RawValue: {n} allocations");
     }
-}
-
-/// (quarry, plist) allocations decoding binary plist `bytes` into `T`.
-fn both_bplist_decode<T>(bytes: &[u8]) -> (usize, usize)
-where
-    T: for<'de> Decode<'de> + serde::de::DeserializeOwned,
-{
-    let quarry = count(|| drop(quarry::from_slice::<T>(bytes, Format::Plist).unwrap()));
-    let plist = count(|| drop(plist::from_bytes::<T>(bytes).unwrap()));
-    (quarry, plist)
-}
-
-/// The binary plist struct door allocates only what the value owns, and its key cache in
-/// files of more than 256 objects; never more than the plist crate. A file gives every
-/// list's length, so a list of integers is one allocation, however long (int-list-10000
-/// was three: room for 4096 items, then two doublings).
-fn binary_plist_struct_door_allocates_only_what_the_value_owns() {
-    let mut report = Vec::new();
-    for doc in quarry_corpus_gen::plist_binary_corpus() {
-        if doc.name == "large" {
-            continue;
-        }
-        let (quarry, plist) = by_shape!(doc, Vec, both_bplist_decode);
-        report.push(format!("{}: quarry {quarry}, plist {plist}", doc.name));
-        assert!(
-            quarry <= plist,
-            "{}: quarry {quarry} allocations, plist {plist}",
-            doc.name
-        );
-        if doc.shape == Shape::IntList {
-            let cache = usize::from(doc.name != "int-list-10");
-            assert_eq!(quarry, 1 + cache, "{}", doc.name);
-        }
-    }
-    println!("{}", report.join("\n"));
 }
 
 fn struct_door_allocates_only_what_the_value_owns() {
