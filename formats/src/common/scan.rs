@@ -62,24 +62,8 @@ pub(crate) fn first_flagged(flags: u64) -> usize {
 /// and most values end there. Past them, 32 bytes at a time with AVX2 where the CPU has
 /// it (detected at run time, so a portable build takes it too) or with NEON, else words.
 ///
-/// (NEON, 2026-12-05, measured as instructions under qemu, there being no aarch64
-/// machine here: a scan from after each stop to the next over a whole file took 23%
-/// fewer instructions than the words on twitter.json, 45% on gsoc-2018, 18% on
-/// citm_catalog and 7% on twitterescaped. Not timed.)
-///
-/// (SSE2 for the first 16 bytes, 2026-12-04: the JSON tree's instructions on
-/// person-batch-250 fell 10% and on twitter.json 11%, and bench-report's JSON tree ÷
-/// sonic-rs went from 0.75 to 0.81 in a pair of runs of the same session; struct decode
-/// moved within the noise. The measurement below was of blocks in a loop, before the
-/// lexer returned its strings in registers.)
-///
-/// (Blocks from the first byte were measured on 2026-12-01 and were slower: with SSE2,
-/// JSON tree ÷ sonic-rs 0.61 against 0.65, struct decode ÷ serde_json 1.35 against
-/// 1.45; blocks of 16 for the runs after an escape were no faster than words. AVX2 past
-/// 16 bytes, 2026-12-02: quarry-arrow on escaped-articles (bodies of 500-1,000 bytes,
-/// an escape every 32 bytes on average) 1,204 → 1,414 MB/s best of six runs, 941 →
-/// 1,026 median; person-batch-250 and github_events unchanged, 623 → 620 and
-/// 410 → 413.)
+/// The first test is straight-line code, not the first pass of the block loop: a loop
+/// entered for every string costs short strings more than it saves long ones.
 #[inline(always)]
 pub fn find_string_special<const QUOTE: u8, const DEL: bool>(bytes: &[u8], mut i: usize) -> usize {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
@@ -699,9 +683,8 @@ impl WindowInteger {
 
     /// [`WindowInteger::magnitude`] for the integer part of a decimal, which is usually
     /// one digit (`0.5`, `-3.25`): that digit is its value, where the fold shifts it to
-    /// the top of a word of `0`s and multiplies three times (7% of the instructions of a
-    /// tree parse of `simdjson-numbers.json`). Integers keep the plain fold: the branch
-    /// made a tree parse of a list of them 4% slower.
+    /// the top of a word of `0`s and multiplies three times. Integers keep the plain fold:
+    /// they seldom have one digit, so the branch would only cost them.
     #[inline(always)]
     pub fn decimal_magnitude(&self) -> u64 {
         if self.digits == 1 {
@@ -813,8 +796,8 @@ pub(crate) fn twenty_digits_fit_u64(digits: &[u8; 20]) -> bool {
 }
 
 /// The value of `digits` (all ASCII digits, leading zeros allowed) when it fits `u64`:
-/// up to nineteen significant digits fold exactly, and a twentieth is checked on. A
-/// `str` parse of the twenty-digit ids of `telemetry.json` was 9% of its JSON tree parse.
+/// up to nineteen significant digits fold exactly, and a twentieth is checked on, so
+/// long ids never take the slower `str` parse.
 pub(crate) fn digits_value(digits: &[u8]) -> Option<u64> {
     let first = digits
         .iter()
@@ -850,8 +833,7 @@ pub(crate) fn skip_spaces(bytes: &[u8], mut i: usize) -> usize {
 
 /// The offset of the first byte at or after `i` that cannot be in a TOML bare key (one
 /// of `A-Za-z0-9_-`), or `bytes.len()`: eight bytes at a time, so the key's end costs no
-/// mispredicted branch (a byte loop's exit was 15% of the TOML direct path's key step on
-/// person-batch-250). The tail is read as a word padded with zero bytes, which stop it.
+/// mispredicted branch (a byte loop's exit dominates the key step of short keys). The tail is read as a word padded with zero bytes, which stop it.
 #[inline(always)]
 pub(crate) fn bare_key_end(bytes: &[u8], mut i: usize) -> usize {
     while let Some(chunk) = bytes.get(i..i + 8) {

@@ -1,7 +1,7 @@
 //! Lists a parser keeps on its thread between documents: the lists of the last
 //! document, emptied, for the next one to fill, so that a small document's stacks and
-//! tables cost no allocation and no free (each was a malloc and a free per document,
-//! and a growth or two on the way).
+//! tables cost no allocation and no free (each would be a malloc and a free per
+//! document, and a growth or two on the way).
 //!
 //! A spare list is declared with `thread_local!` as a `Cell<Vec<T<'static>>>`; the
 //! lists handed out and back hold the same items with the document's lifetime. They

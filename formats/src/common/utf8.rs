@@ -3,9 +3,8 @@
 //! `simdutf8` checks the input with SIMD chosen at run time (AVX2 or SSE4.2 on x86-64,
 //! NEON on aarch64; std's validator where neither is present), so a portable build
 //! gets the fast path too. On text that is not mostly ASCII (prose in other scripts,
-//! emoji) it is several times faster than std's validator and than the table-driven
-//! DFA quarry had before: that DFA stepped one byte at a time after every non-ASCII
-//! byte and was a fifth of parsing a document of escaped, accented prose. On failure,
+//! emoji) it is much faster than std's validator or a table-driven DFA, which steps
+//! one byte at a time after every non-ASCII byte. On failure,
 //! std's validator finds the exact offset (errors are rare; the position must match
 //! std's).
 
@@ -19,8 +18,8 @@ const SHORT: usize = 64;
 #[inline]
 pub fn validate(input: &[u8]) -> Result<&str, usize> {
     // Below 64 bytes simdutf8 hands the input to std's validator, which steps a byte at a
-    // time until it reaches an aligned word: most of a 63-byte document's validation
-    // (270 instructions of a TOML struct decode's 4,200). A short ASCII document is
+    // time until it reaches an aligned word: most of a short document's validation. A
+    // short ASCII document is
     // proved text by a word-at-a-time check instead.
     if input.len() < SHORT {
         if let Some(text) = ascii(input) {
@@ -56,8 +55,8 @@ pub fn ascii(bytes: &[u8]) -> Option<&str> {
 /// Appends UTF-16 `bytes` (big-endian, or little-endian with `little`) to `out` as
 /// UTF-8, and says whether they were well formed: an unpaired surrogate or an odd byte
 /// at the end is not, and then `out` holds what came before it. encoding_rs decodes, a
-/// word of Basic Latin at a time; std's `char::decode_utf16`, pushed a `char` at a time,
-/// was 88% of a struct decode of a binary plist of accented prose.
+/// word of Basic Latin at a time, where std's `char::decode_utf16`, pushed a `char` at
+/// a time, would dominate a decode of non-ASCII text.
 #[cfg(feature = "xml")]
 pub fn push_utf16(bytes: &[u8], little: bool, out: &mut String) -> bool {
     let encoding = if little {

@@ -147,12 +147,10 @@ impl<'a, const JSONC: bool> DirectSource<'a, JSONC> {
 }
 
 /// The steps a derived decoder takes for every member (keys, brackets, integers, strings,
-/// booleans, null) are forced inline: as calls, each one stored the lexer's position for
-/// the next to load again, and LLVM left most of them out of line. Inlined, a JSON
-/// struct decode runs 4-9% fewer instructions, and bench-report's JSON struct decode ÷
-/// serde_json rose from 1.92-1.94 to 2.04-2.11 (citm_catalog +24%, the integer lists
-/// +15%). The number scans that may read a float are left to LLVM (`#[inline]`): forced
-/// too, they gained nothing and twitter lost more.
+/// booleans, null) are forced inline: as calls, each would store the lexer's position
+/// for the next to load again, and LLVM leaves most of them out of line. The number
+/// scans that may read a float are left to LLVM (`#[inline]`): they are long, and
+/// forcing them inline too grows every decoder for no gain.
 impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
     const GUESSES_IN_PLACE: bool = true;
     const TYPED_STRINGS: bool = true;
@@ -222,8 +220,7 @@ impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
 
     /// A plain integer of up to 15 digits at once (`common::plain_integer`); anything else
     /// through the lexer's number scan. The lexer tries the same step first, but taken
-    /// here, before the general scan's code, a list of integers decodes a third faster
-    /// still (`profile_decode`, int-list-10000: 376 → 269 ms).
+    /// here, before the general scan's code, an integer never pays for that code's setup.
     #[inline(always)]
     fn read_i64(&mut self) -> Result<i64, Fallback> {
         let next = self.parser.lexer.peek_in_loop();
@@ -343,8 +340,8 @@ impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
 
     /// Compares `guess` with the input's bytes where the key stands: a plain key is
     /// guessed right exactly when its bytes are followed by the closing quote. Inlined
-    /// into the decoder (as a call it cost 88 instructions a key on person-batch-250,
-    /// six registers saved and restored among them); another key is read out of line.
+    /// into the decoder (as a call it would save and restore six registers a key);
+    /// another key is read out of line.
     #[inline(always)]
     fn next_key_guessed(
         &mut self,

@@ -114,15 +114,11 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
     /// [`Lexer::peek`] for the parse loop's own steps: a whitespace run is skipped by a
     /// call that hands the new position back in a register and writes nothing.
     ///
-    /// With [`Lexer::peek`]'s call, which stores the position in the lexer for the loop
-    /// to load again, the JSON tree of pretty-printed files parsed 10-30% slower in some
-    /// builds than in others whose changes were elsewhere (`profile_decode`,
-    /// citm_catalog and config; sampling put the time on the loads after the call, and
-    /// this machine has no counters to say why). With this call it did not, in any
-    /// build tried. The direct path ([`DirectSource`](super::DirectSource)) uses it too:
-    /// with its steps forced inline into derived decoders, config's struct decode was 14%
-    /// slower than before through [`Lexer::peek`]'s call and 3% faster through this one
-    /// (`profile_decode`, in the variants that chose it).
+    /// [`Lexer::peek`]'s call stores the position in the lexer for the loop to load
+    /// again, and those loads make the speed of a parse of pretty-printed files swing
+    /// with unrelated changes to the code around it; a position handed back in a
+    /// register does not. The direct path ([`DirectSource`](super::DirectSource)) uses
+    /// it too, for the same reason: its steps are forced inline into derived decoders.
     #[inline(always)]
     pub(crate) fn peek_in_loop(&mut self) -> Option<u8> {
         self.peek_with::<true>()
@@ -348,8 +344,8 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
     /// Reads the string whose opening `"` is at the current position when it holds no
     /// escape (and is closed); otherwise `None`, and the position is unchanged. The
     /// result fits in two registers: returned through memory (as `read_string`'s is),
-    /// the direct path read a key back before its stores had landed, a store-forwarding
-    /// stall that was a fifth of decoding a small message.
+    /// the direct path would read a key back before its stores complete, a
+    /// store-forwarding stall on every key.
     #[inline(always)]
     pub fn read_unescaped_string(&mut self) -> Option<&'a str> {
         let bytes = self.src.as_bytes();
@@ -360,8 +356,8 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
             // SAFETY: `start` is one past the opening quote and `end` is the closing
             // quote's offset (`bytes.get(end)` found it), so `start <= end <= src.len()`;
             // both quotes are ASCII, so both offsets are character boundaries of `src`.
-            // (Checked, the slice was a call of its own on the path for strings longer
-            // than sixteen bytes, twice per record of `person-batch-250.json`.)
+            // (Checked, the slice is a call of its own on the path for strings longer
+            // than sixteen bytes.)
             #[allow(unsafe_code)]
             return Some(unsafe { self.src.get_unchecked(start..end) });
         }
@@ -458,8 +454,7 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
     ///
     /// Such escapes come in runs (a text in another script, written as escapes): the
     /// ones right after the first are decoded here too, without going back to the
-    /// string's scan and a call for each (2026-12-05: the JSON tree of simdjson's
-    /// twitterescaped.json took 29% fewer instructions and 30% less time). The first
+    /// string's scan and a call for each. The first
     /// of them that is not plain is left to that scan, so that its error is named where
     /// it stands.
     #[inline(never)]
@@ -833,7 +828,7 @@ impl<const JSONC: bool> Escapes for Lexer<'_, JSONC> {
 
 /// Appends the UTF-8 of the scalar value `code` (a `char`: no surrogate, at most
 /// 0x10FFFF) to `out`, each length with its own fixed-size copy (a slice of the length
-/// found was a call to `memcpy` per escape).
+/// found would be a call to `memcpy` per escape).
 #[inline(always)]
 fn push_utf8(out: &mut Vec<u8>, code: u32) {
     let tail = |shift: u32| 0x80 | (code >> shift & 0x3F) as u8;

@@ -100,8 +100,8 @@ impl<'a, const JSONC: bool> Parser<'a, JSONC> {
     }
 
     /// Reads an object key and the `:` after it; the opening `"` is next. Always inlined:
-    /// as a call, its prologue, epilogue and `Result` in memory were a third of a key's
-    /// cost in the tree door.
+    /// as a call, its prologue, epilogue and `Result` in memory would cost the tree door
+    /// more than the key's own work.
     #[inline(always)]
     fn read_key<B: JsonBuilder<'a>>(
         lexer: &mut Lexer<'a, JSONC>,
@@ -134,15 +134,13 @@ impl<'a, const JSONC: bool> Parser<'a, JSONC> {
     /// The parse loop, with the stack of open containers supplied by the caller.
     ///
     /// The loop runs on the lexer moved into this function's frame, and puts it back
-    /// when it ends. Reached through `self`, the lexer's position went through memory at
-    /// every step (stored, then loaded again for the next byte), and the loop ran at a
-    /// lower rate; as a local that no call is handed (see [`Lexer::detached`]), it stays
-    /// in a register.
+    /// when it ends. Reached through `self`, the lexer's position would go through memory
+    /// at every step (stored, then loaded again for the next byte); as a local that no
+    /// call is handed (see [`Lexer::detached`]), it stays in a register.
     ///
     /// Always inlined, so that a builder made by the caller (the tree's) is a local of
-    /// the loop's frame too: reached through a pointer, a tree parse ran 5% more
-    /// instructions (`person-batch-250.json`), which the optimizer chose once the number
-    /// scan grew.
+    /// the loop's frame too, not reached through a pointer; the loop is too large for
+    /// the optimizer to inline on its own.
     #[inline(always)]
     fn parse_with_stack<B: JsonBuilder<'a>>(
         &mut self,

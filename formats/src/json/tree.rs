@@ -481,16 +481,12 @@ impl<'a> TreeBuilder<'a> {
     }
 
     /// A builder with room for the nodes `input` likely holds. Below 64 KiB that is one
-    /// per 16 bytes, and four more (a list of ten twelve-digit numbers, 132 bytes, has
-    /// eleven values: with one more, not four, its vector doubled, a fifth of its
-    /// parse); above, as many as its first 4 KiB promise (a value after each `,`,
-    /// `[` and `{`), and an eighth more, between one per 64 bytes and one per 4. On the
-    /// benchmark corpus that is room for 1.05 to 1.4 times the values (counted as those
-    /// bytes) of each file over 64 KiB, 2.6 times for one of long strings (held at one
-    /// per 64 bytes), but 0.7 times `simdjson-mesh.json`'s, whose vector then doubles.
-    /// One per 16 bytes was up to five times too much for text-heavy files, and too
-    /// little for `canada.json` (a value every 13 bytes), whose 4.5 MB vector then
-    /// doubled: a copy that took 6-12% of its parse in a process parsing it in a loop.
+    /// per 16 bytes, and four more (a short list of long numbers, ten twelve-digit ones
+    /// in 132 bytes, has eleven values, and its vector must not double for the last);
+    /// above, as many as its first 4 KiB promise (a value after each `,`, `[` and `{`),
+    /// and an eighth more, between one per 64 bytes and one per 4. A fixed one per 16
+    /// bytes would be far too much for text-heavy files and too little for dense
+    /// numeric ones, whose large vector would then double, a copy of the whole.
     pub fn for_input(input: &[u8]) -> Self {
         const SAMPLE: usize = 4096;
         let len = input.len();
@@ -500,8 +496,7 @@ impl<'a> TreeBuilder<'a> {
         }
         // Brackets and commas inside strings count too: this is an estimate. Counted in
         // 128-byte chunks with a byte sum each, which the compiler does sixteen or 32
-        // bytes a step (a `filter(..).count()` took two instructions a byte, 1% of a
-        // 66 KB document's parse).
+        // bytes a step, where a `filter(..).count()` goes a byte at a time.
         let starts: usize = input[..SAMPLE]
             .chunks_exact(128)
             .map(|chunk| {

@@ -13,8 +13,8 @@ use super::lexer::find_string_special;
 /// RFC 3339 strings.
 ///
 /// `SPILL` is true for the writer of `to_writer`, which hands its buffer to a sink as it
-/// fills; the check is compiled out of `to_vec`'s writer (before every item it cost a
-/// fifth of the encode benchmark).
+/// fills; the check is compiled out of `to_vec`'s writer, which would otherwise pay for
+/// it before every item.
 #[derive(Debug)]
 pub struct JsonWriter<'w, const SPILL: bool = false> {
     out: &'w mut Vec<u8>,

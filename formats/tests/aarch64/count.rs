@@ -9,7 +9,7 @@ include!("prelude.rs");
 
 include!("block.rs");
 
-// As scan.rs's find_string_special on targets without SIMD (before this change).
+// As scan.rs's find_string_special on targets without SIMD.
 #[inline(always)]
 fn find_words(bytes: &[u8], mut i: usize) -> usize {
     for _ in 0..2 {
@@ -26,7 +26,7 @@ fn find_words(bytes: &[u8], mut i: usize) -> usize {
     find_string_special_words::<b'"', false>(bytes, i)
 }
 
-// As scan.rs's find_string_special on aarch64 after it.
+// As scan.rs's find_string_special on aarch64.
 #[inline(always)]
 fn find_neon(bytes: &[u8], i: usize) -> usize {
     if let Some(mask) = neon::special_mask16::<b'"', false>(bytes, i) {
