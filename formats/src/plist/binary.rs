@@ -65,8 +65,8 @@ pub(super) struct Reader<'a> {
 }
 
 /// The big-endian unsigned integer in `bytes` (at most 8 of them). The widths files use
-/// (integers of 1, 2, 4 and 8 bytes; offsets of 1 to 4) are single loads: an 8-byte
-/// integer stepped a byte at a time was a third of decoding a list of them.
+/// (integers of 1, 2, 4 and 8 bytes; offsets of 1 to 4) are single loads: a byte loop
+/// would dominate decoding a list of integers.
 #[inline(always)]
 fn be(bytes: &[u8]) -> u64 {
     match *bytes {
@@ -85,8 +85,8 @@ fn be_bytewise(bytes: &[u8]) -> u64 {
 }
 
 /// A byte slice read as big-endian words: [`Words::be_at`] loads the 8 bytes at a position
-/// with one bounds check, against a limit worked out once, where a checked slice took
-/// seven instructions on every offset, reference and integer of a file.
+/// with one bounds check, against a limit worked out once, where a checked slice would
+/// cost a compare and branch of its own on every offset, reference and integer of a file.
 #[derive(Clone, Copy)]
 pub(super) struct Words<'a> {
     src: &'a [u8],
@@ -426,8 +426,8 @@ impl<'a> Reader<'a> {
     ) -> Result<(Text<'a, 's>, Span)> {
         let key_ref = self.reference(key_at);
         // Keys repeat (writers share them): known ASCII keys skip decoding. The slot is a
-        // mask of the reference: dividing by the cache's length took a quarter of the key
-        // lookup's samples in a profile.
+        // mask of the reference, since a division would cost more than the rest of the
+        // lookup.
         let slot = cache.get_mut((key_ref % KEY_CACHE as u64) as usize);
         match slot {
             Some(slot) if slot.0 == key_ref => {

@@ -47,10 +47,9 @@ impl OpenStack {
     }
 
     /// Closes the innermost container. The one around it is copied in only where it
-    /// is popped: with `unwrap_or_default`, the two ways in met with the record on the
-    /// stack, its padding copied there by two overlapping 4-byte stores and read back
-    /// across both, which no store forwards (perf, person-batch-250: 9% of the samples
-    /// in the derived decode that inlines this, 2% of the whole decode, on those loads).
+    /// is popped: with `unwrap_or_default`, the two ways in would meet with the record on
+    /// the stack, its padding copied there by two overlapping 4-byte stores and read back
+    /// across both, which no store forwards.
     #[inline(always)]
     fn pop(&mut self) {
         self.depth = self.depth.saturating_sub(1);

@@ -20,8 +20,8 @@ type Known = Option<&'static [&'static str]>;
 
 thread_local! {
     /// The open-table and path lists of the last source this thread dropped, emptied,
-    /// for the next document: the root's entry in a new list was a malloc and a free on
-    /// every document, 5% of a small document's struct decode (callgrind).
+    /// for the next document: the root's entry in a new list would be a malloc and a
+    /// free on every document, which a small document's decode feels.
     static SPARE_OPEN: Cell<Vec<(TableId, bool, Known)>> = const { Cell::new(Vec::new()) };
     static SPARE_CHAIN: Cell<Vec<TableId>> = const { Cell::new(Vec::new()) };
 }
@@ -358,8 +358,7 @@ impl<'a> DirectSource<'a> {
 
     /// Key `at`, just added to the shape, whose text is `name` when the source holds it
     /// as is: then the consumer gets that, and the shape's copy is not read back at once
-    /// (a load of the name just stored stalled on store forwarding, 2% of a TOML decode
-    /// of person-batch-250).
+    /// (a load of the name just stored would stall on store forwarding).
     #[inline(always)]
     fn new_key(&self, at: u32, name: Option<&'a str>) -> Text<'a, '_> {
         match name {
@@ -573,8 +572,8 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
         }
     }
 
-    /// [`PullSource::read_f64`] without a [`RawValue`] in between (whose drop, with its
-    /// build, was 2% of a struct decode of telemetry's floats).
+    /// [`PullSource::read_f64`] without a [`RawValue`] in between (whose build and drop
+    /// would cost every float field).
     #[inline]
     fn read_f64(&mut self) -> Result<f64, Fallback> {
         match self.plain_number() {

@@ -601,7 +601,7 @@ mod tests {
     use super::*;
 
     /// The tape is written and read once per document: on a large one its size is the
-    /// cost, so an entry stays three words (it was eight with `Cow` names and text).
+    /// cost, so an entry stays three words (`Cow` names and text would make it eight).
     #[test]
     fn a_tape_entry_is_three_words() {
         assert_eq!(std::mem::size_of::<Entry>(), 24);

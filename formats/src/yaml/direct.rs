@@ -371,8 +371,8 @@ impl<'a> DirectSource<'a> {
 
     /// The open mapping's next key (`None` at its end) once [`DirectSource::key_in_place`]
     /// read none: the end read in place, or else the parser's next event. Asking the
-    /// scanner for the key again would only fail again (a mapping's end used to go
-    /// through three key reads that failed before the end was read).
+    /// scanner for the key again would only fail again (a mapping's end would go
+    /// through three key reads that fail before the end is read).
     #[inline]
     fn key_after_in_place(&mut self) -> Result<Option<Text<'a, '_>>, Fallback> {
         if !self.peeked && !self.failed {
