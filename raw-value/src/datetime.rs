@@ -145,6 +145,11 @@ impl fmt::Display for DatetimeParseError {
 impl std::error::Error for DatetimeParseError {}
 
 impl Datetime {
+    // TOML 1.0's ABNF, after RFC 3339:
+    // date-time        = offset-date-time / local-date-time / local-date / local-time
+    // offset-date-time = full-date time-delim full-time
+    // local-date-time  = full-date time-delim partial-time
+    // time-delim       = "T" / %x20 ; T, t, or space
     /// Reads the longest RFC 3339 date, time or date-time at the start of `text` and
     /// returns it with the number of bytes it took. Accepts TOML's spellings: a `T`,
     /// `t` or space between date and time, `Z` or `z`, a local date-time without offset,
@@ -205,6 +210,7 @@ fn digits<const N: usize>(text: &[u8], at: usize) -> Option<u32> {
     })
 }
 
+// full-date = date-fullyear "-" date-month "-" date-mday
 fn parse_date(text: &[u8]) -> Option<Date> {
     let year = digits::<4>(text, 0)?;
     let month = digits::<2>(text, 5)?;
@@ -229,6 +235,8 @@ fn parse_date(text: &[u8]) -> Option<Date> {
     })
 }
 
+// partial-time = time-hour ":" time-minute ":" time-second [ time-secfrac ]
+// time-secfrac = "." 1*DIGIT
 fn parse_time(text: &[u8]) -> Option<(Time, usize)> {
     let hour = digits::<2>(text, 0)?;
     let minute = digits::<2>(text, 3)?;
@@ -258,6 +266,8 @@ fn parse_time(text: &[u8]) -> Option<(Time, usize)> {
     Some((time, at))
 }
 
+// time-offset    = "Z" / time-numoffset
+// time-numoffset = ( "+" / "-" ) time-hour ":" time-minute
 fn parse_offset(text: &[u8]) -> Option<(Offset, usize)> {
     match text.first()? {
         b'Z' | b'z' => Some((Offset::Z, 1)),

@@ -26,6 +26,7 @@ pub enum Scalar<'a> {
     Datetime(Datetime),
 }
 
+// unquoted-key = 1*( ALPHA / DIGIT / %x2D / %x5F ) ; A-Z / a-z / 0-9 / - / _
 /// The bytes of a bare key: `A-Z a-z 0-9 _ -`.
 static BARE_KEY: [bool; 256] = {
     let mut table = [false; 256];
@@ -134,6 +135,9 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    // ws = *wschar
+    // wschar =  %x20  ; Space
+    // wschar =/ %x09  ; Horizontal tab
     /// Skips spaces and tabs.
     #[inline]
     pub fn skip_ws(&mut self) {
@@ -153,6 +157,9 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    // comment = comment-start-symbol *non-eol
+    // comment-start-symbol = %x23 ; #
+    // non-eol = %x09 / %x20-7F / non-ascii
     /// Reads a comment starting at `#`, up to (not including) the end of its line.
     pub fn comment(&mut self) -> Result<Span, Error> {
         let start = self.pos;
@@ -169,6 +176,8 @@ impl<'a> Lexer<'a> {
         Ok(Span::new(start, self.pos))
     }
 
+    // newline =  %x0A     ; LF
+    // newline =/ %x0D.0A  ; CRLF
     /// Consumes a newline (`\n` or `\r\n`) if one is next; a lone `\r` is an error.
     #[inline]
     pub fn newline(&mut self) -> Result<bool, Error> {
@@ -186,6 +195,8 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    // unquoted-key = 1*( ALPHA / DIGIT / %x2D / %x5F ) ; A-Z / a-z / 0-9 / - / _
+    // keyval-sep = ws %x3D ws ; =
     /// A bare key followed by `=` (spaces allowed around it), consumed with the `=` and
     /// the spaces after it; `None`, consuming nothing, for anything else.
     #[inline(always)]
@@ -204,8 +215,7 @@ impl<'a> Lexer<'a> {
         // SAFETY: `start < end <= src.len()` (`bare_key_end` stops at the end at most, and
         // the key is not empty), and every byte from `start` to `end` is an ASCII
         // bare-key byte, so both offsets are character boundaries of `src`. (Checked,
-        // the slice was a call of its own on every key, 2.3% of the instructions of a
-        // struct decode of small-message.toml.)
+        // the slice is a call of its own on every key.)
         #[allow(unsafe_code)]
         let name = unsafe { self.src.get_unchecked(start..end) };
         Some(Key {
@@ -214,6 +224,8 @@ impl<'a> Lexer<'a> {
         })
     }
 
+    // simple-key = quoted-key / unquoted-key
+    // quoted-key = basic-string / literal-string
     /// Reads one key segment: bare, `"basic"` or `'literal'`.
     pub fn key(&mut self) -> Result<Key<'a>, Error> {
         let start = self.pos;
@@ -248,10 +260,11 @@ impl<'a> Lexer<'a> {
         (rest.first() == Some(&b'"') && !rest.starts_with(b"\"\"\"")).then(|| self.basic_string())
     }
 
-    /// [`Lexer::scalar`] without its span: the direct path's read. The span, stored and
-    /// dropped, and a string field's text wrapped in a [`Scalar`] and unwrapped, cost a
-    /// struct decode 0.9-5% more instructions (callgrind: wide-record 0.9%,
-    /// person-batch-250 3.8%, Cargo.lock 5.0%).
+    // val = string / boolean / array / inline-table / date-time / float / integer
+    // string = ml-basic-string / basic-string / ml-literal-string / literal-string
+    /// [`Lexer::scalar`] without its span: the direct path's read, which would otherwise
+    /// store and drop the span, and wrap a string field's text in a [`Scalar`] only to
+    /// unwrap it, on every value.
     pub fn value(&mut self) -> Result<Scalar<'a>, Error> {
         let start = self.pos;
         let rest = &self.bytes[start..];
@@ -275,6 +288,9 @@ impl<'a> Lexer<'a> {
         Ok(scalar)
     }
 
+    // basic-string = quotation-mark *basic-char quotation-mark
+    // basic-char = basic-unescaped / escaped
+    // basic-unescaped = wschar / %x21 / %x23-5B / %x5D-7E / non-ascii
     /// `"..."`: escapes decoded; borrowed when there were none.
     fn basic_string(&mut self) -> Result<Cow<'a, str>, Error> {
         let open = self.pos;
@@ -293,7 +309,7 @@ impl<'a> Lexer<'a> {
                         // SAFETY: `begin` is one past the opening quote and `end` is the
                         // closing quote's offset (`peek` found it), so `begin <= end <=
                         // src.len()`; both quotes are ASCII, so both offsets are character
-                        // boundaries of `src`. (Checked, the slice was a call of its own.)
+                        // boundaries of `src`. (Checked, the slice is a call of its own.)
                         #[allow(unsafe_code)]
                         None => Cow::Borrowed(unsafe { self.src.get_unchecked(begin..end) }),
                         Some(mut s) => {
@@ -322,6 +338,9 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    // escaped = escape escape-seq-char
+    // escape-seq-char = %x22 / %x5C / %x62 / %x66 / %x6E / %x72 / %x74  ; " \ b f n r t
+    // escape-seq-char =/ %x75 4HEXDIG / %x55 8HEXDIG                  ; uXXXX UXXXXXXXX
     /// One escape sequence at `\`, appended to `out`.
     fn escape(&mut self, out: &mut String) -> Result<(), Error> {
         let at = self.pos;
@@ -357,6 +376,8 @@ impl<'a> Lexer<'a> {
         Ok(())
     }
 
+    // literal-string = apostrophe *literal-char apostrophe
+    // literal-char = %x09 / %x20-26 / %x28-7E / non-ascii
     /// `'...'`: no escapes, always borrowed.
     fn literal_string(&mut self) -> Result<Cow<'a, str>, Error> {
         let open = self.pos;
@@ -389,6 +410,10 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    // ml-basic-body = *mlb-content *( mlb-quotes 1*mlb-content ) [ mlb-quotes ]
+    // mlb-quotes = 1*2quotation-mark
+    // ml-literal-body = *mll-content *( mll-quotes 1*mll-content ) [ mll-quotes ]
+    // mll-quotes = 1*2apostrophe
     /// At a run of `quote`s inside a multi-line string: how many belong to the content
     /// (0 to 2) if the run closes the string, or `None` if it does not (fewer than 3).
     fn closing_quotes(&self, quote: u8) -> Option<usize> {
@@ -399,6 +424,13 @@ impl<'a> Lexer<'a> {
         (run >= 3).then(|| run.min(5) - 3)
     }
 
+    // ml-basic-string = ml-basic-string-delim [ newline ] ml-basic-body
+    //                   ml-basic-string-delim
+    // mlb-content = mlb-char / newline / mlb-escaped-nl
+    // mlb-escaped-nl = escape ws newline *( wschar / newline )
+    // ml-literal-string = ml-literal-string-delim [ newline ] ml-literal-body
+    //                     ml-literal-string-delim
+    // mll-content = mll-char / newline
     /// `"""..."""` (`QUOTE` = `"`: escapes and line-ending backslashes decoded) or
     /// `'''...'''` (`QUOTE` = `'`: no escapes); CRLF reads as LF in both.
     fn multiline_string<const QUOTE: u8>(&mut self) -> Result<Cow<'a, str>, Error> {
@@ -466,6 +498,7 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    // boolean = true / false
     /// `true` or `false`, when one starts here (consumed); `None`, consuming nothing,
     /// for anything else. [`Lexer::value`]'s booleans, and the direct path's boolean
     /// fields, read in a register.
@@ -483,16 +516,18 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    // dec-int = [ minus / plus ] unsigned-dec-int  ; here without underscores
+    // float = float-int-part ( exp / frac [ exp ] ) ; here `frac` alone, no underscores
     /// The common numbers, their digits read once: a sign, then plain digits (no `_`, no
     /// leading zero) in the range of `i64`, or at most 18 of them (which cannot
     /// overflow), a `.`, plain digits and no exponent. `None`, consuming nothing, for
     /// anything else, which [`Lexer::value`] reads the long way (and where it reports
     /// every error). Digits followed by `-` or `:` may be a date or a time, and a `0`
     /// followed by `x`, `o` or `b` a radix prefix: the long way looks for those first.
-    /// (Looked for before the digits were read, they were a third of reading a small
-    /// integer.) The direct path reads a number field here, in registers, without the
-    /// [`Scalar`] around it: returned through memory from [`Lexer::value`], a large
-    /// function, the `Scalar` was half of reading an integer.
+    /// (Looked for before the digits are read, they would cost every small integer more
+    /// than its digits.) The direct path reads a number field here, in registers, without
+    /// the [`Scalar`] around it: returned through memory from [`Lexer::value`], a large
+    /// function, the `Scalar` would cost more than the integer's own reading.
     #[inline(always)]
     pub(super) fn plain_number(&mut self) -> Option<PlainNumber> {
         let start = self.pos;
@@ -534,6 +569,10 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    // integer = dec-int / hex-int / oct-int / bin-int
+    // float = float-int-part ( exp / frac [ exp ] )
+    // float =/ special-float
+    // date-time = offset-date-time / local-date-time / local-date / local-time
     /// An integer, a float, `inf`/`nan` or a datetime.
     fn number_or_datetime(&mut self) -> Result<Scalar<'a>, Error> {
         match self.plain_number() {
@@ -544,6 +583,11 @@ impl<'a> Lexer<'a> {
         self.number_the_long_way()
     }
 
+    // unsigned-dec-int = DIGIT / digit1-9 1*( DIGIT / underscore DIGIT )
+    // frac = decimal-point zero-prefixable-int
+    // exp = "e" float-exp-part
+    // float-exp-part = [ minus / plus ] zero-prefixable-int
+    // special-float = [ minus / plus ] ( inf / nan )
     /// [`Lexer::number_or_datetime`] past [`Lexer::plain_number`]: datetimes, `inf` and
     /// `nan`, radix integers, `_`, exponents, long numbers, and every error.
     fn number_the_long_way(&mut self) -> Result<Scalar<'a>, Error> {
@@ -635,6 +679,7 @@ impl<'a> Lexer<'a> {
             .ok_or_else(|| self.error_at(ErrorKind::IntegerOverflow, start))
     }
 
+    // zero-prefixable-int = DIGIT *( DIGIT / underscore DIGIT )
     /// Decimal digits from `p` with single underscores between digits; at least one
     /// digit. Returns the position after them.
     fn digits(&self, mut p: usize) -> Result<usize, Error> {
@@ -651,6 +696,9 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    // hex-int = hex-prefix HEXDIG *( HEXDIG / underscore HEXDIG )
+    // oct-int = oct-prefix digit0-7 *( digit0-7 / underscore digit0-7 )
+    // bin-int = bin-prefix digit0-1 *( digit0-1 / underscore digit0-1 )
     /// `0x`, `0o` or `0b` digits from `p` (after the prefix), underscores between digits.
     fn radix_integer(&mut self, mut p: usize, radix: u32) -> Result<Scalar<'a>, Error> {
         let start = p - 2;

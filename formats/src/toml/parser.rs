@@ -123,11 +123,10 @@ impl KeyHash {
     }
 
     /// The two bits (of 64) the key sets in its table's [`TableShape::bloom`], from the
-    /// hash's top twelve bits: two shifts and no branch. A 128-bit filter, built of two
-    /// words with a branch on which word each bit falls in, ran a struct decode 1-6% more
-    /// instructions (callgrind: Cargo.lock 1.2%, person-batch-250 2.8%, wide-record
-    /// 5.5%). Its rarer false positives save little: a table seldom holds more than a
-    /// dozen keys, and one with more than [`INDEX_FROM`] has an index.
+    /// hash's top twelve bits: two shifts and no branch. A 128-bit filter would need two
+    /// words and a branch on which word each bit falls in, on every key, and its rarer
+    /// false positives save little: a table seldom holds more than a dozen keys, and one
+    /// with more than [`INDEX_FROM`] has an index.
     #[inline(always)]
     fn bits(self) -> u64 {
         (1u64 << (self.0 >> 58)) | (1u64 << ((self.0 >> 52) & 63))
@@ -169,9 +168,9 @@ thread_local! {
 
 /// Appends `value` to `list` where this is inlined, its fields stored straight into the
 /// list. `Vec::push` hands the work to `Vec::push_mut`, which LLVM leaves out of line in
-/// the key step: the key was then built on the stack field by field and read back by
+/// the key step: the key is then built on the stack field by field and read back by
 /// `push_mut` in one 32-byte load, which cannot be forwarded from those stores and waits
-/// for them to land (7% of a struct decode of `config.toml`, perf).
+/// for them to complete.
 #[inline(always)]
 pub(super) fn push_inline<T>(list: &mut Vec<T>, value: T) {
     let len = list.len();
@@ -204,7 +203,7 @@ impl Drop for Shape<'_> {
 impl<'a> Shape<'a> {
     /// Room for the keys and tables a document of `len` bytes typically holds (a key
     /// every 16 bytes, a table every 128, and a few more), so the lists seldom grow and
-    /// copy: growing from three keys to four cost a small document 8% of its decode.
+    /// copy: a growth is a large part of a small document's decode.
     /// The lists of the last shape dropped on this thread are reused.
     fn for_input(len: usize) -> Self {
         let mut tables: Vec<TableShape> = take_spare(&SPARE_TABLES);
@@ -235,7 +234,7 @@ impl<'a> Shape<'a> {
     }
 
     /// What key `name`, whose hash is `hash`, holds in table `id`, if it is there.
-    /// Inlined into the parser's key step (called, 2% more instructions a decode).
+    /// Inlined into the parser's key step, which runs on every key.
     #[inline(always)]
     fn find(&self, id: TableId, name: &str, hash: KeyHash) -> Option<Child> {
         let table = &self.tables[id as usize];
@@ -261,8 +260,7 @@ impl<'a> Shape<'a> {
 
     /// Adds key `name`, whose hash is `hash`, holding `child` to table `id`; returns the
     /// key's index. Inlined into the parser's key step, with the rare index work kept out
-    /// of line: called, it cost person-batch-250 3.5% more instructions (callgrind), much
-    /// of it saving and restoring registers.
+    /// of line: a call would save and restore registers on every key.
     #[inline(always)]
     pub(super) fn insert_hashed(
         &mut self,
@@ -417,6 +415,10 @@ impl<'a> Parser<'a> {
         self.lexer.src()
     }
 
+    // toml = expression *( newline expression )
+    // expression =  ws [ comment ]
+    // expression =/ ws keyval ws [ comment ]
+    // expression =/ ws table ws [ comment ]
     /// Parses the whole document into `builder`.
     pub fn parse<B: TomlBuilder<'a>>(&mut self, builder: &mut B) -> Result<(), Error> {
         let mut section = ROOT;
@@ -438,9 +440,11 @@ impl<'a> Parser<'a> {
         }
     }
 
+    // expression =/ ws keyval ws [ comment ]
+    // expression =/ ws table ws [ comment ]
     /// After a header or key/value: spaces, an optional comment, then a newline or the end.
-    /// Most lines end right after their value, and are taken here, inline: called, the
-    /// check was 28 instructions and a call on every line.
+    /// Most lines end right after their value, and are taken here, inline, so that the
+    /// common line pays no call.
     #[inline(always)]
     pub(super) fn end_of_line<B: TomlBuilder<'a>>(&mut self, builder: &mut B) -> Result<(), Error> {
         if self.lexer.peek() == Some(b'\n') {
@@ -467,6 +471,9 @@ impl<'a> Parser<'a> {
         }
     }
 
+    // key = simple-key / dotted-key
+    // dotted-key = simple-key 1*( dot-sep simple-key )
+    // dot-sep   = ws %x2E ws  ; . Period
     /// Reads `key(.key)*` into `self.path`.
     fn key_path(&mut self) -> Result<Vec<Key<'a>>, Error> {
         let mut keys = std::mem::take(&mut self.path);
@@ -492,14 +499,20 @@ impl<'a> Parser<'a> {
         }
     }
 
+    // table = std-table / array-table
+    // std-table = std-table-open key std-table-close
+    // std-table-open  = %x5B ws     ; [ Left square bracket
+    // std-table-close = ws %x5D     ; ] Right square bracket
+    // array-table = array-table-open key array-table-close
+    // array-table-open  = %x5B.5B ws  ; [[ Double left square bracket
+    // array-table-close = ws %x5D.5D  ; ]] Double right square bracket
     /// `[a.b]` or `[[a.b]]`: returns the table the following keys go in.
     pub(super) fn header<B: TomlBuilder<'a>>(&mut self, builder: &mut B) -> Result<TableId, Error> {
         let start = self.lexer.pos();
         // `[[records]]` after `[[records]]`: the same text names the same array, as
         // nothing between two headers can change the tables on a header's path (a line's
         // keys go in the table the last header made, or in tables under it). Its path is
-        // not walked again: 2.7% of the instructions of a struct decode of
-        // person-batch-250, 4.4% of Cargo.lock's (callgrind).
+        // not walked again, which a long array of tables would do for every entry.
         if let Some((last, array)) = self.last_array_header {
             let bytes = self.lexer.src().as_bytes();
             let end = start + (last.end - last.start);
@@ -640,6 +653,7 @@ impl<'a> Parser<'a> {
             .error_at(ErrorKind::CannotExtend { path, what }, span.start)
     }
 
+    // keyval = key keyval-sep val
     /// `key = value` in table `section`.
     pub(super) fn key_value<B: TomlBuilder<'a>>(
         &mut self,
@@ -662,6 +676,7 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
+    // keyval-sep = ws %x3D ws ; =
     /// Walks (creating as needed) the tables a dotted key names under `table`, checks the
     /// last segment is new there, and reads the `=`. Returns the table and the last key.
     fn resolve_dotted<B: TomlBuilder<'a>>(
@@ -730,6 +745,7 @@ impl<'a> Parser<'a> {
         })
     }
 
+    // ws-comment-newline = *( wschar / [ comment ] newline )
     /// Whitespace, newlines and comments between array items.
     pub(super) fn skip_array_space<B: TomlBuilder<'a>>(
         &mut self,
@@ -750,6 +766,7 @@ impl<'a> Parser<'a> {
         }
     }
 
+    // inline-table-keyvals = keyval [ inline-table-sep inline-table-keyvals ]
     /// The key of an inline table member, up to and including `=`.
     fn inline_key<B: TomlBuilder<'a>>(
         &mut self,
@@ -759,10 +776,11 @@ impl<'a> Parser<'a> {
         self.member_key(id, builder)
     }
 
+    // keyval = key keyval-sep val
     /// The key of a `key = value` in table `table`, up to and including `=` and the
     /// spaces after it: the table the value goes in (dotted keys walk down) and the key.
-    /// Always inlined: its result, returned through memory, was copied out with wider
-    /// loads than the stores that wrote it (a store-forwarding stall).
+    /// Always inlined: its result, returned through memory, would be copied out with
+    /// wider loads than the stores that wrote it (a store-forwarding stall).
     #[inline(always)]
     pub(super) fn member_key<B: TomlBuilder<'a>>(
         &mut self,
@@ -784,6 +802,14 @@ impl<'a> Parser<'a> {
         self.resolve_dotted(table, keys, builder)
     }
 
+    // array = array-open [ array-values ] ws-comment-newline array-close
+    // array-values =  ws-comment-newline val ws-comment-newline array-sep array-values
+    // array-values =/ ws-comment-newline val ws-comment-newline [ array-sep ]
+    // array-sep = %x2C  ; , Comma
+    // inline-table = inline-table-open [ inline-table-keyvals ] inline-table-close
+    // inline-table-open  = %x7B ws     ; {
+    // inline-table-close = ws %x7D     ; }
+    // inline-table-sep   = ws %x2C ws  ; , Comma
     /// An array or inline table for a key in a table at `depth`, iteratively: open
     /// containers wait on `frames`, a heap stack.
     pub(super) fn nested_value<B: TomlBuilder<'a>>(
