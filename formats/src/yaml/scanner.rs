@@ -99,6 +99,11 @@ const PLAIN_STOP_BLOCK: [bool; 256] = plain_stop(false);
 /// Bytes that end a run of plain scalar characters in flow context.
 const PLAIN_STOP_FLOW: [bool; 256] = plain_stop(true);
 
+// [130] ns-plain-char(c) ::= ( ns-plain-safe(c) - c-mapping-value - c-comment )
+//                        | ( [ lookbehind = ns-char ] c-comment )
+//                        | ( c-mapping-value [ lookahead = ns-plain-safe(c) ] )
+// [128] ns-plain-safe-out ::= ns-char
+// [129] ns-plain-safe-in ::= ns-char - c-flow-indicator
 const fn plain_stop(flow: bool) -> [bool; 256] {
     let mut t = [false; 256];
     t[b' ' as usize] = true;
@@ -127,6 +132,9 @@ const DOUBLE_SPECIAL: [bool; 256] = {
     t
 };
 
+// [126] ns-plain-first(c) ::= ( ns-char - c-indicator )
+//                         | ( ( c-mapping-key | c-mapping-value | c-sequence-entry )
+//                             [ lookahead = ns-plain-safe(c) ] )
 /// Whether a plain scalar starting `c`, `next` can be fetched right after the indicator
 /// before it (`- ` or a key's `: `): no indicator, comment, quote, tag, anchor, white
 /// space or non-ASCII byte, so the next fetch would go straight to the plain scalar.
@@ -141,26 +149,35 @@ fn starts_plain_at_once(c: u8, next: u8) -> bool {
 }
 
 #[inline]
+// [33] s-white ::= s-space | s-tab
 fn is_blank(c: u8) -> bool {
     c == b' ' || c == b'\t'
 }
 
 #[inline]
+// [26] b-char ::= b-line-feed | b-carriage-return
 fn is_break(c: u8) -> bool {
     c == b'\n' || c == b'\r'
 }
 
 #[inline]
+// [23] c-flow-indicator ::= c-collect-entry | c-sequence-start | c-sequence-end
+//                         | c-mapping-start | c-mapping-end
 fn is_flow_indicator(c: u8) -> bool {
     matches!(c, b',' | b'[' | b']' | b'{' | b'}')
 }
 
 #[inline]
+// [38] ns-word-char ::= ns-dec-digit | ns-ascii-letter | '-'
 fn is_word(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'-'
 }
 
 #[inline]
+// [39] ns-uri-char ::= ( '%' ns-hex-digit{2} ) | ns-word-char | '#' | ';' | '/' | '?' | ':'
+//                    | '@' | '&' | '=' | '+' | '$' | ',' | '_' | '.' | '!' | '~' | '*'
+//                    | "'" | '(' | ')' | '[' | ']'
+// (a byte at a time: `%` alone, its digits checked by `decode_uri`; non-ASCII bytes too)
 fn is_uri_char(c: u8) -> bool {
     c.is_ascii_alphanumeric()
         || matches!(
@@ -513,7 +530,7 @@ impl<'a> Scanner<'a> {
             line: 0,
             line_start: offset,
             // Room for what a small document needs, allocated once: growing from
-            // empty cost several reallocations per document (callgrind).
+            // empty costs several reallocations per document.
             tokens: TokenQueue {
                 items: Vec::with_capacity(INITIAL_ROOM),
                 head: 0,
@@ -600,6 +617,7 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    // [28] b-break ::= ( b-carriage-return b-line-feed ) | b-carriage-return | b-line-feed
     /// Consumes one line break (`\n`, `\r\n` or `\r`).
     #[inline]
     fn skip_break(&mut self) {
@@ -612,6 +630,8 @@ impl<'a> Scanner<'a> {
         self.line_start = self.pos;
     }
 
+    // [206] c-forbidden ::= <start-of-line> ( c-directives-end | c-document-end )
+    //                       ( b-char | s-white | <end-of-input> )
     /// A document marker (`---` or `...` followed by a blank) at the start of a line.
     #[inline]
     fn at_document_marker(&self) -> bool {
@@ -780,6 +800,9 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    // [66] s-separate-in-line ::= s-white+ | <start-of-line>
+    // [75] c-nb-comment-text ::= c-comment nb-char*
+    // [79] s-l-comments ::= ( s-b-comment | <start-of-line> ) l-comment*
     /// Skips white space, comments and line breaks up to the next token.
     fn scan_to_next_token(&mut self) -> Result<()> {
         let mut at_line_start = self.col() == 0 || self.pos == 0;
@@ -867,6 +890,8 @@ impl<'a> Scanner<'a> {
         Ok(())
     }
 
+    // [154] ns-s-implicit-yaml-key(c) ::= ns-flow-yaml-node(0,c) s-separate-in-line?
+    //                                   /* At most 1024 characters altogether */
     fn stale_simple_keys(&mut self) -> Result<()> {
         if self.simple_keys.len() == 1 && !self.simple_keys[0].possible {
             return Ok(());
@@ -1013,6 +1038,9 @@ impl<'a> Scanner<'a> {
         Ok(())
     }
 
+    // [203] c-directives-end ::= "---"
+    // [204] c-document-end ::= "..."    # (not followed by non-ws char)
+    // [205] l-document-suffix ::= c-document-end s-l-comments
     fn fetch_document_indicator(&mut self, kind: TokenKind<'a>) -> Result<()> {
         if self.flow_level > 0 {
             return Err(self.error(ErrorKind::UnexpectedDocumentMarker, self.pos));
@@ -1039,6 +1067,10 @@ impl<'a> Scanner<'a> {
         Ok(())
     }
 
+    // [137] c-flow-sequence(n,c) ::= c-sequence-start s-separate(n,c)? in-flow(n,c)?
+    //                               c-sequence-end
+    // [140] c-flow-mapping(n,c) ::= c-mapping-start s-separate(n,c)?
+    //                              ns-s-flow-map-entries(n,in-flow(c))? c-mapping-end
     fn fetch_flow_collection_start(&mut self, kind: TokenKind<'a>) -> Result<()> {
         self.save_simple_key()?;
         self.increase_flow_level(kind == TokenKind::FlowMappingStart)?;
@@ -1049,6 +1081,8 @@ impl<'a> Scanner<'a> {
         Ok(())
     }
 
+    // [9] c-sequence-end ::= ']'
+    // [11] c-mapping-end ::= '}'
     fn fetch_flow_collection_end(&mut self, kind: TokenKind<'a>) -> Result<()> {
         self.remove_simple_key()?;
         self.decrease_flow_level();
@@ -1084,6 +1118,8 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    // [138] ns-s-flow-seq-entries(n,c) ::= ns-flow-seq-entry(n,c) s-separate(n,c)?
+    //           ( c-collect-entry s-separate(n,c)? ns-s-flow-seq-entries(n,c)? )?
     fn fetch_flow_entry(&mut self) -> Result<()> {
         self.remove_simple_key()?;
         self.simple_key_allowed = true;
@@ -1093,6 +1129,9 @@ impl<'a> Scanner<'a> {
         Ok(())
     }
 
+    // [183] l+block-sequence(n) ::= ( s-indent(n+1+m) c-l-block-seq-entry(n+1+m) )+
+    // [184] c-l-block-seq-entry(n) ::= c-sequence-entry [ lookahead ≠ ns-char ]
+    //                                 s-l+block-indented(n,BLOCK-IN)
     fn fetch_block_entry(&mut self) -> Result<()> {
         if self.flow_level == 0 {
             if !self.simple_key_allowed {
@@ -1120,6 +1159,10 @@ impl<'a> Scanner<'a> {
         Ok(())
     }
 
+    // [190] c-l-block-map-explicit-key(n) ::= c-mapping-key s-l+block-indented(n,BLOCK-OUT)
+    // [142] ns-flow-map-entry(n,c) ::= ( c-mapping-key s-separate(n,c)
+    //                                    ns-flow-map-explicit-entry(n,c) )
+    //                                | ns-flow-map-implicit-entry(n,c)
     fn fetch_key(&mut self) -> Result<()> {
         if self.flow_level == 0 {
             if !self.simple_key_allowed || self.line == self.document_start_line {
@@ -1135,6 +1178,12 @@ impl<'a> Scanner<'a> {
         Ok(())
     }
 
+    // [194] c-l-block-map-implicit-value(n) ::= c-mapping-value
+    //           ( s-l+block-node(n,BLOCK-OUT) | ( e-node s-l-comments ) )
+    // [147] c-ns-flow-map-separate-value(n,c) ::= c-mapping-value
+    //           [ lookahead ≠ ns-plain-safe(c) ] ( ( s-separate(n,c) ns-flow-node(n,c) ) | e-node )
+    // [149] c-ns-flow-map-adjacent-value(n,c) ::= c-mapping-value
+    //           ( ( s-separate(n,c)? ns-flow-node(n,c) ) | e-node )
     fn fetch_value(&mut self) -> Result<()> {
         let key = *self.simple_keys.last().expect("one key per level");
         if key.possible {
@@ -1185,6 +1234,10 @@ impl<'a> Scanner<'a> {
         Ok(())
     }
 
+    // [101] c-ns-anchor-property ::= c-anchor ns-anchor-name
+    // [104] c-ns-alias-node ::= c-alias ns-anchor-name
+    // [103] ns-anchor-name ::= ns-anchor-char+
+    // [102] ns-anchor-char ::= ns-char - c-flow-indicator
     fn fetch_anchor(&mut self, alias: bool) -> Result<()> {
         self.save_simple_key()?;
         self.simple_key_allowed = false;
@@ -1210,6 +1263,11 @@ impl<'a> Scanner<'a> {
         Ok(())
     }
 
+    // [97] c-ns-tag-property ::= c-verbatim-tag | c-ns-shorthand-tag | c-non-specific-tag
+    // [98] c-verbatim-tag ::= "!<" ns-uri-char+ '>'
+    // [99] c-ns-shorthand-tag ::= c-tag-handle ns-tag-char+
+    // [100] c-non-specific-tag ::= '!'
+    // [89] c-tag-handle ::= c-named-tag-handle | c-secondary-tag-handle | c-primary-tag-handle
     fn fetch_tag(&mut self) -> Result<()> {
         self.save_simple_key()?;
         self.simple_key_allowed = false;
@@ -1263,12 +1321,20 @@ impl<'a> Scanner<'a> {
         Ok(())
     }
 
+    // [40] ns-tag-char ::= ns-uri-char - c-tag - c-flow-indicator
     fn scan_tag_suffix(&mut self) {
         while is_uri_char(self.ch()) && self.ch() != b'!' && !is_flow_indicator(self.ch()) {
             self.pos += 1;
         }
     }
 
+    // [82] l-directive ::= c-directive
+    //           ( ns-yaml-directive | ns-tag-directive | ns-reserved-directive ) s-l-comments
+    // [86] ns-yaml-directive ::= "YAML" s-separate-in-line ns-yaml-version
+    // [88] ns-tag-directive ::= "TAG" s-separate-in-line c-tag-handle s-separate-in-line
+    //                         ns-tag-prefix
+    // [83] ns-reserved-directive ::= ns-directive-name
+    //                              ( s-separate-in-line ns-directive-parameter )*
     fn fetch_directive(&mut self) -> Result<()> {
         self.unroll_indent(-1);
         self.remove_simple_key()?;
@@ -1362,6 +1428,7 @@ impl<'a> Scanner<'a> {
         Ok(())
     }
 
+    // [87] ns-yaml-version ::= ns-dec-digit+ '.' ns-dec-digit+    (here one `ns-dec-digit+`)
     fn scan_version_number(&mut self) -> Result<u32> {
         let s = self.pos;
         while self.ch().is_ascii_digit() {
@@ -1373,6 +1440,7 @@ impl<'a> Scanner<'a> {
         Ok(self.src[s..self.pos].parse().unwrap_or(0))
     }
 
+    // [77] s-b-comment ::= ( s-separate-in-line c-nb-comment-text? )? b-comment
     /// After a directive or block scalar header: blanks, an optional comment, then a
     /// line break or the end.
     fn check_line_end(&mut self) -> Result<()> {
@@ -1405,6 +1473,15 @@ impl<'a> Scanner<'a> {
         Ok(())
     }
 
+    // [170] c-l+literal(n) ::= c-literal c-b-block-header(t) l-literal-content(n+m,t)
+    // [174] c-l+folded(n) ::= c-folded c-b-block-header(t) l-folded-content(n+m,t)
+    // [162] c-b-block-header(t) ::= ( ( c-indentation-indicator c-chomping-indicator(t) )
+    //                               | ( c-chomping-indicator(t) c-indentation-indicator ) )
+    //                               s-b-comment
+    // [163] c-indentation-indicator ::= [x31-x39]    # 1-9
+    // [164] c-chomping-indicator(STRIP) ::= '-'
+    //       c-chomping-indicator(KEEP)  ::= '+'
+    //       c-chomping-indicator(CLIP)  ::= ""
     fn scan_block_scalar(&mut self, literal: bool) -> Result<Token<'a>> {
         let start = self.pos;
         self.pos += 1;
@@ -1644,6 +1721,7 @@ impl<'a> Scanner<'a> {
         (self.b.get(p) == Some(&b'"')).then_some(p)
     }
 
+    // [74] s-flow-folded(n) ::= s-separate-in-line? b-l-folded(n,FLOW-IN) s-flow-line-prefix(n)
     /// After a line break inside a quoted scalar: skips the following empty lines and
     /// the next line's indentation, returning how many line breaks there were in all
     /// (the first included).
@@ -1682,6 +1760,9 @@ impl<'a> Scanner<'a> {
             && !matches!(self.b.get(line + 3), Some(&c) if !is_blank(c) && !is_break(c))
     }
 
+    // [120] c-single-quoted(n,c) ::= c-single-quote nb-single-text(n,c) c-single-quote
+    // [118] nb-single-char ::= c-quoted-quote | ( nb-json - c-single-quote )
+    // [117] c-quoted-quote ::= "''"
     fn scan_single_quoted(&mut self) -> Result<Token<'a>> {
         let start = self.pos;
         self.pos += 1;
@@ -1728,6 +1809,16 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    // [109] c-double-quoted(n,c) ::= c-double-quote nb-double-text(n,c) c-double-quote
+    // [107] nb-double-char ::= c-ns-esc-char | ( nb-json - c-escape - c-double-quote )
+    // [62] c-ns-esc-char ::= c-escape ( ns-esc-null | ns-esc-bell | ns-esc-backspace
+    //        | ns-esc-horizontal-tab | ns-esc-line-feed | ns-esc-vertical-tab | ns-esc-form-feed
+    //        | ns-esc-carriage-return | ns-esc-escape | ns-esc-space | ns-esc-double-quote
+    //        | ns-esc-slash | ns-esc-backslash | ns-esc-next-line | ns-esc-non-breaking-space
+    //        | ns-esc-line-separator | ns-esc-paragraph-separator | ns-esc-8-bit
+    //        | ns-esc-16-bit | ns-esc-32-bit )
+    // [112] s-double-escaped(n) ::= s-white* c-escape b-non-content l-empty(n,FLOW-IN)*
+    //                              s-flow-line-prefix(n)
     fn scan_double_quoted(&mut self) -> Result<Token<'a>> {
         let start = self.pos;
         self.pos += 1;
@@ -1827,6 +1918,12 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    // [131] ns-plain(n,FLOW-OUT)  ::= ns-plain-multi-line(n,FLOW-OUT)
+    //       ns-plain(n,FLOW-IN)   ::= ns-plain-multi-line(n,FLOW-IN)
+    //       ns-plain(n,BLOCK-KEY) ::= ns-plain-one-line(BLOCK-KEY)
+    //       ns-plain(n,FLOW-KEY)  ::= ns-plain-one-line(FLOW-KEY)
+    // [192] ns-l-block-map-implicit-entry(n) ::= ( ns-s-block-map-implicit-key | e-node )
+    //                                           c-l-block-map-implicit-value(n)
     fn fetch_plain_scalar(&mut self) -> Result<()> {
         if self.flow_level == 0 && self.simple_key_allowed {
             // The common `key: value` line: when the scalar is followed by `:` on its
@@ -1948,6 +2045,8 @@ impl<'a> Scanner<'a> {
             && self.line != self.document_start_line
     }
 
+    // [192] ns-l-block-map-implicit-entry(n) ::= ( ns-s-block-map-implicit-key | e-node )
+    //                                           c-l-block-map-implicit-value(n)
     /// The next key of the open block mapping when it is the common one-line plain
     /// `key:` at the mapping's indentation, read straight from the input: the key's
     /// span and where its `:` is. It may follow the line break that ended the last
@@ -2103,6 +2202,8 @@ impl<'a> Scanner<'a> {
         Some(self.pos)
     }
 
+    // [184] c-l-block-seq-entry(n) ::= c-sequence-entry [ lookahead ≠ ns-char ]
+    //                                 s-l+block-indented(n,BLOCK-IN)
     /// The next entry of the open block sequence, read straight from the input when it
     /// is `- ` and a one-line plain scalar that is no key ([`InPlace::Scalar`]), or
     /// `- ` and a plain `key:` that starts a mapping ([`InPlace::Mapping`], the
@@ -2148,6 +2249,8 @@ impl<'a> Scanner<'a> {
         Some(InPlace::Scalar(start, end, ScalarStyle::Plain))
     }
 
+    // [194] c-l-block-map-implicit-value(n) ::= c-mapping-value
+    //           ( s-l+block-node(n,BLOCK-OUT) | ( e-node s-l-comments ) )
     /// A block mapping's value right after its key's `:`, read straight from the
     /// input: on the same line, a one-line plain scalar or a one-line double-quoted
     /// one without escapes ([`InPlace::Scalar`]); on the next line, further indented,
@@ -2365,6 +2468,8 @@ impl<'a> Scanner<'a> {
         Some(span)
     }
 
+    // [133] ns-plain-one-line(c) ::= ns-plain-first(c) nb-ns-plain-in-line(c)
+    // [132] nb-ns-plain-in-line(c) ::= ( s-white* ns-plain-char(c) )*
     /// [`Scanner::scan_plain_fast`] without the debug check: the scalar's span.
     #[inline]
     fn scan_plain_one_line(&mut self) -> Option<(usize, usize)> {
@@ -2506,6 +2611,8 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    // [135] ns-plain-multi-line(n,c) ::= ns-plain-one-line(c) s-ns-plain-next-line(n,c)*
+    // [134] s-ns-plain-next-line(n,c) ::= s-flow-folded(n) ns-plain-char(c) nb-ns-plain-in-line(c)
     fn scan_plain_general(&mut self) -> Result<Token<'a>> {
         let start = self.pos;
         let indent = self.indent + 1;
@@ -2634,6 +2741,8 @@ impl<'a> Scanner<'a> {
     }
 }
 
+// [73] b-l-folded(n,c) ::= b-l-trimmed(n,c) | b-as-space
+// [71] b-l-trimmed(n,c) ::= b-non-content l-empty(n,c)+
 /// Appends the folding of `breaks` line breaks: one is a space, more are newlines.
 fn fold(buf: &mut String, breaks: usize) {
     if breaks == 1 {
@@ -2645,6 +2754,7 @@ fn fold(buf: &mut String, breaks: usize) {
     }
 }
 
+// The `( '%' ns-hex-digit{2} )` of [39] ns-uri-char.
 /// Decodes `%XX` escapes of a tag (borrowed when there are none).
 fn decode_uri(s: &str) -> Option<Cow<'_, str>> {
     if !s.contains('%') {
