@@ -118,9 +118,8 @@ where
     (quarry, serde)
 }
 
-/// Allocations of quarry's struct door per generated document, measured on 2026-11-30
-/// (lists of unknown length first take 128 bytes of items since 2026-12-03).
-/// Lower is welcome (update the figure); higher fails.
+/// Allocations of quarry's struct door per generated document (lists of unknown length
+/// first take 128 bytes of items). Lower is welcome (update the figure); higher fails.
 const CEILINGS: &[(&str, usize)] = &[
     ("small-message", 2),
     ("person-batch-25", 220),
@@ -136,9 +135,9 @@ const CEILINGS: &[(&str, usize)] = &[
 ];
 
 /// Allocations of quarry's TOML struct door per generated document (batches under
-/// `records`), measured on 2026-12-03 through the direct path, the documents read in
-/// this order: each after the first reuses the shape and open-table lists the one
-/// before left on the thread. Lower is welcome (update the figure); higher fails.
+/// `records`), through the direct path, the documents read in this order: each after
+/// the first reuses the shape and open-table lists the one before left on the thread.
+/// Lower is welcome (update the figure); higher fails.
 const TOML_CEILINGS: &[(&str, usize)] = &[
     ("small-message", 5),
     ("person-batch-25", 225),
@@ -153,10 +152,10 @@ const TOML_CEILINGS: &[(&str, usize)] = &[
     ("config", 47),
 ];
 
-/// Allocations of quarry's YAML struct door per generated document, measured on
-/// 2026-11-30 through the direct path (`yaml::DirectSource`): the value's own, plus the
-/// scalars the scanner rewrote (escapes, folding), skipped ones included. Lower is
-/// welcome (update the figure); higher fails.
+/// Allocations of quarry's YAML struct door per generated document, through the direct
+/// path (`yaml::DirectSource`): the value's own, plus the scalars the scanner rewrote
+/// (escapes, folding), skipped ones included. Lower is welcome (update the figure);
+/// higher fails.
 const YAML_CEILINGS: &[(&str, usize)] = &[
     ("small-message", 7),
     ("person-batch-25", 228),
@@ -172,8 +171,8 @@ const YAML_CEILINGS: &[(&str, usize)] = &[
 ];
 
 /// Allocations of quarry's XML struct door per generated document (batches under
-/// `records`), measured on 2026-12-03 through the direct path. Lower is welcome (update the
-/// figure); higher fails.
+/// `records`), through the direct path. Lower is welcome (update the figure); higher
+/// fails.
 const XML_CEILINGS: &[(&str, usize)] = &[
     ("small-message", 6),
     ("person-batch-25", 221),
@@ -215,8 +214,7 @@ fn arrow_nodes(fields: &arrow_schema::Fields) -> usize {
 /// quarry-arrow reading JSON Lines into one batch allocates per column, not per value:
 /// a column's vectors (values, offsets, validity, grown a few times past the first
 /// guess), the buffers and the array handed to Arrow; at most 8 times a column and 32
-/// more, and fewer times than arrow-json's reader. On the GitHub event log (about 200
-/// columns, 30 rows) it was 10 a column while Arrow's builders kept the strings.
+/// more, and fewer times than arrow-json's reader.
 fn arrow_reader_allocates_per_column_not_per_value() {
     let mut inputs: Vec<(String, Vec<u8>)> = quarry_corpus_gen::json_corpus()
         .into_iter()
@@ -306,8 +304,7 @@ where
 ///   value: at most 64 times, and never more than the plist crate;
 /// - the struct door allocates only what the value owns, and its key cache in files of
 ///   more than 256 objects: never more than the plist crate. A file gives every list's
-///   length, so a list of integers is one allocation, however long (int-list-10000 was
-///   three: room for 4096 items, then two doublings).
+///   length, so a list of integers is one allocation, however long.
 fn binary_plist_allocates_per_document() {
     let mut report = Vec::new();
     for doc in quarry_corpus_gen::plist_binary_corpus() {

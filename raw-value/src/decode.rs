@@ -479,8 +479,7 @@ fn xml_sequences() -> bool {
 
 /// How many items a list of unknown length first allocates room for: 128 bytes of them,
 /// and at least the four std's `Vec` starts with. Ten integers are then one allocation,
-/// not the three of std's steps (4, 8, 16): the two reallocations were a fifth of
-/// decoding a short JSON list of numbers (callgrind).
+/// not the three of std's steps (4, 8, 16): reallocations weigh heavily on a short list.
 const fn first_capacity<T>() -> usize {
     let size = std::mem::size_of::<T>();
     if size == 0 || 128 / size < 4 {
@@ -493,9 +492,8 @@ const fn first_capacity<T>() -> usize {
 /// The most items a list whose length the reader gave ([`PullSource::len_hint`]) is
 /// allocated room for before they are read: 16 MiB of them, and at least 4096. The hint
 /// comes from the input, so it is trusted only that far; within it, a list is one
-/// allocation. Grown from 4096 by doubling, a binary plist's 20,000 records were copied
-/// three times into fresh memory: 3,200 page faults per decode, against 2,600 when they
-/// are allocated whole.
+/// allocation: grown by doubling, a long list would be copied again and again into
+/// fresh memory, touching new pages each time.
 const fn max_preallocation<T>() -> usize {
     let size = std::mem::size_of::<T>();
     if size == 0 || (16 << 20) / size < 4096 {

@@ -423,8 +423,8 @@ pub trait PullSource<'de> {
     /// decoded; decoders never do.
     ///
     /// It borrows the source, so a facade reads and finishes the source where it was
-    /// built: taking it by value copied the whole source out of its `Result` first, twice
-    /// (2–4% of the instructions of decoding a 64-byte document, callgrind).
+    /// built: taking it by value would copy the whole source out of its `Result` first,
+    /// twice, which a small document's decode feels.
     fn finish(&mut self) -> Result<(), Fallback>;
 }
 
