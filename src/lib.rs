@@ -195,7 +195,6 @@ impl Format {
 
     /// True when this build of quarry can read and write the format.
     pub fn is_supported(self) -> bool {
-        // Each format joins this list as it lands.
         match self {
             Format::Json | Format::Jsonc => cfg!(feature = "json"),
             Format::Yaml => cfg!(feature = "yaml"),
@@ -318,7 +317,7 @@ pub enum Error {
     },
     /// The file's format could not be told from its extension.
     UnknownFormat(PathBuf),
-    /// This build does not support the format (its feature is off, or it has not landed).
+    /// This build does not support the format (its feature is off).
     Unsupported(Format),
     /// The document is not well-formed.
     Parse(ParseError),
@@ -504,8 +503,7 @@ fn decode_direct<'de, T: Decode<'de>>(bytes: &'de [u8], format: Format) -> Optio
 /// Decodes one `T` from `source` and checks that the document ended there.
 ///
 /// The source is read and finished where it was built, inside its `Result`: moved out
-/// first (for `decode_direct`, or for a `finish` that took it by value), a source of
-/// several hundred bytes was copied for every document.
+/// first, a source of several hundred bytes would be copied for every document.
 #[cfg(any(
     feature = "json",
     feature = "toml",

@@ -69,20 +69,6 @@ fn from_path_reads_the_example_config() {
 }
 
 #[test]
-#[cfg(not(feature = "plist"))]
-fn formats_that_have_not_landed_say_so() {
-    assert!(!Format::Plist.is_supported());
-    assert!(matches!(
-        quarry::parse_raw(b"<plist/>", Format::Plist),
-        Err(Error::Unsupported(Format::Plist))
-    ));
-    assert!(matches!(
-        quarry::to_vec(&1u8, Format::Plist),
-        Err(Error::Unsupported(Format::Plist))
-    ));
-}
-
-#[test]
 fn toml_configs_decode_and_errors_point_into_the_file() {
     #[derive(quarry::Decode, Debug, PartialEq)]
     struct Server {
