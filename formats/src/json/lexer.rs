@@ -302,6 +302,9 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
         }
     }
 
+    // false = %x66.61.6c.73.65   ; false
+    // null  = %x6e.75.6c.6c      ; null
+    // true  = %x74.72.75.65      ; true
     /// Reads the literal `true`, `false` or `null` at the current position.
     #[inline]
     pub fn read_literal(&mut self, literal: &'static str) -> Result<(), Error> {
@@ -332,6 +335,10 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
         })
     }
 
+    // string = quotation-mark *char quotation-mark
+    // char = unescaped / escape ( %x22 / %x5C / %x2F / %x62 / %x66 / %x6E / %x72 / %x74 /
+    //                             %x75 4HEXDIG )  ; " \ / b f n r t uXXXX
+    // unescaped = %x20-21 / %x23-5B / %x5D-10FFFF
     /// Reads a string whose opening `"` is at the current position.
     #[inline]
     pub fn read_string<'s>(&mut self, scratch: &'s mut String) -> Result<Text<'a, 's>, Error> {
@@ -418,6 +425,7 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
         }
     }
 
+    // string = quotation-mark *char quotation-mark
     /// [`Lexer::read_string_onto`] for a string with escapes (or a malformed one).
     #[inline(never)]
     fn decode_string_onto(&mut self, out: &mut String) -> Result<(), Error> {
@@ -496,6 +504,8 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
         }
     }
 
+    // The `escape %x75 4HEXDIG` of `char`; a character past U+FFFF is written as two of
+    // them, a UTF-16 surrogate pair (RFC 8259, section 7).
     /// Decodes `\uXXXX` (or a surrogate pair `\uD83D\uDE00`) at `i`; returns the char
     /// and the length of the escape text.
     fn decode_unicode_escape(&self, i: usize) -> Result<(char, usize), Error> {
@@ -548,6 +558,10 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
         self.scan_number().map(|token| token.value())
     }
 
+    // number = [ minus ] int [ frac ] [ exp ]
+    // int = zero / ( digit1-9 *DIGIT )
+    // frac = decimal-point 1*DIGIT
+    // exp = e [ minus / plus ] 1*DIGIT
     /// Scans a number starting at the current position, checking the grammar but not
     /// converting it: [`NumberToken::value`] converts on demand, so a builder that does
     /// not need the value (validation, skipping) does not pay for conversion.
@@ -658,6 +672,8 @@ fn whitespace_end(bytes: &[u8], pos: usize) -> usize {
     whitespace_run_end(bytes, pos)
 }
 
+// RFC 8259:
+// ws = *( %x20 / %x09 / %x0A / %x0D )  ; Space, Horizontal tab, Line feed, Carriage return
 /// The end of the whitespace run at `pos` (which is white space); after a line break,
 /// the indentation is skipped eight spaces at a time.
 #[inline(always)]
@@ -800,6 +816,8 @@ impl<'a> NumberToken<'a> {
     }
 }
 
+// char = unescaped / escape ( %x22 / %x5C / %x2F / %x62 / %x66 / %x6E / %x72 / %x74 /
+//                             %x75 4HEXDIG )  ; " \ / b f n r t uXXXX
 /// JSON's escapes, decoded as a string's runs are copied ([`decode_string_runs`]);
 /// a malformed one ends the string, and [`Lexer::string_error`] says why.
 impl<const JSONC: bool> Escapes for Lexer<'_, JSONC> {

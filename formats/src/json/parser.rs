@@ -99,6 +99,8 @@ impl<'a, const JSONC: bool> Parser<'a, JSONC> {
         result
     }
 
+    // member = string name-separator value
+    // name-separator  = ws %x3A ws  ; : colon
     /// Reads an object key and the `:` after it; the opening `"` is next. Always inlined:
     /// as a call, its prologue, epilogue and `Result` in memory would cost the tree door
     /// more than the key's own work.
@@ -126,6 +128,7 @@ impl<'a, const JSONC: bool> Parser<'a, JSONC> {
         Ok(())
     }
 
+    // value = false / null / true / object / array / number / string
     /// Parses one value (after optional whitespace) into `builder`.
     pub fn parse_value<B: JsonBuilder<'a>>(&mut self, builder: &mut B) -> Result<B::Value, Error> {
         self.parse_with_stack(builder, &mut Vec::new())
@@ -153,6 +156,15 @@ impl<'a, const JSONC: bool> Parser<'a, JSONC> {
         result
     }
 
+    // value = false / null / true / object / array / number / string
+    // object = begin-object [ member *( value-separator member ) ] end-object
+    // array = begin-array [ value *( value-separator value ) ] end-array
+    // begin-array     = ws %x5B ws  ; [ left square bracket
+    // begin-object    = ws %x7B ws  ; { left curly bracket
+    // end-array       = ws %x5D ws  ; ] right square bracket
+    // end-object      = ws %x7D ws  ; } right curly bracket
+    // value-separator = ws %x2C ws  ; , comma
+    // (JSONC also allows one trailing `value-separator`, and comments wherever `ws` may be)
     /// [`Parser::parse_with_stack`]'s loop, always inlined into it.
     #[inline(always)]
     fn parse_loop<B: JsonBuilder<'a>>(
@@ -377,6 +389,7 @@ fn parse_jsonc_document<'a, B: JsonBuilder<'a>>(
     parse_document::<B, true>(input, builder, limits)
 }
 
+// JSON-text = ws value ws
 /// [`parse_source`], the dialect settled at compile time.
 #[inline(always)]
 fn parse_document<'a, B: JsonBuilder<'a>, const JSONC: bool>(
