@@ -126,6 +126,10 @@ pub(super) fn scan_attribute(b: &[u8], from: usize, quote: u8) -> usize {
     from + first_rare(&rest[..end], rare_in_attribute).unwrap_or(end)
 }
 
+// [4] NameStartChar ::= ":" | [A-Z] | "_" | [a-z] | [#xC0-#xD6] | [#xD8-#xF6] | [#xF8-#x2FF]
+//                     | [#x370-#x37D] | [#x37F-#x1FFF] | [#x200C-#x200D] | [#x2070-#x218F]
+//                     | [#x2C00-#x2FEF] | [#x3001-#xD7FF] | [#xF900-#xFDCF] | [#xFDF0-#xFFFD]
+//                     | [#x10000-#xEFFFF]
 /// XML 1.0 (fifth edition) `NameStartChar`.
 #[inline]
 pub(crate) fn is_name_start(c: char) -> bool {
@@ -137,6 +141,7 @@ pub(crate) fn is_name_start(c: char) -> bool {
         | '\u{F900}'..='\u{FDCF}' | '\u{FDF0}'..='\u{FFFD}' | '\u{10000}'..='\u{EFFFF}')
 }
 
+// [4a] NameChar ::= NameStartChar | "-" | "." | [0-9] | #xB7 | [#x0300-#x036F] | [#x203F-#x2040]
 /// XML 1.0 (fifth edition) `NameChar`.
 #[inline]
 pub(crate) fn is_name_char(c: char) -> bool {
@@ -144,6 +149,7 @@ pub(crate) fn is_name_char(c: char) -> bool {
         || matches!(c, '-' | '.' | '0'..='9' | '\u{B7}' | '\u{300}'..='\u{36F}' | '\u{203F}'..='\u{2040}')
 }
 
+// [2] Char ::= #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]
 /// XML's `Char` production.
 #[inline]
 pub(crate) fn is_xml_char(c: char) -> bool {
@@ -157,6 +163,7 @@ pub(crate) fn is_name(s: &str) -> bool {
 }
 
 #[inline]
+// [3] S ::= (#x20 | #x9 | #xD | #xA)+    (one of them)
 pub(super) fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }

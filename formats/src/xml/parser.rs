@@ -11,6 +11,9 @@
 //! Scanning uses byte-class tables built by `const fn`: text runs, attribute values
 //! and names take a straight loop over bytes that need no attention; anything rare
 //! (references, `\r`, non-ASCII names, errors) leaves the loop.
+//!
+//! Each step quotes its productions from XML 1.0 (Fifth Edition) and Namespaces in
+//! XML 1.0 (Third Edition), numbered as there.
 
 use std::borrow::Cow;
 use std::cell::Cell;
@@ -129,6 +132,7 @@ impl<'b> Cursor<'b> {
     fn starts_with(&self, prefix: &[u8]) -> bool {
         self.s.as_bytes()[self.pos.min(self.s.len())..].starts_with(prefix)
     }
+    // [3] S ::= (#x20 | #x9 | #xD | #xA)+
     /// Skips white space; true if there was any.
     #[inline]
     fn skip_ws(&mut self) -> bool {
@@ -212,6 +216,10 @@ struct NameInfo {
 }
 
 impl NameInfo {
+    // Namespaces in XML 1.0:
+    // [7] QName ::= PrefixedName | UnprefixedName
+    // [8] PrefixedName ::= Prefix ':' LocalPart
+    // [9] UnprefixedName ::= LocalPart
     /// A valid QName: no colon, or one colon with a non-empty part on both sides.
     #[inline]
     fn is_qname(&self) -> bool {
@@ -386,6 +394,7 @@ impl<'a> Parser<'a> {
     // -----------------------------------------------------------------------------
     // Names.
 
+    // [5] Name ::= NameStartChar (NameChar)*
     /// Scans a `Name` at the cursor. The usual name, ASCII without a colon, is read
     /// here; any other goes to [`Parser::any_name`], which reads it again from the start.
     #[inline(always)]
@@ -488,6 +497,7 @@ impl<'a> Parser<'a> {
         }
     }
 
+    // Namespaces in XML 1.0: [4] NCName ::= Name - (Char* ':' Char*)
     /// A name that must not contain a colon with namespaces (entity names, PI
     /// targets, notations).
     fn ncname(&self, c: &mut Cursor<'_>) -> Result<NameInfo> {
@@ -498,6 +508,7 @@ impl<'a> Parser<'a> {
         Ok(name)
     }
 
+    // [7] Nmtoken ::= (NameChar)+
     /// `Nmtoken`: one or more name characters.
     fn nmtoken(&self, c: &mut Cursor<'_>) -> Result<()> {
         let start = c.pos;
@@ -564,6 +575,7 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
+    // [15] Comment ::= '<!--' ((Char - '-') | ('-' (Char - '-')))* '-->'
     /// `<!--` ... `-->`: returns the content run.
     fn comment(&mut self, c: &mut Cursor<'_>) -> Result<(Run, usize)> {
         let start = c.pos;
@@ -583,6 +595,8 @@ impl<'a> Parser<'a> {
         Ok((run, end))
     }
 
+    // [16] PI ::= '<?' PITarget (S (Char* - (Char* '?>' Char*)))? '?>'
+    // [17] PITarget ::= Name - (('X' | 'x') ('M' | 'm') ('L' | 'l'))
     /// `<?target data?>`: returns the target's bounds and the data run.
     fn pi(&mut self, c: &mut Cursor<'_>) -> Result<(NameInfo, Run)> {
         c.pos += 2;
@@ -629,6 +643,9 @@ impl<'a> Parser<'a> {
     // -----------------------------------------------------------------------------
     // The document.
 
+    // [1] document ::= prolog element Misc*
+    // [22] prolog ::= XMLDecl? Misc* (doctypedecl Misc*)?
+    // [27] Misc ::= Comment | PI | S
     pub(crate) fn document<B: XmlBuilder<'a>>(&mut self, b: &mut B) -> Result<()> {
         let src = self.src;
         b.source(src);
@@ -683,6 +700,12 @@ impl<'a> Parser<'a> {
         }
     }
 
+    // [23] XMLDecl ::= '<?xml' VersionInfo EncodingDecl? SDDecl? S? '?>'
+    // [24] VersionInfo ::= S 'version' Eq ("'" VersionNum "'" | '"' VersionNum '"')
+    // [26] VersionNum ::= '1.' [0-9]+
+    // [80] EncodingDecl ::= S 'encoding' Eq ('"' EncName '"' | "'" EncName "'" )
+    // [81] EncName ::= [A-Za-z] ([A-Za-z0-9._] | '-')*
+    // [32] SDDecl ::= S 'standalone' Eq (("'" ('yes' | 'no') "'") | ('"' ('yes' | 'no') '"'))
     fn xml_declaration<B: XmlBuilder<'a>>(&mut self, c: &mut Cursor<'_>, b: &mut B) -> Result<()> {
         let invalid = |p: &Self, c: &Cursor<'_>| p.error(c, c.pos, ErrorKind::InvalidDeclaration);
         c.pos = 5;
@@ -751,6 +774,7 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
+    // [25] Eq ::= S? '=' S?
     /// `Eq` and a quoted value in the XML declaration; returns the value's bounds.
     fn decl_value(&self, c: &mut Cursor<'_>) -> Result<(usize, usize)> {
         c.skip_ws();
@@ -771,6 +795,8 @@ impl<'a> Parser<'a> {
     // -----------------------------------------------------------------------------
     // Elements and content.
 
+    // [40] STag ::= '<' Name (S Attribute)* S? '>'
+    // [44] EmptyElemTag ::= '<' Name (S Attribute)* S? '/>'
     /// Parses a start tag at `<`; reports it, and its end too when it is empty.
     /// Returns true for an empty-element tag.
     fn start_tag<B: XmlBuilder<'a>>(&mut self, c: &mut Cursor<'_>, b: &mut B) -> Result<bool> {
@@ -901,6 +927,7 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
+    // [41] Attribute ::= Name Eq AttValue
     /// One attribute, pushed on `self.attrs`.
     fn attribute(&mut self, c: &mut Cursor<'_>) -> Result<()> {
         let name = self.name(c)?;
@@ -932,6 +959,7 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
+    // [10] AttValue ::= '"' ([^<&"] | Reference)* '"' | "'" ([^<&'] | Reference)* "'"
     /// An attribute value at its opening quote, normalized (§3.3.3, as CDATA).
     fn att_value(&mut self, c: &mut Cursor<'_>) -> Result<Value<'a>> {
         let quote = match c.peek() {
@@ -1096,6 +1124,7 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
+    // [66] CharRef ::= '&#' [0-9]+ ';' | '&#x' [0-9a-fA-F]+ ';'
     /// `&#...;` at the cursor: the character, checked against `Char`.
     fn char_ref(&self, c: &mut Cursor<'_>) -> Result<char> {
         let start = c.pos;
@@ -1205,6 +1234,8 @@ impl<'a> Parser<'a> {
         self.pending = Pending::None;
     }
 
+    // [43] content ::= CharData? ((element | Reference | CDSect | PI | Comment) CharData?)*
+    // [14] CharData ::= [^<&]* - ([^<&]* ']]>' [^<&]*)
     /// Content until the element open at `base` closes (in the document), or to the end
     /// of an entity's replacement text.
     fn content<B: XmlBuilder<'a>>(
@@ -1275,6 +1306,11 @@ impl<'a> Parser<'a> {
         }
     }
 
+    // [39] element ::= EmptyElemTag | STag content ETag
+    // [18] CDSect ::= CDStart CData CDEnd
+    // [19] CDStart ::= '<![CDATA['
+    // [20] CData ::= (Char* - (Char* ']]>' Char*))
+    // [21] CDEnd ::= ']]>'
     /// Markup in content at `<`. Returns true when the element open at `base` (the
     /// root, in the document) has closed.
     fn markup<B: XmlBuilder<'a>>(
@@ -1312,6 +1348,7 @@ impl<'a> Parser<'a> {
         Ok(false)
     }
 
+    // [42] ETag ::= '</' Name S? '>'
     fn end_tag<B: XmlBuilder<'a>>(
         &mut self,
         c: &mut Cursor<'_>,
@@ -1364,6 +1401,8 @@ impl<'a> Parser<'a> {
         Ok(c.main && self.open.len() == base)
     }
 
+    // [67] Reference ::= EntityRef | CharRef
+    // [68] EntityRef ::= '&' Name ';'
     /// A reference in content at `&`.
     fn reference<B: XmlBuilder<'a>>(
         &mut self,

@@ -6,6 +6,7 @@
 use super::*;
 
 impl<'a> Parser<'a> {
+    // [28] doctypedecl ::= '<!DOCTYPE' S Name (S ExternalID)? S? ('[' intSubset ']' S?)? '>'
     pub(super) fn doctype<B: XmlBuilder<'a>>(
         &mut self,
         c: &mut Cursor<'_>,
@@ -50,6 +51,9 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
+    // [75] ExternalID ::= 'SYSTEM' S SystemLiteral | 'PUBLIC' S PubidLiteral S SystemLiteral
+    // [83] PublicID ::= 'PUBLIC' S PubidLiteral
+    // [13] PubidChar ::= #x20 | #xD | #xA | [a-zA-Z0-9] | [-'()+,./:=?;!*#@$_%]
     /// `SYSTEM "sys"` or `PUBLIC "pub" "sys"` (with `public_only`, the system literal
     /// of PUBLIC may be missing, as in notations).
     #[allow(clippy::type_complexity)]
@@ -109,6 +113,8 @@ impl<'a> Parser<'a> {
         Ok((Some(public), Some(sys)))
     }
 
+    // [11] SystemLiteral ::= ('"' [^"]* '"') | ("'" [^']* "'")
+    // [12] PubidLiteral ::= '"' PubidChar* '"' | "'" (PubidChar - "'")* "'"
     /// A quoted literal; returns the bounds inside the quotes.
     fn literal(&self, c: &mut Cursor<'_>) -> Result<(usize, usize)> {
         let quote = match c.peek() {
@@ -133,6 +139,9 @@ impl<'a> Parser<'a> {
         Ok((start, end))
     }
 
+    // [28b] intSubset ::= (markupdecl | DeclSep)*
+    // [28a] DeclSep ::= PEReference | S
+    // [29] markupdecl ::= elementdecl | AttlistDecl | EntityDecl | NotationDecl | PI | Comment
     /// Declarations until `]` (in the document) or the end of a parameter entity.
     fn internal_subset(&mut self, c: &mut Cursor<'_>, depth: usize) -> Result<()> {
         loop {
@@ -168,6 +177,7 @@ impl<'a> Parser<'a> {
         }
     }
 
+    // [69] PEReference ::= '%' Name ';'
     fn pe_reference(&mut self, c: &mut Cursor<'_>, depth: usize) -> Result<()> {
         let start = c.pos;
         c.pos += 1;
@@ -228,6 +238,8 @@ impl<'a> Parser<'a> {
         self.expect(c, b'>', "`>`")
     }
 
+    // [45] elementdecl ::= '<!ELEMENT' S Name S contentspec S? '>'
+    // [46] contentspec ::= 'EMPTY' | 'ANY' | Mixed | children
     fn element_decl(&mut self, c: &mut Cursor<'_>) -> Result<()> {
         c.pos += 9;
         self.decl_require_ws(c)?;
@@ -248,6 +260,11 @@ impl<'a> Parser<'a> {
         self.decl_end(c)
     }
 
+    // [51] Mixed ::= '(' S? '#PCDATA' (S? '|' S? Name)* S? ')*' | '(' S? '#PCDATA' S? ')'
+    // [47] children ::= (choice | seq) ('?' | '*' | '+')?
+    // [48] cp ::= (Name | choice | seq) ('?' | '*' | '+')?
+    // [49] choice ::= '(' S? cp ( S? '|' S? cp )+ S? ')'
+    // [50] seq ::= '(' S? cp ( S? ',' S? cp )* S? ')'
     /// `Mixed` or `children`, at `(`, without recursion.
     fn content_model(&mut self, c: &mut Cursor<'_>) -> Result<()> {
         c.pos += 1;
@@ -332,6 +349,10 @@ impl<'a> Parser<'a> {
         }
     }
 
+    // [52] AttlistDecl ::= '<!ATTLIST' S Name AttDef* S? '>'
+    // [53] AttDef ::= S Name S AttType S DefaultDecl
+    // [54] AttType ::= StringType | TokenizedType | EnumeratedType
+    // [60] DefaultDecl ::= '#REQUIRED' | '#IMPLIED' | (('#FIXED' S)? AttValue)
     fn attlist_decl(&mut self, c: &mut Cursor<'_>) -> Result<()> {
         c.pos += 9;
         self.decl_require_ws(c)?;
@@ -418,6 +439,8 @@ impl<'a> Parser<'a> {
         }
     }
 
+    // [58] NotationType ::= 'NOTATION' S '(' S? Name (S? '|' S? Name)* S? ')'
+    // [59] Enumeration ::= '(' S? Nmtoken (S? '|' S? Nmtoken)* S? ')'
     /// `( a | b | c )` of names (NOTATION) or name tokens.
     fn enumeration(&self, c: &mut Cursor<'_>, names: bool) -> Result<()> {
         self.expect(c, b'(', "`(`")?;
@@ -440,6 +463,11 @@ impl<'a> Parser<'a> {
         }
     }
 
+    // [71] GEDecl ::= '<!ENTITY' S Name S EntityDef S? '>'
+    // [72] PEDecl ::= '<!ENTITY' S '%' S Name S PEDef S? '>'
+    // [73] EntityDef ::= EntityValue | (ExternalID NDataDecl?)
+    // [74] PEDef ::= EntityValue | ExternalID
+    // [76] NDataDecl ::= S 'NDATA' S Name
     fn entity_decl(&mut self, c: &mut Cursor<'_>) -> Result<()> {
         c.pos += 8;
         self.require_ws(c)?;
@@ -494,6 +522,8 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
+    // [9] EntityValue ::= '"' ([^%&"] | PEReference | Reference)* '"'
+    //                  |  "'" ([^%&'] | PEReference | Reference)* "'"
     /// An `EntityValue` literal: its replacement text (character references decoded,
     /// general entity references kept, line ends normalized).
     fn entity_value(&mut self, c: &mut Cursor<'_>) -> Result<String> {
@@ -551,6 +581,7 @@ impl<'a> Parser<'a> {
         }
     }
 
+    // [82] NotationDecl ::= '<!NOTATION' S Name S (ExternalID | PublicID) S? '>'
     fn notation_decl(&mut self, c: &mut Cursor<'_>) -> Result<()> {
         c.pos += 10;
         self.decl_require_ws(c)?;

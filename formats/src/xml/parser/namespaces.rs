@@ -20,6 +20,10 @@ impl<'a> Parser<'a> {
         self.declared_namespaces(c, name)
     }
 
+    // Namespaces in XML 1.0:
+    // [1] NSAttName ::= PrefixedAttName | DefaultAttName
+    // [2] PrefixedAttName ::= 'xmlns:' NCName
+    // [3] DefaultAttName ::= 'xmlns'
     /// [`Parser::namespaces`] for a tag with attributes or a prefix.
     #[inline(never)]
     fn declared_namespaces(&mut self, c: &Cursor<'_>, name: &NameInfo) -> Result<u32> {
