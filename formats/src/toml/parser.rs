@@ -5,6 +5,8 @@
 //! table was made), never its values, and checks every redefinition rule against it
 //! before the builder hears of anything. Arrays and inline tables nest on a heap stack,
 //! so no input can overflow the call stack.
+//!
+//! Each step quotes the rules it reads from TOML 1.0.0's ABNF (`toml.abnf`).
 
 use std::borrow::Cow;
 use std::cell::Cell;
