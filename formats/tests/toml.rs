@@ -690,7 +690,7 @@ fn integers_fast_and_slow_agree_at_the_edges() {
 
 /// A number's digits are read before anything else is looked for: digits followed by
 /// `-` or `:`, and a `0` followed by `x`, `o` or `b`, are then read as a datetime or a
-/// radix integer, exactly as when those were looked for first.
+/// radix integer, exactly as a reader that looks for those first would read them.
 #[test]
 fn dates_times_and_radix_prefixes_are_told_from_integers_after_the_digits() {
     let value = value_of;
