@@ -683,8 +683,8 @@ impl WindowInteger {
 
     /// [`WindowInteger::magnitude`] for the integer part of a decimal, which is usually
     /// one digit (`0.5`, `-3.25`): that digit is its value, where the fold shifts it to
-    /// the top of a word of `0`s and multiplies three times. Integers keep the plain fold:
-    /// they seldom have one digit, so the branch would only cost them.
+    /// the top of a word of `0`s and multiplies three times. Integers keep the plain fold,
+    /// which a branch on one digit only slows.
     #[inline(always)]
     pub fn decimal_magnitude(&self) -> u64 {
         if self.digits == 1 {
@@ -833,7 +833,8 @@ pub(crate) fn skip_spaces(bytes: &[u8], mut i: usize) -> usize {
 
 /// The offset of the first byte at or after `i` that cannot be in a TOML bare key (one
 /// of `A-Za-z0-9_-`), or `bytes.len()`: eight bytes at a time, so the key's end costs no
-/// mispredicted branch (a byte loop's exit dominates the key step of short keys). The tail is read as a word padded with zero bytes, which stop it.
+/// mispredicted branch, as a byte loop's exit would on every key. The tail is read as a
+/// word padded with zero bytes, which stop it.
 #[inline(always)]
 pub(crate) fn bare_key_end(bytes: &[u8], mut i: usize) -> usize {
     while let Some(chunk) = bytes.get(i..i + 8) {

@@ -102,8 +102,8 @@ impl<'a, const JSONC: bool> Parser<'a, JSONC> {
     // member = string name-separator value
     // name-separator  = ws %x3A ws  ; : colon
     /// Reads an object key and the `:` after it; the opening `"` is next. Always inlined:
-    /// as a call, its prologue, epilogue and `Result` in memory would cost the tree door
-    /// more than the key's own work.
+    /// as a call, its prologue, epilogue and `Result` in memory would be a large share
+    /// of a key's cost in the tree door.
     #[inline(always)]
     fn read_key<B: JsonBuilder<'a>>(
         lexer: &mut Lexer<'a, JSONC>,

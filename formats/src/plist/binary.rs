@@ -66,7 +66,7 @@ pub(super) struct Reader<'a> {
 
 /// The big-endian unsigned integer in `bytes` (at most 8 of them). The widths files use
 /// (integers of 1, 2, 4 and 8 bytes; offsets of 1 to 4) are single loads: a byte loop
-/// would dominate decoding a list of integers.
+/// would be a large share of decoding a list of integers.
 #[inline(always)]
 fn be(bytes: &[u8]) -> u64 {
     match *bytes {
@@ -426,8 +426,7 @@ impl<'a> Reader<'a> {
     ) -> Result<(Text<'a, 's>, Span)> {
         let key_ref = self.reference(key_at);
         // Keys repeat (writers share them): known ASCII keys skip decoding. The slot is a
-        // mask of the reference, since a division would cost more than the rest of the
-        // lookup.
+        // mask of the reference: a division would be a large share of the lookup.
         let slot = cache.get_mut((key_ref % KEY_CACHE as u64) as usize);
         match slot {
             Some(slot) if slot.0 == key_ref => {

@@ -526,10 +526,10 @@ impl<'a> Lexer<'a> {
     /// anything else, which [`Lexer::value`] reads the long way (and where it reports
     /// every error). Digits followed by `-` or `:` may be a date or a time, and a `0`
     /// followed by `x`, `o` or `b` a radix prefix: the long way looks for those first.
-    /// (Looked for before the digits are read, they would cost every small integer more
-    /// than its digits.) The direct path reads a number field here, in registers, without
+    /// (Looked for before the digits are read, they would be a large share of reading a
+    /// small integer.) The direct path reads a number field here, in registers, without
     /// the [`Scalar`] around it: returned through memory from [`Lexer::value`], a large
-    /// function, the `Scalar` would cost more than the integer's own reading.
+    /// function, the `Scalar` would cost as much as reading the integer.
     #[inline(always)]
     pub(super) fn plain_number(&mut self) -> Option<PlainNumber> {
         let start = self.pos;
