@@ -489,6 +489,36 @@ fn xml_in_a_legacy_encoding_converts_to_utf8() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// RSS feeds in IBM855 and MacCyrillic, encodings WHATWG leaves out or names otherwise:
+/// `check` accepts them, and `get` reads their text as the UTF-8 copy's.
+#[test]
+fn check_reads_feeds_in_ibm855_and_maccyrillic() {
+    let dir = repo().join("testdata/encodings");
+    let files: Vec<String> = ["rss-ibm855.xml", "rss-maccyrillic.xml"]
+        .iter()
+        .map(|name| dir.join(name).to_str().unwrap().to_owned())
+        .collect();
+    for file in &files {
+        let out = quarry(&["check", file]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{file}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(
+            run_ok(&["get", file, "rss.channel.title"]),
+            "Новости Заречья\n"
+        );
+        assert_eq!(
+            run_ok(&["get", file, "rss.channel.item[1].title"]),
+            "«Щелкунчик» в Доме культуры\n"
+        );
+    }
+    let out = quarry(&["check", &files[0], &files[1]]);
+    assert_eq!(out.status.code(), Some(0));
+}
+
 #[test]
 fn plists_in_every_form_and_bplist_output() {
     let binary = repo().join("testdata/corpus/plist/rust-plist-binary.plist");

@@ -3,11 +3,29 @@
 //! parse of transcoded text feed a builder that borrows from the original input.
 //!
 //! UTF-8 input pays nothing here: it is validated and parsed in place. UTF-16 is read by
-//! its byte order mark (or the `<?` it starts with); ISO-8859-1 (and its aliases
-//! `latin1`, `l1`) maps each byte to the code point of the same number, as XML parsers
-//! read it; every other encoding of the WHATWG Encoding Standard, by any of its labels,
-//! is decoded with `encoding_rs` (windows-125x, the other ISO-8859 parts, KOI8-R/U,
-//! IBM866, x-mac-cyrillic, Shift_JIS, EUC-JP, ISO-2022-JP, GBK, gb18030, Big5, EUC-KR).
+//! its byte order mark (or the `<?` it starts with). Every other encoding is named by the
+//! XML declaration, by any label iconv, CPython or the WHATWG Encoding Standard gives it,
+//! compared without regard to case or punctuation (`IBM855`, `cp855`, `csIBM855`,
+//! `MacCyrillic`, `mac-cyrillic` and `x-mac-cyrillic` all read):
+//!
+//! - the single-byte encodings WHATWG leaves out, by the tables of Unicode's mapping files
+//!   as CPython has them (`encoding/gen_single_byte.py` wrote `encoding/single_byte.rs`):
+//!   the IBM PC code pages 437, 720, 737, 775, 850, 852, 855 to 858, 860 to 865, 869, 1006
+//!   and 1125; MacArabic, MacCentralEurope, MacCroatian, MacFarsi, MacGreek, MacIceland,
+//!   MacRomanian and MacTurkish; ISO-8859-11, TIS-620, KOI8-T, KZ-1048, PTCP154 and
+//!   HP-ROMAN8;
+//! - the labels WHATWG reads as another encoding, by their own tables, as iconv, CPython and
+//!   XML parsers read them: ISO-8859-1 and ISO-8859-9 (WHATWG: windows-1252 and
+//!   windows-1254, which differ in bytes 0x80 to 0x9F), ISO-8859-11 and TIS-620 (WHATWG:
+//!   windows-874) and KOI8-U (WHATWG: KOI8-RU, which differs in 0xAE and 0xBE);
+//! - every other encoding of the WHATWG Encoding Standard with `encoding_rs`:
+//!   windows-125x and windows-874, the other ISO-8859 parts, KOI8-R, IBM866, macintosh
+//!   (MacRoman), x-mac-cyrillic (MacCyrillic), Shift_JIS, EUC-JP, ISO-2022-JP, GBK,
+//!   gb18030, Big5 and EUC-KR.
+//!
+//! Anything else (EBCDIC, UTF-32, ISO-2022-KR, ...) is an
+//! [`ErrorKind::UnsupportedEncoding`] naming it, and a byte the declared encoding does not
+//! define an [`ErrorKind::InvalidEncoded`] at that byte.
 //! Spans of transcoded input refer to the UTF-8 text (`Document::source`); lines and
 //! columns, counted in characters, are the same in the original bytes.
 
@@ -20,6 +38,9 @@ use super::builder::{
 };
 use super::chars::is_ws;
 use super::error::{Error, ErrorKind};
+
+#[rustfmt::skip]
+mod single_byte;
 
 type Result<T> = std::result::Result<T, Error>;
 
@@ -67,38 +88,25 @@ pub(crate) fn decode_input(input: &[u8], limits: Limits) -> Result<Input<'_>> {
         [0xEF, 0xBB, 0xBF, rest @ ..] => (rest, true),
         _ => (input, false),
     };
-    let declared = declared_encoding(body);
-    if let Some(name) = declared {
-        let lower = name.to_ascii_lowercase();
-        match lower.as_str() {
-            "utf-8" | "utf8" | "us-ascii" | "ascii" => {}
-            "iso-8859-1" | "latin1" | "iso_8859-1" | "l1" | "latin-1" if !bom => {
-                return Ok(Input::Transcoded(
-                    body.iter().map(|&b| b as char).collect(),
-                    Encoding::Declared,
-                ));
+    if let Some(name) = declared_encoding(body) {
+        let mismatch = || Err(Error::new(ErrorKind::EncodingMismatch, body, 0));
+        match Declared::of(name) {
+            Declared::Utf8 => {}
+            // A byte order mark says UTF-8 (or UTF-16, handled above): any other encoding
+            // contradicts it.
+            Declared::Utf16 => return mismatch(),
+            Declared::SingleByte(_) | Declared::Whatwg(_) if bom => return mismatch(),
+            Declared::SingleByte(table) => {
+                return decode_single_byte(body, table, name)
+                    .map(|text| Input::Transcoded(text, Encoding::Declared));
             }
-            "utf-16" | "utf-16le" | "utf-16be" | "ucs-2" | "iso-10646-ucs-2" => {
-                return Err(Error::new(ErrorKind::EncodingMismatch, body, 0));
+            Declared::Whatwg(encoding) => {
+                return transcode(body, encoding, name)
+                    .map(|text| Input::Transcoded(text, Encoding::Declared));
             }
-            _ => {
-                let Some(encoding) = encoding_rs::Encoding::for_label(lower.as_bytes())
-                    .filter(|e| *e != encoding_rs::REPLACEMENT)
-                else {
-                    let kind = ErrorKind::UnsupportedEncoding(name.to_owned());
-                    return Err(Error::new(kind, body, 0));
-                };
-                if encoding == encoding_rs::UTF_8 {
-                    // Another label of UTF-8 (`unicode-1-1-utf-8`): read in place.
-                } else if bom
-                    || encoding == encoding_rs::UTF_16LE
-                    || encoding == encoding_rs::UTF_16BE
-                {
-                    return Err(Error::new(ErrorKind::EncodingMismatch, body, 0));
-                } else {
-                    return transcode(body, encoding, name)
-                        .map(|text| Input::Transcoded(text, Encoding::Declared));
-                }
+            Declared::Unknown => {
+                let kind = ErrorKind::UnsupportedEncoding(name.to_owned());
+                return Err(Error::new(kind, body, 0));
             }
         }
     }
@@ -106,6 +114,106 @@ pub(crate) fn decode_input(input: &[u8], limits: Limits) -> Result<Input<'_>> {
         Ok(s) => Ok(Input::Borrowed(s)),
         Err(at) => Err(Error::new(ErrorKind::InvalidUtf8, body, at)),
     }
+}
+
+/// What an XML declaration's `encoding` names.
+enum Declared {
+    /// UTF-8 or ASCII: the input is read in place.
+    Utf8,
+    /// UTF-16, which a document without a byte order mark cannot be in.
+    Utf16,
+    /// A single-byte encoding WHATWG leaves out (or reads as another).
+    SingleByte(&'static SingleByte),
+    /// An encoding of the WHATWG Encoding Standard, read by `encoding_rs`.
+    Whatwg(&'static encoding_rs::Encoding),
+    /// An encoding quarry does not read.
+    Unknown,
+}
+
+impl Declared {
+    /// The encoding `name` labels: first as iconv and CPython spell it (case and
+    /// punctuation aside), then by WHATWG's labels.
+    fn of(name: &str) -> Declared {
+        let lower = name.to_ascii_lowercase();
+        match lower.as_str() {
+            "utf-8" | "utf8" | "us-ascii" | "ascii" => return Declared::Utf8,
+            "utf-16" | "utf-16le" | "utf-16be" | "ucs-2" | "iso-10646-ucs-2" => {
+                return Declared::Utf16
+            }
+            _ => {}
+        }
+        let key = normalize(&lower);
+        if let Some(table) = single_byte::table(&key) {
+            return Declared::SingleByte(table);
+        }
+        let label = single_byte::whatwg_label(&key).unwrap_or(&lower);
+        match encoding_rs::Encoding::for_label(label.as_bytes()) {
+            // Another label of UTF-8 (`unicode-1-1-utf-8`): read in place.
+            Some(encoding) if encoding == encoding_rs::UTF_8 => Declared::Utf8,
+            Some(encoding)
+                if encoding == encoding_rs::UTF_16LE || encoding == encoding_rs::UTF_16BE =>
+            {
+                Declared::Utf16
+            }
+            // WHATWG's `replacement` stands for encodings it refuses to read.
+            Some(encoding) if encoding != encoding_rs::REPLACEMENT => Declared::Whatwg(encoding),
+            _ => Declared::Unknown,
+        }
+    }
+}
+
+/// A label as the tables compare it: ASCII letters and digits only, lowercased
+/// (`IBM-855`, `ibm_855` and `IBM855` are one label).
+fn normalize(lower: &str) -> String {
+    lower
+        .bytes()
+        .filter(u8::is_ascii_alphanumeric)
+        .map(char::from)
+        .collect()
+}
+
+/// A single-byte encoding as a table: what each byte from 0x80 up decodes to, and the
+/// few bytes below 0x80 that are not ASCII (IBM864's `%`).
+pub(super) struct SingleByte {
+    /// The code point of byte `0x80 + i`; 0 where the encoding defines none.
+    high: [u16; 128],
+    /// The bytes below 0x80 that do not stand for themselves, and what they stand for.
+    low: &'static [(u8, u16)],
+}
+
+/// `body` decoded from the single-byte encoding `table` (declared as `name`); an error at
+/// the first byte it does not define.
+#[cold]
+fn decode_single_byte(body: &[u8], table: &SingleByte, name: &str) -> Result<String> {
+    let mut out = String::new();
+    if out.try_reserve(body.len()).is_err() {
+        return Err(Error::new(
+            ErrorKind::InvalidEncoded(name.to_owned()),
+            b"",
+            0,
+        ));
+    }
+    for (at, &byte) in body.iter().enumerate() {
+        let point = match byte.checked_sub(0x80) {
+            Some(i) => table.high[usize::from(i)],
+            None => match table.low.iter().find(|&&(b, _)| b == byte) {
+                Some(&(_, point)) => point,
+                None => u16::from(byte),
+            },
+        };
+        match char::from_u32(u32::from(point)) {
+            Some(c) if point != 0 || byte == 0 => out.push(c),
+            _ => {
+                // Positions count characters of the text decoded so far, then the bytes.
+                let offset = out.len();
+                let mut text = out.into_bytes();
+                text.extend_from_slice(&body[at..]);
+                let kind = ErrorKind::InvalidEncoded(name.to_owned());
+                return Err(Error::new(kind, &text, offset));
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// `body` decoded from `encoding` (declared as `name`) into UTF-8; an error at the

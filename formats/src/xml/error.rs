@@ -26,8 +26,9 @@ pub enum ErrorKind {
     InvalidUtf8,
     /// UTF-16 input with an unpaired surrogate or an odd number of bytes.
     InvalidUtf16,
-    /// An encoding quarry does not read: one outside the WHATWG Encoding Standard (EBCDIC,
-    /// IBM855, UTF-32, ...).
+    /// An encoding quarry does not read: neither in the WHATWG Encoding Standard nor one
+    /// of the single-byte encodings iconv and CPython read beyond it (EBCDIC, UTF-32,
+    /// ISO-2022-KR, ...).
     UnsupportedEncoding(String),
     /// Bytes that the declared encoding (named here) does not define.
     InvalidEncoded(String),
@@ -117,8 +118,9 @@ impl fmt::Display for ErrorKind {
             InvalidUtf16 => f.write_str("invalid UTF-16"),
             UnsupportedEncoding(name) => write!(
                 f,
-                "unsupported encoding `{name}` (quarry reads UTF-8, UTF-16 and the encodings \
-                 of the WHATWG Encoding Standard)"
+                "unsupported encoding `{name}` (quarry reads UTF-8, UTF-16, the encodings of \
+                 the WHATWG Encoding Standard and the single-byte IBM, Mac and ISO 8859 code \
+                 pages)"
             ),
             InvalidEncoded(name) => write!(f, "bytes that are not valid {name}"),
             EncodingMismatch => f.write_str("the declared encoding does not match the input"),

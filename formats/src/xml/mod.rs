@@ -66,10 +66,15 @@
 //! external parameter entity (never read) are not processed (§5.1). Line ends are
 //! normalized to `\n`. Namespace processing is on by default and can be turned off with
 //! [`Options`]. Input is UTF-8 (read in place), UTF-16 (by byte order mark), or any
-//! encoding of the WHATWG Encoding Standard its declaration names, by any label
-//! (ISO-8859-1 byte for byte; windows-125x, KOI8, IBM866, Shift_JIS, EUC-JP,
-//! ISO-2022-JP, GBK, gb18030, Big5, EUC-KR and the rest through `encoding_rs`); other
-//! encodings are an [`ErrorKind::UnsupportedEncoding`] naming them. Non-UTF-8 input is
+//! encoding its declaration names by a label iconv, CPython or the WHATWG Encoding
+//! Standard knows, case and punctuation aside: windows-125x, KOI8-R, IBM866, MacRoman,
+//! MacCyrillic, Shift_JIS, EUC-JP, ISO-2022-JP, GBK, gb18030, Big5, EUC-KR and the rest
+//! of WHATWG's through `encoding_rs`; the single-byte encodings WHATWG leaves out (the IBM
+//! PC code pages 437 to 869, 1006 and 1125, the other Mac encodings, ISO-8859-11, TIS-620,
+//! KOI8-T, KZ-1048, PTCP154, HP-ROMAN8) and the ISO-8859-1, ISO-8859-9 and KOI8-U that
+//! WHATWG reads as other encodings, by the tables of Unicode's mapping files. Other
+//! encodings (EBCDIC, UTF-32, ISO-2022-KR) are an [`ErrorKind::UnsupportedEncoding`]
+//! naming them. Non-UTF-8 input is
 //! transcoded first, and spans then refer to the UTF-8 text ([`Document::source`]);
 //! lines and columns are the same in the original bytes. Internal entities are expanded under
 //! [`Limits::max_entity_expansion`]; references to external entities are skipped
