@@ -2,7 +2,9 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod chart;
 pub mod contests;
+pub mod page;
 pub mod report;
 pub mod shapes;
 

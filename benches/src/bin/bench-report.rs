@@ -1,10 +1,15 @@
 //! Runs every benchmark arm against its peers, interleaved (each format's group in fresh
 //! child processes of its own, three of them, taking the median of each row), and prints
-//! one table: format, input, arm, MB/s, ratio to each peer. With `--write`, rewrites the
-//! matching section of RESULTS.md.
+//! one table: format, input, arm, MB/s, ratio to each peer.
+//!
+//! With `--write`, the run is saved as `results/<section>.tsv` (`native` when built with
+//! `-C target-cpu=native`, else `portable`; a `--filter`ed run replaces only the rows it
+//! measured) and RESULTS.md, `results/<format>.md` and `results/chart.svg` are rendered
+//! again from the saved runs. `--render` renders them without measuring.
 //!
 //! ```text
 //! cargo run --release -p quarry-benches --bin bench-report -- --quick [--write] [--section NAME] [--filter TEXT]
+//! cargo run --release -p quarry-benches --bin bench-report -- --render
 //! ```
 //!
 //! Each arm runs in batches of about 10 ms (`--quick`) or 40 ms; every round runs one batch
@@ -16,7 +21,8 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use quarry_benches::contests::{groups, without_failing_peers, Contest};
-use quarry_benches::report::dated;
+use quarry_benches::page::render as render_page;
+use quarry_benches::report::{machine, today, write_file, Row, Run};
 
 /// Iterations that take about `target`.
 fn calibrate(run: &dyn Fn() -> usize, target: Duration) -> u32 {
@@ -63,22 +69,21 @@ fn measure(contest: &Contest, rounds: usize, target: Duration) -> Vec<f64> {
     samples.into_iter().map(median).collect()
 }
 
-/// Processes per group: each row is the median over them. One process in a few had an
-/// arm (quarry's or a peer's, at random) run 2x-5x slower throughout, which the median
-/// of three leaves out.
+/// Processes per group: each row is the median over them, so one process in which an
+/// arm (quarry's or a peer's) runs slow throughout is left out.
 const PROCESSES: usize = 3;
 
 /// One row's (format, input, arm, peer) and quarry's and the peer's MB/s, one pair per
 /// process.
-type Row = ([String; 4], Vec<(f64, f64)>);
+type Measured = ([String; 4], Vec<(f64, f64)>);
 
 /// Runs `group` in a child process of this binary and returns what it printed.
 fn run_group(exe: &std::path::Path, group: &str, quick: bool, filter: Option<&str>) -> String {
     let mut child = std::process::Command::new(exe);
     child.args(["--group", group]);
     // glibc's malloc adapts its mmap and trim thresholds to what it has seen, so an arm
-    // could pay page faults on every run or none depending on what ran before it (up
-    // to 10x swings seen). Fixed thresholds give every library the same steady heap.
+    // could pay page faults on every run or none depending on what ran before it. Fixed
+    // thresholds give every library the same steady heap.
     child
         .env("MALLOC_MMAP_THRESHOLD_", "1073741824")
         .env("MALLOC_TRIM_THRESHOLD_", "1073741824")
@@ -160,21 +165,18 @@ fn main() {
         (15, Duration::from_millis(40))
     };
     // One group per child process: a group measured after others in the same process
-    // ran up to 10x slower on some inputs (glibc's heap, left in another shape by the
-    // earlier groups), so every group starts from a fresh process.
+    // finds glibc's heap in the shape the earlier groups left, so every group starts
+    // from a fresh process.
     if let Some(group) = value_of("--group") {
         measure_group(&group, filter.as_deref(), rounds, target);
         return;
     }
+    if args.iter().any(|a| a == "--render") {
+        return render();
+    }
     let started = Instant::now();
 
-    let mut table = String::new();
-    table.push_str("| format | input | arm | quarry MB/s | peer | peer MB/s | quarry ÷ peer |\n");
-    table.push_str("|---|---|---|---:|---|---:|---:|\n");
-    let mut ratios: std::collections::BTreeMap<(String, String, String), Vec<f64>> =
-        Default::default();
-    let mut losses = Vec::new();
-    let mut dropped = Vec::new();
+    let mut run = Run::default();
     let exe = std::env::current_exe().expect("bench-report's own path");
     for (group, _) in groups() {
         // A filter that names a format skips the others.
@@ -186,7 +188,7 @@ fn main() {
             }
         }
         // Rows of every process, in the first process's order.
-        let mut rows: Vec<Row> = Vec::new();
+        let mut rows: Vec<Measured> = Vec::new();
         for _ in 0..PROCESSES {
             let stdout = run_group(&exe, group, quick, filter.as_deref());
             for line in stdout.lines() {
@@ -203,44 +205,25 @@ fn main() {
                             None => rows.push((key, vec![speeds])),
                         }
                     }
-                    ["dropped", note] if !dropped.iter().any(|d| d == note) => {
-                        dropped.push(note.to_string())
+                    ["dropped", note] if !run.dropped.iter().any(|d| d == note) => {
+                        run.dropped.push(note.to_string())
                     }
                     _ => {}
                 }
             }
         }
         for ([format, input, arm, peer], speeds) in rows {
-            let q = median(speeds.iter().map(|s| s.0).collect());
-            let p = median(speeds.iter().map(|s| s.1).collect());
-            let ratio = q / p;
-            let _ = writeln!(
-                table,
-                "| {format} | {input} | {arm} | {q:.0} | {peer} | {p:.0} | {ratio:.2} |"
-            );
-            if ratio < 1.0 {
-                losses.push(format!("{format} {input} {arm} vs {peer}: {ratio:.2}x"));
-            }
-            ratios.entry((format, arm, peer)).or_default().push(ratio);
+            run.rows.push(Row {
+                format,
+                input,
+                arm,
+                peer,
+                quarry: median(speeds.iter().map(|s| s.0).collect()),
+                theirs: median(speeds.iter().map(|s| s.1).collect()),
+            });
         }
     }
     eprintln!();
-
-    let mut summary = String::new();
-    summary.push_str(
-        "| format | arm | peer | inputs | geometric mean of quarry ÷ peer | lowest | highest |\n",
-    );
-    summary.push_str("|---|---|---|---:|---:|---:|---:|\n");
-    for ((format, arm_name, peer), values) in &ratios {
-        let mean = (values.iter().map(|r| r.ln()).sum::<f64>() / values.len() as f64).exp();
-        let low = values.iter().copied().fold(f64::INFINITY, f64::min);
-        let high = values.iter().copied().fold(0.0, f64::max);
-        let _ = writeln!(
-            summary,
-            "| {format} | {arm_name} | {peer} | {} | {mean:.2} | {low:.2} | {high:.2} |",
-            values.len()
-        );
-    }
 
     let command = format!(
         "{}cargo run --release -p quarry-benches --bin bench-report -- {}",
@@ -251,33 +234,86 @@ fn main() {
         },
         args.join(" ")
     );
-    let mut report = String::new();
-    let _ = writeln!(report, "{}", dated());
-    let _ = writeln!(
-        report,
-        "- **Build:** release, {} · **Rounds:** {rounds} × ~{} ms per arm, median, in each of {PROCESSES} processes per format; each row is the median of the {PROCESSES} · **Run time:** {:.0} s",
-        if native { "`-C target-cpu=native` (sonic-rs and simd-json use their SIMD code)" } else { "portable (no target-cpu)" },
-        target.as_millis(),
-        started.elapsed().as_secs_f64()
-    );
-    let _ = writeln!(report, "- **Command:** `{}`\n", command.trim_end());
-    report.push_str(&summary);
-    report.push('\n');
-    report.push_str(&table);
-    report.push('\n');
-    let _ = writeln!(report, "Rows where quarry is slower ({}):\n", losses.len());
-    for loss in &losses {
-        let _ = writeln!(report, "- {loss}");
-    }
-    if !dropped.is_empty() {
-        let _ = writeln!(report, "\nNot measured ({}):\n", dropped.len());
-        for note in &dropped {
-            let _ = writeln!(report, "- {note}");
-        }
-    }
-    println!("{report}");
+    let build = if native {
+        "release, `-C target-cpu=native` (sonic-rs and simd-json use their SIMD code)"
+    } else {
+        "release, portable (no target-cpu)"
+    };
+    run.facts = [
+        ("date", today()),
+        ("machine", machine()),
+        ("build", build.to_owned()),
+        (
+            "rounds",
+            format!(
+                "{rounds} rounds of ~{} ms per arm, median, in each of {PROCESSES} processes per format; a row is the median of the {PROCESSES}",
+                target.as_millis()
+            ),
+        ),
+        ("run time", format!("{:.0} s", started.elapsed().as_secs_f64())),
+        ("command", command.trim_end().to_owned()),
+    ]
+    .map(|(k, v)| (k.to_owned(), v))
+    .to_vec();
+    print!("{}", table(&run));
 
     if write {
-        quarry_benches::report::write_section(&section, &report);
+        let mut saved = Run::load(&section).unwrap_or_default();
+        saved.merge(run, filter.is_some());
+        saved.save(&section);
+        render();
+    }
+}
+
+/// The measured rows as one table, with the losses and the peers left out.
+fn table(run: &Run) -> String {
+    let mut out = String::new();
+    out.push_str("| format | input | arm | quarry MB/s | peer | peer MB/s | quarry ÷ peer |\n");
+    out.push_str("|---|---|---|---:|---|---:|---:|\n");
+    for r in &run.rows {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {:.0} | {} | {:.0} | {:.2} |",
+            r.format,
+            r.input,
+            r.arm,
+            r.quarry,
+            r.peer,
+            r.theirs,
+            r.ratio()
+        );
+    }
+    let losses: Vec<&Row> = run.rows.iter().filter(|r| r.ratio() < 1.0).collect();
+    let _ = writeln!(out, "\nRows where quarry is slower ({}):\n", losses.len());
+    for r in losses {
+        let _ = writeln!(
+            out,
+            "- {} {} {} vs {}: {:.2}x",
+            r.format,
+            r.input,
+            r.arm,
+            r.peer,
+            r.ratio()
+        );
+    }
+    for note in &run.dropped {
+        let _ = writeln!(out, "- not measured: {note}");
+    }
+    out
+}
+
+/// Renders RESULTS.md, `results/<format>.md` and the chart from the saved runs.
+fn render() {
+    let Some(native) = Run::load("native") else {
+        eprintln!("bench-report: no saved native run (results/native.tsv): run with --write under RUSTFLAGS=\"-C target-cpu=native\" first");
+        std::process::exit(2);
+    };
+    let portable = Run::load("portable");
+    let (files, warnings) = render_page(&native, portable.as_ref());
+    for warning in warnings {
+        eprintln!("bench-report: {warning}");
+    }
+    for (path, text) in files {
+        write_file(&path, &text);
     }
 }

@@ -2,11 +2,12 @@
 //! input byte, while each library parses each JSON file of the corpus into its tree and
 //! holds it: quarry's `json::Document` against serde_json's `Value` and sonic-rs's
 //! `Value`. A separate binary from bench-report, so that the counting allocator does not
-//! slow the timings. With `--write`, rewrites the `memory` section of RESULTS.md.
+//! slow the timings. With `--write`, writes `results/memory.md`, which RESULTS.md includes
+//! when bench-report renders it.
 //!
 //! With `--arrow-stream MB`, instead streams a generated JSON Lines file of that many
 //! megabytes through quarry-arrow's `JsonLinesReader` and arrow-json's reader, one batch
-//! held at a time, and reports each one's peak of live heap (the `arrow-memory` section).
+//! held at a time, and reports each one's peak of live heap (`results/arrow-memory.md`).
 //!
 //! ```text
 //! cargo run --release -p quarry-benches --bin memory-report -- [--write]
@@ -170,7 +171,11 @@ fn arrow_stream(megabytes: usize, write: bool) {
     );
     println!("{report}");
     if write {
-        write_section("arrow-memory", &report);
+        write_section(
+            "arrow-memory",
+            "Arrow: a large JSON Lines file in bounded memory",
+            &report,
+        );
     }
 }
 
@@ -230,7 +235,7 @@ fn main() {
     report.push_str(&table);
     println!("{report}");
     if write {
-        write_section("memory", &report);
+        write_section("memory", "Memory of the tree door: JSON", &report);
     }
 }
 
