@@ -388,3 +388,16 @@ fn to_writer_writes_in_chunks_exactly_what_to_vec_builds() {
     assert!(calls.0 > 4, "{} writes", calls.0);
     assert_eq!(calls.1, compact);
 }
+
+#[test]
+fn check_with_limits_applies_the_depth_limit() {
+    let doc = "[[[[1]]]]";
+    json::check_with_limits(doc.as_bytes(), Limits::default()).unwrap();
+    let e =
+        json::check_with_limits(doc.as_bytes(), Limits::default().with_max_depth(3)).unwrap_err();
+    assert!(
+        matches!(e.kind(), ErrorKind::DepthLimitReached(3)),
+        "{:?}",
+        e.kind()
+    );
+}

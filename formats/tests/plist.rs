@@ -1342,3 +1342,15 @@ fn to_writer_writes_in_chunks_exactly_what_to_vec_builds() {
     support::assert_written_in_chunks(&writes, &plist::to_vec_binary(&value).unwrap());
     assert_eq!(plist::parse(&writes.bytes).unwrap(), value);
 }
+
+#[test]
+fn to_vec_and_to_string_write_the_xml_form() {
+    let value = RawValue::Map(vec![(
+        Cow::Borrowed("name"),
+        RawValue::String(Cow::Borrowed("web")),
+    )]);
+    let xml = plist::to_vec_xml(&value).unwrap();
+    assert_eq!(plist::to_vec(&value).unwrap(), xml);
+    assert_eq!(plist::to_string(&value).unwrap().as_bytes(), xml);
+    assert_eq!(plist::parse(&xml).unwrap(), value);
+}

@@ -842,3 +842,16 @@ fn the_parser_sizes_its_key_lists_from_the_input() {
         "4 keys: {few_allocations} allocations, 20 keys: {many_allocations}"
     );
 }
+
+#[test]
+fn check_with_limits_applies_the_depth_limit() {
+    let doc = "a = [[[[1]]]]\n";
+    toml::check_with_limits(doc.as_bytes(), Limits::default()).unwrap();
+    let e =
+        toml::check_with_limits(doc.as_bytes(), Limits::default().with_max_depth(3)).unwrap_err();
+    assert!(
+        matches!(e.kind(), ErrorKind::DepthLimitReached(3)),
+        "{:?}",
+        e.kind()
+    );
+}

@@ -122,6 +122,11 @@ pub fn check(input: &[u8]) -> Result<(), Error> {
     parse_with(input, &mut (), Limits::default())
 }
 
+/// [`check`] under `limits`.
+pub fn check_with_limits(input: &[u8], limits: Limits) -> Result<(), Error> {
+    parse_with(input, &mut (), limits)
+}
+
 /// Parses a JSONC document (JSON with comments and trailing commas) into a [`RawValue`],
 /// with default limits: the value [`parse`] gives for the same document with its
 /// comments and trailing commas taken out.

@@ -214,6 +214,17 @@ pub fn to_vec_xml<T: Encode + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeError>
     Ok(out)
 }
 
+/// Encodes `value` as a property list in its XML form, the one Apple's tools write by
+/// default and people read (see [`to_vec_xml`]; [`to_vec_binary`] for `bplist00`).
+pub fn to_vec<T: Encode + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeError> {
+    to_vec_xml(value)
+}
+
+/// Encodes `value` as a property list string in its XML form (see [`to_vec`]).
+pub fn to_string<T: Encode + ?Sized>(value: &T) -> Result<String, EncodeError> {
+    to_string_xml(value)
+}
+
 /// Encodes `value` as an XML property list string (see [`to_vec_xml`]).
 pub fn to_string_xml<T: Encode + ?Sized>(value: &T) -> Result<String, EncodeError> {
     // The writer emits UTF-8 only: text comes from `&str`, the rest is ASCII.

@@ -63,6 +63,11 @@ pub fn check(input: &[u8]) -> Result<(), Error> {
     parse_with(input, &mut (), Limits::default())
 }
 
+/// [`check`] under `limits`.
+pub fn check_with_limits(input: &[u8], limits: Limits) -> Result<(), Error> {
+    parse_with(input, &mut (), limits)
+}
+
 /// Parses a TOML document into a [`Document`] tree (the tree door), with default limits.
 pub fn parse_tree(input: &[u8]) -> Result<Document<'_>, Error> {
     parse_tree_with_limits(input, Limits::default())
