@@ -1,0 +1,732 @@
+//! The writer: the text of each splice, in the style of what surrounds it. Scalars keep
+//! their quoting, entries their siblings' indentation and separators; TOML entries go in
+//! their table's own section (before its sub-tables), beside dotted-key siblings, or under
+//! a new header, and a TOML section or array of tables is removed to where the next
+//! section's header begins.
+
+use std::borrow::Cow;
+
+use super::plan::{
+    indentation, line_end, line_start, skip_space, skip_space_on_line, slice, splice,
+    trim_trailing_space, with_leading_comments, Splice,
+};
+use super::view::{Kind, Style, View};
+use super::EditError;
+use crate::{Format, RawValue, Segment, Span};
+
+/// Writes splices into `text`, a document in `format`.
+pub(super) struct Writer<'t> {
+    text: &'t str,
+    format: Format,
+}
+
+impl<'t> Writer<'t> {
+    pub(super) fn new(text: &'t str, format: Format) -> Self {
+        Writer { text, format }
+    }
+
+    /// A scalar or flow value written inline, in `style` where the value allows.
+    pub(super) fn inline(
+        &self,
+        value: &RawValue<'_>,
+        style: Option<Style>,
+    ) -> Result<String, EditError> {
+        let err = |e: crate::EncodeError| EditError::Encode(e.to_string());
+        match self.format {
+            Format::Json | Format::Jsonc => crate::json::to_string(value).map_err(err),
+            Format::Toml => {
+                if let (RawValue::String(s), Some(Style::SingleQuoted)) = (value, style) {
+                    if !s.contains(['\'', '\n', '\r']) && !s.chars().any(char::is_control) {
+                        return Ok(format!("'{s}'"));
+                    }
+                }
+                crate::toml::inline_value(value).map_err(err)
+            }
+            Format::Yaml => {
+                if let RawValue::String(s) = value {
+                    let safe = !s.chars().any(|c| c.is_control());
+                    match style {
+                        Some(Style::SingleQuoted) if safe => {
+                            return Ok(format!("'{}'", s.replace('\'', "''")))
+                        }
+                        Some(Style::DoubleQuoted) => {
+                            return crate::json::to_string(value).map_err(err)
+                        }
+                        _ => {}
+                    }
+                }
+                let flow = crate::yaml::to_string_flow(value).map_err(err)?;
+                Ok(flow.trim_end_matches('\n').to_owned())
+            }
+            other => Err(EditError::Unsupported(other)),
+        }
+    }
+
+    /// A key as the format writes it.
+    fn key(&self, key: &str) -> Result<String, EditError> {
+        match self.format {
+            Format::Toml => Ok(crate::toml::key_text(key)),
+            _ => self.inline(&RawValue::String(Cow::Borrowed(key)), None),
+        }
+    }
+
+    pub(super) fn set(
+        &self,
+        view: &View,
+        target: usize,
+        value: &RawValue<'static>,
+        parent: usize,
+        last: Option<&Segment>,
+    ) -> Result<Vec<Splice>, EditError> {
+        let node = &view.nodes[target];
+        match node.kind {
+            Kind::Scalar(style) => {
+                let flow_container = matches!(value, RawValue::Map(m) if !m.is_empty())
+                    || matches!(value, RawValue::Seq(s) if !s.is_empty());
+                if self.format == Format::Yaml && flow_container && self.block_parent(view, parent)
+                {
+                    return self.replace_block(view, target, value, parent, last);
+                }
+                // A string where there was none is quoted as its siblings' strings are.
+                let style = match (style, value) {
+                    (Style::Plain, RawValue::String(_)) if self.format != Format::Yaml => {
+                        sibling_string_style(view, parent).unwrap_or(style)
+                    }
+                    _ => style,
+                };
+                let text = self.inline(value, Some(style))?;
+                Ok(vec![splice(node.span.start..node.span.end, text)])
+            }
+            Kind::Flow { .. } | Kind::Alias => {
+                let text = self.inline(value, None)?;
+                Ok(vec![splice(node.span.start..node.span.end, text)])
+            }
+            Kind::Block { .. } => self.replace_block(view, target, value, parent, last),
+            Kind::Section | Kind::Implicit | Kind::Dotted | Kind::TableArray => {
+                Err(EditError::CannotPlace(
+                    "a TOML table is replaced by removing it and inserting the new value".into(),
+                ))
+            }
+        }
+    }
+
+    fn block_parent(&self, view: &View, parent: usize) -> bool {
+        matches!(view.nodes[parent].kind, Kind::Block { .. })
+    }
+
+    /// YAML: a value under a block key (or item) replaced by `value`, written after the
+    /// key's `:` (or the item's `-`): a scalar on the same line, a collection in block
+    /// style below it.
+    fn replace_block(
+        &self,
+        view: &View,
+        target: usize,
+        value: &RawValue<'static>,
+        parent: usize,
+        last: Option<&Segment>,
+    ) -> Result<Vec<Splice>, EditError> {
+        let node = &view.nodes[target];
+        let (start, indent) = match (last, view.nodes[parent].kind) {
+            (Some(Segment::Key(k)), Kind::Block { map: true }) => {
+                let (_, key_span, _) = view.nodes[parent]
+                    .entries
+                    .iter()
+                    .rev()
+                    .find(|(key, _, _)| key == k)
+                    .ok_or_else(|| EditError::NotFound(k.clone()))?;
+                let colon = self.text[key_span.end..node.span.start.max(key_span.end)]
+                    .find(':')
+                    .map_or(key_span.end, |i| key_span.end + i + 1);
+                (
+                    colon,
+                    format!("{}  ", indentation(self.text, key_span.start)),
+                )
+            }
+            (Some(Segment::Index(_)), Kind::Block { map: false }) => {
+                let dash = self.text[..node.span.start]
+                    .rfind('-')
+                    .map_or(node.span.start, |i| i + 1);
+                (
+                    dash,
+                    format!("{}  ", indentation(self.text, dash.saturating_sub(1))),
+                )
+            }
+            _ => {
+                let text = self.inline(value, None)?;
+                return Ok(vec![splice(node.span.start..node.span.end, text)]);
+            }
+        };
+        let end = trim_trailing_space(self.text, start, node.span.end);
+        let text = match value {
+            RawValue::Map(m) if !m.is_empty() => format!("\n{}", self.block(value, &indent)?),
+            RawValue::Seq(s) if !s.is_empty() => format!("\n{}", self.block(value, &indent)?),
+            _ => format!(" {}", self.inline(value, None)?),
+        };
+        Ok(vec![splice(start..end, text)])
+    }
+
+    /// `value` in YAML block style, every line indented by `indent`, without the final
+    /// line break.
+    fn block(&self, value: &RawValue<'static>, indent: &str) -> Result<String, EditError> {
+        let text = crate::yaml::to_string(value).map_err(|e| EditError::Encode(e.to_string()))?;
+        let text = text.strip_prefix("---\n").unwrap_or(&text);
+        let lines: Vec<String> = text
+            .trim_end_matches('\n')
+            .lines()
+            .map(|l| format!("{indent}{l}"))
+            .collect();
+        Ok(lines.join("\n"))
+    }
+
+    pub(super) fn insert(
+        &self,
+        view: &View,
+        parent: usize,
+        key: &str,
+        value: &RawValue<'static>,
+    ) -> Result<Vec<Splice>, EditError> {
+        let node = &view.nodes[parent];
+        let key_text = self.key(key)?;
+        match node.kind {
+            Kind::Flow { map: true } => {
+                let pair = match self.format {
+                    Format::Toml => format!("{key_text} = {}", self.inline(value, None)?),
+                    _ => format!("{key_text}: {}", self.inline(value, None)?),
+                };
+                self.flow_append(view, parent, pair)
+            }
+            Kind::Block { map: true } => {
+                let last = node
+                    .entries
+                    .last()
+                    .ok_or_else(|| EditError::CannotPlace("an empty block mapping".into()))?;
+                let indent = indentation(self.text, last.1.start).to_owned();
+                let end = self.entry_end(view, last.2);
+                let at = line_end(self.text, end);
+                let line = match value {
+                    RawValue::Map(m) if !m.is_empty() => {
+                        format!(
+                            "{indent}{key_text}:\n{}",
+                            self.block(value, &format!("{indent}  "))?
+                        )
+                    }
+                    RawValue::Seq(s) if !s.is_empty() => {
+                        format!(
+                            "{indent}{key_text}:\n{}",
+                            self.block(value, &format!("{indent}  "))?
+                        )
+                    }
+                    _ => format!("{indent}{key_text}: {}", self.inline(value, None)?),
+                };
+                Ok(vec![self.line_at(at, &line)])
+            }
+            Kind::Section => {
+                let line = format!("{key_text} = {}", self.inline(value, None)?);
+                let (at, indent) = self.section_insert_point(view, parent);
+                Ok(vec![self.line_at(at, &format!("{indent}{line}"))])
+            }
+            Kind::Dotted => {
+                // Beside its siblings, with the prefix they are written with.
+                let (_, key_span, child) = node
+                    .entries
+                    .last()
+                    .ok_or_else(|| EditError::CannotPlace("an empty dotted table".into()))?;
+                let start = line_start(self.text, key_span.start);
+                let indent = indentation(self.text, key_span.start);
+                let prefix = slice(self.text, start + indent.len(), key_span.start);
+                let end = self.entry_end(view, *child);
+                let at = line_end(self.text, end);
+                let line = format!("{indent}{prefix}{key_text} = {}", self.inline(value, None)?);
+                Ok(vec![self.line_at(at, &line)])
+            }
+            Kind::Implicit => {
+                // A header of its own, just before its first sub-table's header.
+                let first = self
+                    .first_header_within(view, parent)
+                    .ok_or_else(|| EditError::CannotPlace("a table without a header".into()))?;
+                let at =
+                    with_leading_comments(self.text, line_start(self.text, first), self.format);
+                let header = self.header_path(view, parent)?;
+                let text = format!("[{header}]\n{key_text} = {}\n\n", self.inline(value, None)?);
+                Ok(vec![splice(at..at, text)])
+            }
+            _ => Err(EditError::WrongKind {
+                path: key.to_owned(),
+                expected: "a key of a map",
+            }),
+        }
+    }
+
+    /// A whole line inserted at `at` (a line start, or the end of a text without a final
+    /// line break).
+    fn line_at(&self, at: usize, line: &str) -> Splice {
+        if at > 0 && !self.text[..at].ends_with('\n') {
+            splice(at..at, format!("\n{line}"))
+        } else {
+            splice(at..at, format!("{line}\n"))
+        }
+    }
+
+    /// Where a TOML section's last key/value line ends (or its header's line), and the
+    /// indentation of its lines.
+    fn section_insert_point(&self, view: &View, section: usize) -> (usize, String) {
+        let node = &view.nodes[section];
+        let own: Vec<&(String, Span, usize)> = node
+            .entries
+            .iter()
+            .filter(|(_, _, c)| {
+                !matches!(
+                    view.nodes[*c].kind,
+                    Kind::Section | Kind::Implicit | Kind::TableArray
+                )
+            })
+            .collect();
+        match own.iter().max_by_key(|(_, _, c)| self.entry_end(view, *c)) {
+            Some((_, key_span, child)) => {
+                let end = self.entry_end(view, *child);
+                (
+                    line_end(self.text, end),
+                    indentation(self.text, key_span.start).to_owned(),
+                )
+            }
+            None if section == 0 => {
+                // Keys of the root go before the first header.
+                let first = self.first_header_within(view, 0);
+                match first {
+                    Some(h) => (
+                        with_leading_comments(self.text, line_start(self.text, h), self.format),
+                        String::new(),
+                    ),
+                    None => (self.text.len(), String::new()),
+                }
+            }
+            None => (line_end(self.text, node.span.end), String::new()),
+        }
+    }
+
+    /// Where the text of an entry's value ends (a dotted table: its last entry's).
+    fn entry_end(&self, view: &View, node: usize) -> usize {
+        let n = &view.nodes[node];
+        let mut end = n.span.end;
+        if matches!(n.kind, Kind::Dotted) {
+            for (_, _, c) in &n.entries {
+                end = end.max(self.entry_end(view, *c));
+            }
+        }
+        end
+    }
+
+    /// The start of the first `[header]` among `node`'s descendants (in TOML).
+    fn first_header_within(&self, view: &View, node: usize) -> Option<usize> {
+        let mut best: Option<usize> = None;
+        let mut stack = vec![node];
+        while let Some(n) = stack.pop() {
+            for (_, _, c) in &view.nodes[n].entries {
+                let child = &view.nodes[*c];
+                match child.kind {
+                    Kind::Section => {
+                        best = Some(best.map_or(child.span.start, |b| b.min(child.span.start)))
+                    }
+                    Kind::TableArray => {
+                        for &i in &child.items {
+                            let s = view.nodes[i].span.start;
+                            best = Some(best.map_or(s, |b| b.min(s)));
+                        }
+                    }
+                    Kind::Implicit => stack.push(*c),
+                    _ => {}
+                }
+            }
+        }
+        best
+    }
+
+    /// The dotted key path of a TOML table, for a new `[header]`.
+    fn header_path(&self, view: &View, target: usize) -> Result<String, EditError> {
+        fn find(view: &View, at: usize, target: usize, path: &mut Vec<String>) -> bool {
+            if at == target {
+                return true;
+            }
+            for (k, _, c) in &view.nodes[at].entries {
+                path.push(k.clone());
+                if find(view, *c, target, path) {
+                    return true;
+                }
+                path.pop();
+            }
+            false
+        }
+        let mut path = Vec::new();
+        if !find(view, 0, target, &mut path) {
+            return Err(EditError::CannotPlace("a table inside an array".into()));
+        }
+        Ok(path
+            .iter()
+            .map(|k| crate::toml::key_text(k))
+            .collect::<Vec<_>>()
+            .join("."))
+    }
+
+    /// `{a: 1}` / `[1]` with one more member: after the last (and its trailing comma, if
+    /// it has one), separated as the members before it are.
+    fn flow_append(
+        &self,
+        view: &View,
+        parent: usize,
+        member: String,
+    ) -> Result<Vec<Splice>, EditError> {
+        let node = &view.nodes[parent];
+        let last_end = match (node.entries.last(), node.items.last()) {
+            (Some((_, _, c)), _) => Some(view.nodes[*c].span.end),
+            (None, Some(c)) => Some(view.nodes[*c].span.end),
+            (None, None) => None,
+        };
+        let Some(last_end) = last_end else {
+            // Empty: right after the opening bracket.
+            let open = node.span.start + 1;
+            let inner = slice(self.text, open, node.span.end.saturating_sub(1));
+            let text = match (self.format, inner.trim().is_empty()) {
+                (Format::Toml, _)
+                    if node.entries.is_empty() && matches!(node.kind, Kind::Flow { map: true }) =>
+                {
+                    format!(" {member} ")
+                }
+                _ => member,
+            };
+            let close = node.span.end.saturating_sub(1);
+            return Ok(vec![splice(open..close, text)]);
+        };
+        // The separator: what stands between the first member and the one before it.
+        let first_start = match (node.entries.first(), node.items.first()) {
+            (Some((_, key_span, _)), _) => key_span.start,
+            (None, Some(c)) => view.nodes[*c].span.start,
+            _ => last_end,
+        };
+        let multiline = slice(self.text, node.span.start, first_start).contains('\n');
+        let sep = if multiline {
+            let last_start = match (node.entries.last(), node.items.last()) {
+                (Some((_, key_span, _)), _) => key_span.start,
+                (None, Some(c)) => view.nodes[*c].span.start,
+                _ => last_end,
+            };
+            format!("\n{}", indentation(self.text, last_start))
+        } else {
+            " ".to_owned()
+        };
+        let after = skip_space_on_line(self.text, last_end, self.format);
+        let trailing_comma = self.text[after..].starts_with(',');
+        let comma_end = if trailing_comma { after + 1 } else { last_end };
+        if multiline {
+            // On a line of its own, after whatever comment ends the last member's line.
+            let eol = self.text[comma_end..]
+                .find('\n')
+                .map_or(self.text.len(), |i| comma_end + i);
+            let close = node.span.end.saturating_sub(1);
+            if eol < close && eol > comma_end {
+                let mut splices = Vec::new();
+                if !trailing_comma {
+                    splices.push(splice(last_end..last_end, ","));
+                }
+                let tail = if trailing_comma { "," } else { "" };
+                splices.push(splice(eol..eol, format!("{sep}{member}{tail}")));
+                return Ok(splices);
+            }
+        }
+        if trailing_comma {
+            // A trailing comma: the new member goes after it and keeps one.
+            return Ok(vec![splice(
+                comma_end..comma_end,
+                format!("{sep}{member},"),
+            )]);
+        }
+        Ok(vec![splice(last_end..last_end, format!(",{sep}{member}"))])
+    }
+
+    pub(super) fn push(
+        &self,
+        view: &View,
+        target: usize,
+        value: &RawValue<'static>,
+    ) -> Result<Vec<Splice>, EditError> {
+        let node = &view.nodes[target];
+        match node.kind {
+            Kind::Flow { map: false } => {
+                let item = self.inline(value, None)?;
+                self.flow_append(view, target, item)
+            }
+            Kind::Block { map: false } => {
+                let last = *node
+                    .items
+                    .last()
+                    .ok_or_else(|| EditError::CannotPlace("an empty block sequence".into()))?;
+                let item_start = view.nodes[last].span.start;
+                let dash = self.text[..item_start].rfind('-').unwrap_or(item_start);
+                let indent = indentation(self.text, dash).to_owned();
+                let at = line_end(self.text, view.nodes[last].span.end);
+                let line = match value {
+                    RawValue::Map(m) if !m.is_empty() => {
+                        let block = self.block(value, &format!("{indent}  "))?;
+                        format!("{indent}- {}", block.trim_start())
+                    }
+                    RawValue::Seq(s) if !s.is_empty() => {
+                        let block = self.block(value, &format!("{indent}  "))?;
+                        format!("{indent}- {}", block.trim_start())
+                    }
+                    _ => format!("{indent}- {}", self.inline(value, None)?),
+                };
+                Ok(vec![self.line_at(at, &line)])
+            }
+            Kind::TableArray => {
+                let RawValue::Map(entries) = value else {
+                    return Err(EditError::WrongKind {
+                        path: "the array of tables".into(),
+                        expected: "a table to push",
+                    });
+                };
+                let last = *node
+                    .items
+                    .last()
+                    .ok_or_else(|| EditError::CannotPlace("an empty array of tables".into()))?;
+                let header = self.text[line_start(self.text, view.nodes[last].span.start)..]
+                    .lines()
+                    .next()
+                    .unwrap_or_default()
+                    .trim()
+                    .to_owned();
+                let end = self.section_end(view, last, true);
+                let mut text = String::new();
+                if !self.text[..end].ends_with("\n\n") {
+                    text.push('\n');
+                }
+                text.push_str(&header);
+                text.push('\n');
+                for (k, v) in entries {
+                    text.push_str(&format!("{} = {}\n", self.key(k)?, self.inline(v, None)?));
+                }
+                let at = end;
+                let prefix = if at > 0 && !self.text[..at].ends_with('\n') {
+                    "\n"
+                } else {
+                    ""
+                };
+                Ok(vec![splice(at..at, format!("{prefix}{text}"))])
+            }
+            _ => Err(EditError::WrongKind {
+                path: "the value".into(),
+                expected: "a sequence",
+            }),
+        }
+    }
+
+    /// The end of a TOML section's text: the start of the next header that is not one of
+    /// its own sub-tables' (with that header's leading comments), or the end.
+    fn section_end(&self, view: &View, section: usize, keep_blank: bool) -> usize {
+        let start = view.nodes[section].span.start;
+        let own_end = self.subtree_end(view, section);
+        let mut next = self.text.len();
+        for n in &view.nodes {
+            let s = n.span.start;
+            if matches!(n.kind, Kind::Section)
+                && s > own_end.max(start)
+                && s < next
+                && self.is_header_at(s)
+            {
+                next = s;
+            }
+        }
+        let next_line = line_start(self.text, next.min(self.text.len()));
+        if next >= self.text.len() {
+            return self.text.len();
+        }
+        let with_comments = with_leading_comments(self.text, next_line, self.format);
+        // Leave a blank line that separates sections where it is, when asked.
+        let mut end = with_comments;
+        while keep_blank && end > 0 && self.text[..end].ends_with("\n\n") {
+            end -= 1;
+        }
+        end
+    }
+
+    fn is_header_at(&self, pos: usize) -> bool {
+        self.text[pos..].starts_with('[')
+    }
+
+    /// The furthest span end in a node's subtree.
+    fn subtree_end(&self, view: &View, node: usize) -> usize {
+        let n = &view.nodes[node];
+        let mut end = n.span.end;
+        for (_, _, c) in &n.entries {
+            end = end.max(self.subtree_end(view, *c));
+        }
+        for c in &n.items {
+            end = end.max(self.subtree_end(view, *c));
+        }
+        end
+    }
+
+    pub(super) fn remove(
+        &self,
+        view: &View,
+        parent: usize,
+        target: usize,
+    ) -> Result<Vec<Splice>, EditError> {
+        let p = &view.nodes[parent];
+        let t = &view.nodes[target];
+        match p.kind {
+            Kind::Flow { map } => {
+                // The member and one comma beside it.
+                let members: Vec<(usize, usize)> = if map {
+                    p.entries
+                        .iter()
+                        .map(|(_, ks, c)| (ks.start, view.nodes[*c].span.end))
+                        .collect()
+                } else {
+                    p.items
+                        .iter()
+                        .map(|c| (view.nodes[*c].span.start, view.nodes[*c].span.end))
+                        .collect()
+                };
+                let i = members
+                    .iter()
+                    .position(|&(_, end)| end == t.span.end)
+                    .ok_or_else(|| EditError::CannotPlace("a member not found".into()))?;
+                let (start, end) = members[i];
+                let range = if i + 1 < members.len() {
+                    start..members[i + 1].0
+                } else if i > 0 {
+                    members[i - 1].1..end
+                } else {
+                    let open = p.span.start + 1;
+                    let close = p.span.end - 1;
+                    let inner_end = skip_space(self.text, end, self.format);
+                    let inner_end = if self.text[inner_end..].starts_with(',') {
+                        inner_end + 1
+                    } else {
+                        end
+                    };
+                    if matches!(self.format, Format::Toml) {
+                        open..close
+                    } else {
+                        start.max(open)..inner_end.min(close)
+                    }
+                };
+                Ok(vec![splice(range, "")])
+            }
+            Kind::Block { map } => {
+                let start = if map {
+                    let (_, key_span, _) = p
+                        .entries
+                        .iter()
+                        .find(|(_, _, c)| *c == target)
+                        .ok_or_else(|| EditError::CannotPlace("an entry not found".into()))?;
+                    key_span.start
+                } else {
+                    self.text[..t.span.start].rfind('-').unwrap_or(t.span.start)
+                };
+                let only = if map {
+                    p.entries.len() == 1
+                } else {
+                    p.items.len() == 1
+                };
+                if only {
+                    return Err(EditError::CannotPlace(
+                        "removing the last entry of a block collection would change its parent's kind; set the parent instead".into(),
+                    ));
+                }
+                let from =
+                    with_leading_comments(self.text, line_start(self.text, start), self.format);
+                let to = line_end(self.text, trim_trailing_space(self.text, start, t.span.end));
+                Ok(vec![splice(from..to, "")])
+            }
+            Kind::Section | Kind::Dotted => {
+                let (_, key_span, _) = p
+                    .entries
+                    .iter()
+                    .find(|(_, _, c)| *c == target)
+                    .ok_or_else(|| EditError::CannotPlace("an entry not found".into()))?;
+                match t.kind {
+                    Kind::Section => {
+                        let from = with_leading_comments(
+                            self.text,
+                            line_start(self.text, t.span.start),
+                            self.format,
+                        );
+                        let to = self.section_end(view, target, false);
+                        Ok(vec![splice(from..to, "")])
+                    }
+                    Kind::TableArray => {
+                        let first = t
+                            .items
+                            .first()
+                            .map_or(t.span.start, |i| view.nodes[*i].span.start);
+                        let last = *t.items.last().unwrap_or(&target);
+                        let from = with_leading_comments(
+                            self.text,
+                            line_start(self.text, first),
+                            self.format,
+                        );
+                        let to = self.section_end(view, last, false);
+                        Ok(vec![splice(from..to, "")])
+                    }
+                    Kind::Dotted => {
+                        // Every line of the dotted table.
+                        let mut lines: Vec<(usize, usize)> = Vec::new();
+                        self.dotted_lines(view, target, &mut lines);
+                        Ok(lines.into_iter().map(|(a, b)| splice(a..b, "")).collect())
+                    }
+                    _ => {
+                        let from = with_leading_comments(
+                            self.text,
+                            line_start(self.text, key_span.start),
+                            self.format,
+                        );
+                        let to = line_end(self.text, t.span.end);
+                        Ok(vec![splice(from..to, "")])
+                    }
+                }
+            }
+            Kind::TableArray => {
+                let from = with_leading_comments(
+                    self.text,
+                    line_start(self.text, t.span.start),
+                    self.format,
+                );
+                let to = self.section_end(view, target, false);
+                Ok(vec![splice(from..to, "")])
+            }
+            _ => Err(EditError::CannotPlace("cannot remove from here".into())),
+        }
+    }
+
+    /// The line ranges of every entry of a dotted table (and of its dotted sub-tables).
+    fn dotted_lines(&self, view: &View, node: usize, out: &mut Vec<(usize, usize)>) {
+        for (_, key_span, c) in &view.nodes[node].entries {
+            if matches!(view.nodes[*c].kind, Kind::Dotted) {
+                self.dotted_lines(view, *c, out);
+            } else {
+                let from = with_leading_comments(
+                    self.text,
+                    line_start(self.text, key_span.start),
+                    self.format,
+                );
+                let to = line_end(self.text, view.nodes[*c].span.end);
+                if !out.iter().any(|&(a, _)| a == from) {
+                    out.push((from, to));
+                }
+            }
+        }
+    }
+}
+
+/// How the first string among a map's or sequence's members is quoted.
+fn sibling_string_style(view: &View, parent: usize) -> Option<Style> {
+    let p = &view.nodes[parent];
+    p.entries
+        .iter()
+        .map(|e| e.2)
+        .chain(p.items.iter().copied())
+        .find_map(|c| match view.nodes[c].kind {
+            Kind::Scalar(style @ (Style::SingleQuoted | Style::DoubleQuoted)) => Some(style),
+            _ => None,
+        })
+}
