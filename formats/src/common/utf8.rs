@@ -54,11 +54,15 @@ pub fn ascii(bytes: &[u8]) -> Option<&str> {
 
 /// Appends UTF-16 `bytes` (big-endian, or little-endian with `little`) to `out` as
 /// UTF-8, and says whether they were well formed: an unpaired surrogate or an odd byte
-/// at the end is not, and then `out` holds what came before it. encoding_rs decodes, a
-/// word of Basic Latin at a time, where std's `char::decode_utf16`, pushed a `char` at
-/// a time, would dominate a decode of non-ASCII text.
+/// at the end is not, and then `out` holds what came before it. encoding_rs decodes long
+/// text a word of Basic Latin at a time, where std's `char::decode_utf16`, pushed a `char`
+/// at a time, would dominate; a short string (a name, a key) is decoded by that plain
+/// loop, since encoding_rs's decoder setup would cost more than the string.
 #[cfg(feature = "xml")]
 pub fn push_utf16(bytes: &[u8], little: bool, out: &mut String) -> bool {
+    if bytes.len() <= 2 * SHORT_UTF16_UNITS {
+        return push_short_utf16(bytes, little, out);
+    }
     let encoding = if little {
         encoding_rs::UTF_16LE
     } else {
@@ -71,6 +75,32 @@ pub fn push_utf16(bytes: &[u8], little: bool, out: &mut String) -> bool {
     out.reserve(room);
     let (result, _) = decoder.decode_to_string_without_replacement(bytes, out, true);
     result == encoding_rs::DecoderResult::InputEmpty
+}
+
+/// UTF-16 strings of up to this many code units go through [`push_short_utf16`].
+#[cfg(feature = "xml")]
+const SHORT_UTF16_UNITS: usize = 32;
+
+/// [`push_utf16`] for a short string, a `char` at a time.
+#[cfg(feature = "xml")]
+#[inline]
+fn push_short_utf16(bytes: &[u8], little: bool, out: &mut String) -> bool {
+    let units = bytes.chunks_exact(2).map(|pair| {
+        let pair = [pair[0], pair[1]];
+        if little {
+            u16::from_le_bytes(pair)
+        } else {
+            u16::from_be_bytes(pair)
+        }
+    });
+    out.reserve(bytes.len() / 2 * 3);
+    for decoded in char::decode_utf16(units) {
+        match decoded {
+            Ok(c) => out.push(c),
+            Err(_) => return false,
+        }
+    }
+    bytes.len() % 2 == 0
 }
 
 /// The first `len` bytes of `rest` as text when every one is ASCII (`None` as well when
