@@ -8,7 +8,7 @@ use quarry_raw_value::Datetime;
 
 use crate::error::Error;
 use crate::sink::{Misfit, Num, Sink};
-use crate::{records, Options, RecordFormat};
+use crate::{feed, records, Options, RecordFormat};
 
 const BOOL: u8 = 1;
 const INT: u8 = 2;
@@ -313,9 +313,9 @@ pub(crate) fn infer_schema(
     let mut inferrer = Inferrer::new(options.infer_records);
     records::feed(bytes, format, options, &mut inferrer, &mut |sink| {
         if sink.is_full() {
-            records::Flow::Stop
+            feed::Flow::Stop
         } else {
-            records::Flow::Go
+            feed::Flow::Go
         }
     })?;
     Ok(inferrer.schema(options.string_view))

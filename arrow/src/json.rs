@@ -13,7 +13,7 @@ use quarry_raw_value::{Fallback, PullSource, Text, ValueKind};
 
 use crate::columns::Columns;
 use crate::error::Error;
-use crate::records::{emit, record_done, syntax_error, After, Failure, Flow};
+use crate::feed::{emit, record_done, syntax_error, After, Failure, Flow};
 use crate::sink::Sink;
 use crate::Options;
 
@@ -287,11 +287,8 @@ impl<R: BufRead> JsonLinesReader<R> {
         }
         let batch_size = self.batch_size;
         if self.lines == 0 {
-            let rows = crate::records::expected_rows(
-                &self.chunk,
-                crate::RecordFormat::JsonLines,
-                batch_size,
-            );
+            let rows =
+                crate::feed::expected_rows(&self.chunk, crate::RecordFormat::JsonLines, batch_size);
             columns.expect_rows(if self.chunk.len() >= CHUNK {
                 batch_size
             } else {

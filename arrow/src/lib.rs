@@ -26,6 +26,7 @@
 mod buffers;
 mod columns;
 mod error;
+mod feed;
 mod infer;
 mod json;
 mod records;

@@ -7,7 +7,7 @@ use quarry_formats::toml;
 use quarry_raw_value::RawValue;
 
 use crate::error::Error;
-use crate::records::{syntax_error, walk_record, After, Flow};
+use crate::feed::{syntax_error, walk_record, After, Flow};
 use crate::sink::Sink;
 use crate::Options;
 

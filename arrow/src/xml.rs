@@ -10,7 +10,7 @@ use quarry_formats::Limits;
 use quarry_raw_value::RawValue;
 
 use crate::error::Error;
-use crate::records::{record_done, syntax_error, walk_record, After, Failure, Flow};
+use crate::feed::{record_done, syntax_error, walk_record, After, Failure, Flow};
 use crate::sink::Sink;
 
 struct Records<'s, 'f, 'a, S: Sink> {

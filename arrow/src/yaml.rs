@@ -16,7 +16,7 @@ use quarry_formats::Limits;
 use quarry_raw_value::RawValue;
 
 use crate::error::Error;
-use crate::records::{emit, record_done, syntax_error, After, Failure, Flow};
+use crate::feed::{emit, record_done, syntax_error, After, Failure, Flow};
 use crate::sink::{Num, Sink};
 
 /// One event, as kept for replaying an anchor.
