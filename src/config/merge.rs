@@ -1,0 +1,382 @@
+//! The merge tree: the layers laid one over another, each node knowing which layer
+//! (its source) gave it, and the origins found from the sources when asked.
+
+use std::borrow::Cow;
+
+use super::{Input, Origin, Origins, Problem, ProblemKind};
+use crate::{common, Error, Format, RawValue, Segment, Shape, ValuePath};
+
+/// Where one merged value came from: an index into [`Merged::sources`].
+type SourceId = usize;
+
+/// The layer that gave a merged value.
+pub(super) enum Source {
+    /// A document; values sit under `prefix` (a profile table) in it.
+    Document {
+        name: String,
+        input: usize,
+        prefix: Option<String>,
+    },
+    Env(String),
+    Set,
+}
+
+/// A node of the merged tree: maps merge, everything else is one layer's value.
+pub(super) enum Node<'i> {
+    Map {
+        entries: Vec<(Cow<'i, str>, Node<'i>)>,
+        from: SourceId,
+    },
+    Leaf {
+        value: RawValue<'i>,
+        from: SourceId,
+    },
+}
+
+impl<'i> Node<'i> {
+    fn from_value(value: RawValue<'i>, from: SourceId) -> Self {
+        match value {
+            RawValue::Map(entries) => Node::Map {
+                entries: entries
+                    .into_iter()
+                    .map(|(k, v)| (k, Node::from_value(v, from)))
+                    .collect(),
+                from,
+            },
+            value => Node::Leaf { value, from },
+        }
+    }
+
+    /// Lays `value` over this node.
+    fn merge(&mut self, value: RawValue<'i>, from: SourceId) {
+        match (self, value) {
+            (Node::Map { entries, .. }, RawValue::Map(incoming)) => {
+                for (key, value) in incoming {
+                    match entries.iter_mut().find(|(k, _)| *k == key) {
+                        Some((_, node)) => node.merge(value, from),
+                        None => entries.push((key, Node::from_value(value, from))),
+                    }
+                }
+            }
+            (node, value) => *node = Node::from_value(value, from),
+        }
+    }
+
+    pub(super) fn into_value(self) -> RawValue<'i> {
+        match self {
+            Node::Map { entries, .. } => RawValue::Map(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (k, v.into_value()))
+                    .collect(),
+            ),
+            Node::Leaf { value, .. } => value,
+        }
+    }
+
+    fn to_value(&self) -> RawValue<'i> {
+        match self {
+            Node::Map { entries, .. } => RawValue::Map(
+                entries
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.to_value()))
+                    .collect(),
+            ),
+            Node::Leaf { value, .. } => value.clone(),
+        }
+    }
+
+    pub(super) fn entries(&self) -> &[(Cow<'i, str>, Node<'i>)] {
+        match self {
+            Node::Map { entries, .. } => entries,
+            Node::Leaf { .. } => &[],
+        }
+    }
+
+    pub(super) fn child(&self, key: &str) -> Option<&Node<'i>> {
+        self.entries()
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v)
+    }
+
+    /// The source of the deepest node along `path`.
+    fn source_of(&self, path: &ValuePath) -> SourceId {
+        let mut node = self;
+        for segment in &path.segments {
+            match (node, segment) {
+                (Node::Map { entries, .. }, Segment::Key(key)) => {
+                    match entries.iter().find(|(k, _)| k == key) {
+                        Some((_, child)) => node = child,
+                        None => break,
+                    }
+                }
+                _ => break,
+            }
+        }
+        match node {
+            Node::Map { from, .. } | Node::Leaf { from, .. } => *from,
+        }
+    }
+}
+
+/// The layers merged, with the problems found so far.
+pub(super) struct Merged<'i> {
+    /// The merged tree (`None` before any layer gave a value).
+    pub(super) root: Option<Node<'i>>,
+    sources: Vec<Source>,
+    pub(super) problems: Vec<Problem>,
+    /// Some layer was XML: the decode runs under XML's rule for sequences.
+    pub(super) any_xml: bool,
+}
+
+impl<'i> Merged<'i> {
+    pub(super) fn new() -> Self {
+        Merged {
+            root: None,
+            sources: Vec::new(),
+            problems: Vec::new(),
+            any_xml: false,
+        }
+    }
+
+    /// Lays `value` over the tree, as given by `source`.
+    pub(super) fn lay(&mut self, value: RawValue<'i>, source: Source) {
+        self.sources.push(source);
+        let from = self.sources.len() - 1;
+        match &mut self.root {
+            Some(root) => root.merge(value, from),
+            None => self.root = Some(Node::from_value(value, from)),
+        }
+    }
+
+    pub(super) fn add_document(
+        &mut self,
+        input: usize,
+        name: &str,
+        bytes: &'i [u8],
+        format: Format,
+        profile: Option<&str>,
+    ) {
+        let parsed = match format {
+            // A config struct reads from the root element itself, as `from_slice` does.
+            #[cfg(feature = "xml")]
+            Format::Xml => {
+                self.any_xml = true;
+                crate::xml::parse_root(bytes)
+                    .map(|(_, value)| value)
+                    .map_err(Error::from)
+            }
+            _ => crate::parse_raw(bytes, format),
+        };
+        let value = match parsed {
+            Ok(value) => value,
+            Err(Error::Parse(e)) => {
+                let position = e.position();
+                self.problems.push(Problem {
+                    kind: ProblemKind::Syntax,
+                    path: ValuePath::default(),
+                    origin: Some(Origin::File {
+                        name: name.to_owned(),
+                        position: Some(position),
+                    }),
+                    message: e.message(),
+                    snippet: Some(common::render_snippet(bytes, position)),
+                    help: None,
+                    document: None,
+                });
+                return;
+            }
+            Err(e) => {
+                self.problems
+                    .push(Problem::plain(ProblemKind::Syntax, format!("{name}: {e}")));
+                return;
+            }
+        };
+        let document = |prefix: Option<&str>| Source::Document {
+            name: name.to_owned(),
+            input,
+            prefix: prefix.map(str::to_owned),
+        };
+        if let (Some(profile), RawValue::Map(entries)) = (profile, &value) {
+            let has = |key: &str| {
+                entries
+                    .iter()
+                    .any(|(k, v)| k == key && matches!(v, RawValue::Map(_)))
+            };
+            if has("default") || has(profile) {
+                let RawValue::Map(entries) = value else {
+                    unreachable!()
+                };
+                let mut default = None;
+                let mut chosen = None;
+                for (key, table) in entries {
+                    if key == "default" {
+                        default = Some(table);
+                    } else if key == profile {
+                        chosen = Some(table);
+                    }
+                }
+                if let Some(table) = default {
+                    self.lay(table, document(Some("default")));
+                }
+                if let Some(table) = chosen {
+                    self.lay(table, document(Some(profile)));
+                }
+                return;
+            }
+        }
+        self.lay(value, document(None));
+    }
+
+    pub(super) fn add_set(&mut self, path: &str, value: RawValue<'static>) {
+        let Some(parsed) = ValuePath::parse(path) else {
+            self.problems.push(Problem::plain(
+                ProblemKind::Set,
+                format!("`{path}` is not a path (set in code)"),
+            ));
+            return;
+        };
+        let mut value: RawValue<'i> = value;
+        for segment in parsed.segments.iter().rev() {
+            match segment {
+                Segment::Key(key) => value = RawValue::Map(vec![(Cow::Owned(key.clone()), value)]),
+                Segment::Index(_) => {
+                    self.problems.push(Problem::plain(
+                        ProblemKind::Set,
+                        format!("{path}: `set` takes map keys only; set the whole sequence (set in code)"),
+                    ));
+                    return;
+                }
+            }
+        }
+        self.lay(value, Source::Set);
+    }
+
+    /// The origin of each path: the layer of the deepest merged node along it, and for a
+    /// document the position of the deepest node along it there.
+    pub(super) fn origins_of(&self, inputs: &'i [Input], paths: &[ValuePath]) -> Vec<Origin> {
+        let Some(root) = &self.root else {
+            return vec![Origin::Default; paths.len()];
+        };
+        let sources: Vec<SourceId> = paths.iter().map(|p| root.source_of(p)).collect();
+        let mut origins: Vec<Option<Origin>> = vec![None; paths.len()];
+        for (id, source) in self.sources.iter().enumerate() {
+            let wanted: Vec<usize> = (0..paths.len()).filter(|&i| sources[i] == id).collect();
+            if wanted.is_empty() {
+                continue;
+            }
+            match source {
+                Source::Env(name) => {
+                    for &i in &wanted {
+                        origins[i] = Some(Origin::Env { name: name.clone() });
+                    }
+                }
+                Source::Set => {
+                    for &i in &wanted {
+                        origins[i] = Some(Origin::Set);
+                    }
+                }
+                Source::Document {
+                    name,
+                    input,
+                    prefix,
+                } => {
+                    let Input::Document { bytes, format, .. } = &inputs[*input] else {
+                        continue;
+                    };
+                    let format = *format;
+                    let in_document: Vec<ValuePath> = wanted
+                        .iter()
+                        .map(|&i| {
+                            let mut p = paths[i].clone();
+                            if let Some(prefix) = prefix {
+                                p.segments.insert(0, Segment::Key(prefix.clone()));
+                            }
+                            p
+                        })
+                        .collect();
+                    let positions = crate::locate_paths(bytes, format, &in_document)
+                        .unwrap_or_else(|| vec![None; wanted.len()]);
+                    for (&i, position) in wanted.iter().zip(positions) {
+                        origins[i] = Some(Origin::File {
+                            name: name.clone(),
+                            position,
+                        });
+                    }
+                }
+            }
+        }
+        origins
+            .into_iter()
+            .map(|o| o.unwrap_or(Origin::Default))
+            .collect()
+    }
+
+    /// Every path of the merged tree with its origin, then the fields left to defaults.
+    pub(super) fn origins(&self, inputs: &'i [Input], shape: &Shape) -> Origins {
+        let mut paths = Vec::new();
+        if let Some(root) = &self.root {
+            collect_paths(&root.to_value(), &mut Vec::new(), &mut paths);
+        }
+        let origins = self.origins_of(inputs, &paths);
+        let mut entries: Vec<(ValuePath, Origin)> = paths.into_iter().zip(origins).collect();
+        collect_defaults(shape, self.root.as_ref(), &mut Vec::new(), &mut entries);
+        Origins::new(entries)
+    }
+}
+
+/// Every path in `value`, parents before children.
+fn collect_paths(value: &RawValue<'_>, at: &mut Vec<Segment>, out: &mut Vec<ValuePath>) {
+    out.push(ValuePath {
+        segments: at.clone(),
+    });
+    match value {
+        RawValue::Map(entries) => {
+            for (k, v) in entries {
+                at.push(Segment::Key(k.to_string()));
+                collect_paths(v, at, out);
+                at.pop();
+            }
+        }
+        RawValue::Seq(items) => {
+            for (i, v) in items.iter().enumerate() {
+                at.push(Segment::Index(i));
+                collect_paths(v, at, out);
+                at.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The fields of `shape` (a struct, through options and flattening) no layer gave:
+/// their origin is [`Origin::Default`].
+fn collect_defaults(
+    shape: &Shape,
+    node: Option<&Node<'_>>,
+    at: &mut Vec<Segment>,
+    out: &mut Vec<(ValuePath, Origin)>,
+) {
+    let Shape::Struct(s) = shape.clone().unwrap_optional() else {
+        return;
+    };
+    for field in &s.fields {
+        if field.flatten {
+            collect_defaults(&(field.shape)(), node, at, out);
+            continue;
+        }
+        let child = node.and_then(|n| field.names().find_map(|name| n.child(name)));
+        at.push(Segment::Key(field.name.to_owned()));
+        match child {
+            None => out.push((
+                ValuePath {
+                    segments: at.clone(),
+                },
+                Origin::Default,
+            )),
+            Some(child) => collect_defaults(&(field.shape)(), Some(child), at, out),
+        }
+        at.pop();
+    }
+}

@@ -1,0 +1,411 @@
+//! Layered configuration: files of any format, the environment and values set in code,
+//! merged into one typed struct, every value knowing where it came from.
+//!
+//! ```
+//! use quarry::{Config, Format, Origin};
+//!
+//! #[derive(quarry::Decode, Debug)]
+//! struct App {
+//!     database: Database,
+//! }
+//!
+//! #[derive(quarry::Decode, Debug)]
+//! struct Database {
+//!     #[quarry(range = 1..=65535)]
+//!     port: u16,
+//!     max_connections: u32,
+//!     #[quarry(default)]
+//!     replicas: Vec<String>,
+//! }
+//!
+//! let (app, origins) = Config::new()
+//!     .text("base.toml", "[database]\nport = 5432\nmax_connections = 10\n", Format::Toml)
+//!     .env_vars("APP", [("APP_DATABASE_MAX_CONNECTIONS", "50")])
+//!     .set("database.port", 5433)
+//!     .load_with_origins::<App>()
+//!     .unwrap();
+//! assert_eq!((app.database.port, app.database.max_connections), (5433, 50));
+//! assert_eq!(origins.get("database.port"), Some(&Origin::Set));
+//! assert_eq!(
+//!     origins.get("database.max_connections").unwrap().to_string(),
+//!     "environment variable APP_DATABASE_MAX_CONNECTIONS"
+//! );
+//! assert_eq!(origins.get("database.replicas"), Some(&Origin::Default));
+//!
+//! // Every problem of every layer at once, each with its origin.
+//! let err = Config::new()
+//!     .text("base.toml", "[database]\nport = 70000\nmax_connections = 10\n", Format::Toml)
+//!     .env_vars("APP", [("APP_DATABASE_MAX_CONNECTIONS", "lots")])
+//!     .load::<App>()
+//!     .unwrap_err();
+//! assert_eq!(
+//!     err.to_string(),
+//!     "database.port: expected integer in 1..=65535, found 70000 at base.toml:2:8\n\
+//!      database.max_connections: expected integer, found text \"lots\" \
+//!      (from environment variable APP_DATABASE_MAX_CONNECTIONS)"
+//! );
+//! ```
+//!
+//! The rules:
+//! - Layers apply in the order they are given, later over earlier. Maps merge key by
+//!   key, to any depth; a sequence or a scalar replaces the earlier value as a whole.
+//! - Environment variables are mapped through the target type's [`Shape`]: after
+//!   `PREFIX_`, the name is matched case-insensitively against the field names (after
+//!   `rename`/`rename_all`, and aliases), so `APP_DATABASE_MAX_CONNECTIONS` is
+//!   `database.max_connections` because that field exists, not because of a separator
+//!   guess. A map field takes any key after its own name (`APP_LABELS_TEAM` is
+//!   `labels.team`; a key the earlier layers already hold, in any case, keeps their
+//!   spelling; a new key in upper case is lowercased). A name that fits two paths is an
+//!   error naming both; one that fits none is an error under `deny_unknown_fields` and
+//!   ignored otherwise. Where the type describes nothing ([`Shape::Any`], as for
+//!   [`RawValue`]), the keys the earlier layers hold are matched instead, and a name that
+//!   fits none becomes one new key. Values are text, decoded the way XML text is
+//!   (numbers and booleans parse); a sequence field takes a YAML flow sequence
+//!   (`APP_HOSTS=[a, b]`). `PREFIX_PROFILE` selects the profile and is not a value.
+//! - Profiles: with a profile selected ([`Config::profile`], or the variable
+//!   `PREFIX_PROFILE` of the first environment layer when `profile` was not called), a
+//!   file whose top level holds a `default` or a `<profile>` table is read as profiles:
+//!   its `default` table, then the profile's table over it; its other tables (other
+//!   profiles) are left out. A file with neither is read as it is.
+//! - Keys from files keep their case.
+
+mod env;
+mod error;
+mod merge;
+mod origin;
+
+use std::path::{Path, PathBuf};
+
+use crate::{Decode, Encode, Format, RawValue, Shape, ValuePath};
+
+// For the `miette` diagnostics, which draw a problem's document.
+#[cfg(feature = "miette")]
+pub(crate) use error::SourceText;
+pub use error::{ConfigError, Problem, ProblemKind};
+use merge::{Merged, Node};
+pub use origin::{Origin, Origins};
+
+use env::strip_prefix;
+
+/// A layered configuration to load: see the [module documentation](self).
+#[derive(Debug, Default)]
+pub struct Config {
+    layers: Vec<Layer>,
+    profile: Option<String>,
+}
+
+#[derive(Debug)]
+enum Layer {
+    File {
+        path: PathBuf,
+        required: bool,
+    },
+    Text {
+        name: String,
+        text: Vec<u8>,
+        format: Format,
+    },
+    Env {
+        prefix: String,
+        vars: Option<Vec<(String, String)>>,
+    },
+    Set {
+        path: String,
+        value: Result<RawValue<'static>, String>,
+    },
+}
+
+impl Config {
+    /// An empty configuration: add layers, then [`Config::load`].
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A file that must exist; its format comes from its name ([`Format::from_path`]).
+    pub fn file(mut self, path: impl AsRef<Path>) -> Self {
+        self.layers.push(Layer::File {
+            path: path.as_ref().to_owned(),
+            required: true,
+        });
+        self
+    }
+
+    /// A file that is skipped when it does not exist (any other failure to read it is
+    /// still an error).
+    pub fn optional_file(mut self, path: impl AsRef<Path>) -> Self {
+        self.layers.push(Layer::File {
+            path: path.as_ref().to_owned(),
+            required: false,
+        });
+        self
+    }
+
+    /// A document held in memory (embedded defaults, a test), reported as `name`.
+    pub fn text(mut self, name: impl Into<String>, text: impl AsRef<[u8]>, format: Format) -> Self {
+        self.layers.push(Layer::Text {
+            name: name.into(),
+            text: text.as_ref().to_vec(),
+            format,
+        });
+        self
+    }
+
+    /// The process's environment variables named `PREFIX_...` (the prefix is matched
+    /// case-insensitively; give it without the trailing `_`).
+    pub fn env(mut self, prefix: impl Into<String>) -> Self {
+        self.layers.push(Layer::Env {
+            prefix: prefix.into(),
+            vars: None,
+        });
+        self
+    }
+
+    /// Like [`Config::env`], with the variables given instead of read from the process.
+    pub fn env_vars<K: Into<String>, V: Into<String>>(
+        mut self,
+        prefix: impl Into<String>,
+        vars: impl IntoIterator<Item = (K, V)>,
+    ) -> Self {
+        self.layers.push(Layer::Env {
+            prefix: prefix.into(),
+            vars: Some(
+                vars.into_iter()
+                    .map(|(k, v)| (k.into(), v.into()))
+                    .collect(),
+            ),
+        });
+        self
+    }
+
+    /// Sets the value at `path` (`database.port`, the CLI's path syntax; map keys only),
+    /// over the layers before it: for overrides from command-line flags.
+    pub fn set<T: Encode>(mut self, path: &str, value: T) -> Self {
+        let value = value.to_raw_value().map_err(|e| e.to_string());
+        self.layers.push(Layer::Set {
+            path: path.to_owned(),
+            value: value.map(RawValue::into_owned),
+        });
+        self
+    }
+
+    /// Selects a profile (see the [module documentation](self)).
+    pub fn profile(mut self, name: impl Into<String>) -> Self {
+        self.profile = Some(name.into());
+        self
+    }
+
+    /// Merges the layers and decodes a `T`, reporting every problem of every layer.
+    pub fn load<T: for<'de> Decode<'de>>(&self) -> Result<T, ConfigError> {
+        let (inputs, problems) = self.read();
+        let shape = <T as Decode<'static>>::shape();
+        self.decode(&inputs, problems, &shape)
+    }
+
+    /// [`Config::load`], and where each value came from.
+    pub fn load_with_origins<T: for<'de> Decode<'de>>(&self) -> Result<(T, Origins), ConfigError> {
+        let (inputs, problems) = self.read();
+        let shape = <T as Decode<'static>>::shape();
+        let value = self.decode(&inputs, problems, &shape)?;
+        let origins = self.merge(&inputs, &shape).origins(&inputs, &shape);
+        Ok((value, origins))
+    }
+
+    /// The merged document, untyped: environment variables map onto the keys the
+    /// earlier layers hold (see the [module documentation](self)).
+    pub fn load_value(&self) -> Result<RawValue<'static>, ConfigError> {
+        self.load::<Owned>().map(|owned| owned.0)
+    }
+
+    /// [`Config::load_value`], and where each value came from.
+    pub fn load_value_with_origins(&self) -> Result<(RawValue<'static>, Origins), ConfigError> {
+        self.load_with_origins::<Owned>()
+            .map(|(owned, origins)| (owned.0, origins))
+    }
+
+    /// Merges and decodes. The merged tree is consumed by the decode; on failure the
+    /// layers are merged again to find each problem's origin, so success pays nothing
+    /// for it.
+    fn decode<T: for<'de> Decode<'de>>(
+        &self,
+        inputs: &[Input],
+        mut problems: Vec<Problem>,
+        shape: &Shape,
+    ) -> Result<T, ConfigError> {
+        let mut merged = self.merge(inputs, shape);
+        problems.append(&mut merged.problems);
+        // A layer that could not be read would make the decode's complaints misleading.
+        if problems.iter().any(|p| {
+            matches!(
+                p.kind,
+                ProblemKind::Io | ProblemKind::UnknownFormat | ProblemKind::Syntax
+            )
+        }) {
+            return Err(ConfigError::with_documents(problems, inputs));
+        }
+        let value = merged
+            .root
+            .take()
+            .map_or(RawValue::Map(Vec::new()), Node::into_value);
+        let decoded = if merged.any_xml {
+            crate::with_xml_sequences(|| T::decode(value))
+        } else {
+            T::decode(value)
+        };
+        let errors = match decoded {
+            Ok(value) if problems.is_empty() => return Ok(value),
+            Ok(_) => return Err(ConfigError::with_documents(problems, inputs)),
+            Err(errors) => errors,
+        };
+        let paths: Vec<ValuePath> = errors.iter().map(|e| e.path()).collect();
+        let origins = self.merge(inputs, shape).origins_of(inputs, &paths);
+        for (error, (path, origin)) in errors.iter().zip(paths.into_iter().zip(origins)) {
+            problems.push(Problem {
+                kind: ProblemKind::Decode(error.kind.clone()),
+                path,
+                origin: Some(origin),
+                message: error.kind.to_string(),
+                snippet: None,
+                help: error.help().map(str::to_owned),
+                document: None,
+            });
+        }
+        Err(ConfigError::with_documents(problems, inputs))
+    }
+
+    /// Reads every file layer (and the environment), collecting every failure; a layer
+    /// that failed reads as [`Input::Skipped`].
+    fn read(&self) -> (Vec<Input>, Vec<Problem>) {
+        let mut problems = Vec::new();
+        let mut inputs = Vec::with_capacity(self.layers.len());
+        for layer in &self.layers {
+            let input = match layer {
+                Layer::File { path, required } => {
+                    let Some(format) = Format::from_path(path) else {
+                        problems.push(Problem::plain(
+                            ProblemKind::UnknownFormat,
+                            format!(
+                                "{}: cannot tell the format from the file name",
+                                path.display()
+                            ),
+                        ));
+                        inputs.push(Input::Skipped);
+                        continue;
+                    };
+                    match std::fs::read(path) {
+                        Ok(bytes) => Input::Document {
+                            name: path.display().to_string(),
+                            bytes,
+                            format,
+                        },
+                        Err(e) if !required && e.kind() == std::io::ErrorKind::NotFound => {
+                            Input::Skipped
+                        }
+                        Err(e) => {
+                            problems.push(Problem::plain(
+                                ProblemKind::Io,
+                                format!("{}: {e}", path.display()),
+                            ));
+                            inputs.push(Input::Skipped);
+                            continue;
+                        }
+                    }
+                }
+                Layer::Text { name, text, format } => Input::Document {
+                    name: name.clone(),
+                    bytes: text.clone(),
+                    format: *format,
+                },
+                Layer::Env { prefix, vars } => Input::Env(match vars {
+                    Some(vars) => vars.clone(),
+                    None => std::env::vars_os()
+                        .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+                        .filter(|(k, _)| strip_prefix(k, prefix).is_some())
+                        .collect(),
+                }),
+                Layer::Set { path, value } => match value {
+                    Ok(_) => Input::Skipped,
+                    Err(message) => {
+                        problems.push(Problem::plain(
+                            ProblemKind::Set,
+                            format!("{path}: {message} (set in code)"),
+                        ));
+                        inputs.push(Input::Skipped);
+                        continue;
+                    }
+                },
+            };
+            inputs.push(input);
+        }
+        (inputs, problems)
+    }
+
+    /// Parses and merges every layer into one tree.
+    fn merge<'i>(&self, inputs: &'i [Input], shape: &Shape) -> Merged<'i> {
+        let mut merged = Merged::new();
+        let profile = self.profile.clone().or_else(|| {
+            inputs
+                .iter()
+                .zip(&self.layers)
+                .find_map(|(input, layer)| match (input, layer) {
+                    (Input::Env(vars), Layer::Env { prefix, .. }) => vars
+                        .iter()
+                        .find(|(k, _)| {
+                            strip_prefix(k, prefix)
+                                .is_some_and(|rest| rest.eq_ignore_ascii_case("PROFILE"))
+                        })
+                        .map(|(_, v)| v.clone()),
+                    _ => None,
+                })
+        });
+        for (index, (input, layer)) in inputs.iter().zip(&self.layers).enumerate() {
+            match (input, layer) {
+                (
+                    Input::Document {
+                        name,
+                        bytes,
+                        format,
+                    },
+                    _,
+                ) => {
+                    merged.add_document(index, name, bytes, *format, profile.as_deref());
+                }
+                (Input::Env(vars), Layer::Env { prefix, .. }) => {
+                    for (name, value) in vars {
+                        merged.add_variable(prefix, name, value, shape);
+                    }
+                }
+                (
+                    Input::Skipped,
+                    Layer::Set {
+                        path,
+                        value: Ok(value),
+                    },
+                ) => {
+                    merged.add_set(path, value.clone());
+                }
+                _ => {}
+            }
+        }
+        merged
+    }
+}
+
+/// A document of any shape, owned.
+struct Owned(RawValue<'static>);
+
+impl<'de> Decode<'de> for Owned {
+    fn decode(value: RawValue<'de>) -> Result<Self, crate::DecodeErrors> {
+        Ok(Owned(value.into_owned()))
+    }
+}
+
+/// What a layer read: a document's bytes, or environment variables.
+enum Input {
+    Document {
+        name: String,
+        bytes: Vec<u8>,
+        format: Format,
+    },
+    Env(Vec<(String, String)>),
+    Skipped,
+}
