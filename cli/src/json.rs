@@ -5,7 +5,8 @@ use std::path::Path;
 use quarry::json::{self, Dialect, Document, Node, NodeKind};
 use quarry::{TreeNode, ValuePath};
 
-use crate::{count, encode_failure, invalid, key_label, short_string, show_each, Failure, TreeOut};
+use crate::output::{count, encode_failure, invalid, key_label, short_string, show_each, TreeOut};
+use crate::Failure;
 
 /// The tree of `bytes` in `dialect`, with default limits.
 fn parse_tree(bytes: &[u8], dialect: Dialect) -> Result<Document<'_>, json::Error> {

@@ -8,7 +8,8 @@ use std::path::Path;
 use quarry::{Format, RawValue, Segment, ValuePath};
 use serde_json::Value;
 
-use crate::{read, Failure, Input};
+use crate::input::{read, Input};
+use crate::Failure;
 
 /// A compiled schema.
 pub struct Schema {

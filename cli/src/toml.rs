@@ -5,7 +5,8 @@ use std::path::Path;
 use quarry::toml::{self, Node, NodeKind, TableKind};
 use quarry::{TreeNode, ValuePath};
 
-use crate::{count, encode_failure, invalid, key_label, short_string, show_each, Failure, TreeOut};
+use crate::output::{count, encode_failure, invalid, key_label, short_string, show_each, TreeOut};
+use crate::Failure;
 
 fn describe(node: Node<'_, '_>) -> String {
     match node.kind() {

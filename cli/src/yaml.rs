@@ -5,7 +5,8 @@ use std::path::Path;
 use quarry::yaml::{self, Node, NodeKind};
 use quarry::{TreeNode, ValuePath};
 
-use crate::{count, encode_failure, invalid, short_string, show_each, Failure, TreeOut};
+use crate::output::{count, encode_failure, invalid, short_string, show_each, TreeOut};
+use crate::Failure;
 
 /// `kind value` with the node's properties: `!tag`, `&anchor`, the scalar style.
 fn describe(node: Node<'_, '_>) -> String {
@@ -74,7 +75,7 @@ pub fn tree(file: &Path, bytes: &[u8], doc: Option<usize>) -> Result<String, Fai
                     for (key, value) in entries.into_iter().rev() {
                         match (key.kind(), key.as_str()) {
                             (NodeKind::Scalar, Some(text)) => {
-                                stack.push((value, depth + 1, crate::key_label(text)));
+                                stack.push((value, depth + 1, crate::output::key_label(text)));
                             }
                             _ => {
                                 stack.push((value, depth + 1, ": ".into()));

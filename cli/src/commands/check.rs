@@ -9,11 +9,11 @@ use std::time::{Duration, Instant};
 
 use quarry::{Format, RawValue};
 
+use crate::args::CheckOutput;
+use crate::input::{in_line, is_json_lines, json_lines, read, Document, Input};
+use crate::output::{render_parse_error, write_stdout};
 use crate::schema::Schema;
-use crate::{
-    in_line, is_json_lines, json_lines, read, render_parse_error, CheckOutput, Document, Failure,
-    Input, Outcome,
-};
+use crate::{Failure, Outcome};
 
 /// One problem found in one file.
 struct Problem {
@@ -273,12 +273,16 @@ fn github_record(p: &Problem) -> String {
 /// How long work may run before a progress bar appears on a terminal.
 const PROGRESS_AFTER: Duration = Duration::from_secs(1);
 
+/// Checks every file of `paths` (directories walked), and with `schema` every document
+/// against the JSON Schema at that path, loaded first.
 pub fn run(
     paths: &[PathBuf],
     format: Option<Format>,
     output: CheckOutput,
-    schema: Option<&Schema>,
+    schema: Option<&Path>,
 ) -> Outcome {
+    let schema = schema.map(Schema::load).transpose()?;
+    let schema = schema.as_ref();
     let inputs = collect(paths, format);
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
@@ -389,7 +393,7 @@ pub fn run(
             n => format!(", {} unreadable", thousands(n)),
         }
     ));
-    crate::write_stdout(stdout.as_bytes())?;
+    write_stdout(stdout.as_bytes())?;
     eprint!("{stderr}");
     if unreadable > 0 {
         Err(Failure::Usage("some files could not be read".into()))

@@ -9,7 +9,10 @@ use std::path::{Path, PathBuf};
 use quarry::edit::Document;
 use quarry::{Format, RawValue};
 
-use crate::{read, write_stdout, EditOptions, EditTarget, Failure, Input, Outcome};
+use crate::args::{EditOptions, EditTarget};
+use crate::input::{read, Input};
+use crate::output::write_stdout;
+use crate::{Failure, Outcome};
 
 /// What to do at the path.
 pub enum Edit {

@@ -13,16 +13,9 @@ use datafusion::error::DataFusionError;
 use datafusion::prelude::SessionContext;
 use quarry_arrow::{register_table, Options, RecordFormat};
 
-use crate::{write_stdout, Failure, Outcome};
-
-/// `sql --output`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum SqlOutput {
-    /// A table with borders.
-    Table,
-    /// JSON Lines: one object per row (null fields left out).
-    Json,
-}
+use crate::args::SqlOutput;
+use crate::output::write_stdout;
+use crate::{Failure, Outcome};
 
 /// The table a file answers to: its stem, lowercased, each other character than a letter
 /// or digit turned to `_`.
