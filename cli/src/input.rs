@@ -4,7 +4,7 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use quarry::Format;
+use quarry::{Format, RawValue};
 
 use crate::Failure;
 
@@ -32,7 +32,10 @@ impl Input {
 }
 
 /// The format of `bytes` when the content says so unambiguously: a binary plist's
-/// magic, XML markup (a plist when it names one), or a document that parses as JSON.
+/// magic, XML markup (a plist when it names one), a document that parses as JSON, or
+/// a YAML stream of mappings and sequences that no other format reads (as yq, which
+/// reads YAML by default). JSON is YAML too, so JSON is tried first and wins. TOML is
+/// not guessed: `a = 1` is a YAML string as well.
 pub(crate) fn sniff(bytes: &[u8]) -> Option<Format> {
     let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let start = text
@@ -48,9 +51,31 @@ pub(crate) fn sniff(bytes: &[u8]) -> Option<Format> {
         let plist = memmem(head, b"<plist") || memmem(head, b"<!DOCTYPE plist");
         return Some(if plist { Format::Plist } else { Format::Xml });
     }
-    quarry::check(bytes, Format::Json)
-        .is_ok()
-        .then_some(Format::Json)
+    if quarry::check(bytes, Format::Json).is_ok() {
+        return Some(Format::Json);
+    }
+    let other = |format| quarry::check(bytes, format).is_ok();
+    let yaml = yaml_collections(bytes)
+        && ![Format::Jsonc, Format::Toml, Format::Plist]
+            .into_iter()
+            .any(other);
+    yaml.then_some(Format::Yaml)
+}
+
+/// Whether `bytes` is a YAML stream of mappings and sequences (empty documents aside),
+/// at least one: a stream whose documents are plain scalars says nothing (most text
+/// is one).
+fn yaml_collections(bytes: &[u8]) -> bool {
+    let (mut collections, mut scalars) = (0, 0);
+    let parsed = quarry::yaml::parse_stream_each(bytes, &Default::default(), |value| {
+        match value {
+            RawValue::Map(_) | RawValue::Seq(_) => collections += 1,
+            RawValue::Null => {}
+            _ => scalars += 1,
+        }
+        scalars == 0
+    });
+    parsed.is_ok() && scalars == 0 && collections > 0
 }
 
 fn memmem(haystack: &[u8], needle: &[u8]) -> bool {

@@ -343,8 +343,8 @@ fn convert_compact_and_format_override() {
     assert!(text.contains("\"motd\":\"Welcome,\\n\\\"operator\\\" — have a nice day\""));
     let dir = std::env::temp_dir().join(format!("quarry-cli-fmt-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    // A name that says nothing: the content decides when it is unambiguous (JSON
-    // here), otherwise --format is needed.
+    // A name that says nothing: the content decides when it is unambiguous (JSON, a
+    // YAML mapping), otherwise --format is needed (TOML).
     let odd = dir.join("data.txt");
     std::fs::write(&odd, "[1, 2]").unwrap();
     assert_eq!(
@@ -352,11 +352,16 @@ fn convert_compact_and_format_override() {
         Some(0)
     );
     std::fs::write(&odd, "a: [1, 2]").unwrap();
+    assert_eq!(
+        quarry(&["check", odd.to_str().unwrap()]).status.code(),
+        Some(0)
+    );
+    std::fs::write(&odd, "a = [1, 2]").unwrap();
     let out = quarry(&["check", odd.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("use --format"));
     assert_eq!(
-        quarry(&["check", "--format", "yaml", odd.to_str().unwrap()])
+        quarry(&["check", "--format", "toml", odd.to_str().unwrap()])
             .status
             .code(),
         Some(0)
@@ -587,8 +592,9 @@ fn commands_read_standard_input_in_every_format() {
         quarry::plist::to_vec_xml(&quarry::json::parse(br#"{"k": 7}"#).unwrap()).unwrap();
     let out = piped(&["convert", "-", "--to", "json", "--compact"], &xml_plist);
     assert_eq!(text(&out), "{\"k\":7}\n");
-    // YAML and TOML cannot be told from their content: --format, or exit 2 asking for it.
-    let out = piped(&["get", "-", "a"], b"a: 1\n");
+    // TOML cannot be told from its content (`a = 1` is a YAML string too): --format, or
+    // exit 2 asking for it.
+    let out = piped(&["get", "-", "a"], b"a = 1\n");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("use --format"));
     let out = piped(&["get", "-", "a", "--format", "yaml"], b"a: 1\n");
@@ -602,6 +608,43 @@ fn commands_read_standard_input_in_every_format() {
     let out = piped(&["check", "-", "--format", "json"], b"[1,]");
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("<stdin>:1:4: "));
+}
+
+/// YAML piped in needs no --format, as with yq: content that parses as a YAML mapping or
+/// sequence, and as no other format, is YAML.
+#[test]
+fn yaml_on_standard_input_is_told_by_its_content() {
+    let ci = b"# CI\na:\n  b: 3\n  c:\n    - x\n    - y\n";
+    let out = piped(&["get", "-", "a.b"], ci);
+    assert_eq!((out.status.code(), text(&out).as_str()), (Some(0), "3\n"));
+    let out = piped(&["get", "-", "a.c[1]"], ci);
+    assert_eq!(text(&out), "y\n");
+    let out = piped(&["tree"], b"- 1\n- two\n");
+    assert_eq!(out.status.code(), Some(0));
+    let out = piped(
+        &["convert", "--to", "json", "--compact"],
+        b"a: 1\n---\nb: 2\n",
+    );
+    assert_eq!(text(&out), "{\"a\":1}\n{\"b\":2}\n");
+    // Text that is a YAML string, not a mapping or sequence, is not guessed.
+    let out = piped(&["get", "-", "a"], b"just some words\n");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("use --format"));
+}
+
+/// JSON is also valid YAML; on standard input it is read as JSON (its `tree` shows JSON's
+/// node kinds: an object, not a YAML mapping).
+#[test]
+fn json_on_standard_input_stays_json() {
+    let doc = b"{\"a\": {\"b\": [1, 2]}}\n";
+    let out = piped(&["get", "-", "a.b[1]"], doc);
+    assert_eq!((out.status.code(), text(&out).as_str()), (Some(0), "2\n"));
+    let out = piped(&["tree"], doc);
+    assert!(
+        text(&out).starts_with("1  object (1 member)\n1    a: object (1 member)\n"),
+        "{}",
+        text(&out)
+    );
 }
 
 /// Colour only on a terminal (never in a pipe) or when asked; NO_COLOR turns `auto` off.
