@@ -1,4 +1,4 @@
-// Checks the NEON string scan of scan.rs (its NEON-BEGIN..NEON-END block, in block.rs)
+// Checks the NEON string scan of scan/neon.rs (module `neon` of block.rs)
 // against a naive scan: every stop byte at every place of runs to 130 bytes, and random
 // bytes from every start. Built and run by run.sh.
 #![allow(dead_code)]

@@ -4,12 +4,12 @@
 #![allow(dead_code)]
 
 // word, bytes_equal, bytes_below, first_flagged, special_flags and
-// find_string_special_words, as scan.rs has them.
+// find_string_special_words, as scan/mod.rs has them.
 include!("prelude.rs");
 
 include!("block.rs");
 
-// As scan.rs's find_string_special on targets without SIMD.
+// As scan/mod.rs's find_string_special on targets without SIMD.
 #[inline(always)]
 fn find_words(bytes: &[u8], mut i: usize) -> usize {
     for _ in 0..2 {
@@ -26,7 +26,7 @@ fn find_words(bytes: &[u8], mut i: usize) -> usize {
     find_string_special_words::<b'"', false>(bytes, i)
 }
 
-// As scan.rs's find_string_special on aarch64.
+// As scan/mod.rs's find_string_special on aarch64.
 #[inline(always)]
 fn find_neon(bytes: &[u8], i: usize) -> usize {
     if let Some(mask) = neon::special_mask16::<b'"', false>(bytes, i) {

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Checks the NEON string scan of formats/src/common/scan.rs on aarch64, from an x86_64
+# Checks the NEON string scan of formats/src/common/scan/ on aarch64, from an x86_64
 # Debian machine: no aarch64 standard library comes with the rustup toolchain here, so the
-# NEON block (between its NEON-BEGIN and NEON-END lines) is compiled alone, with Debian's
-# rustc and its arm64 standard library, and run under qemu-user. Not part of CI.
+# NEON module (scan/neon.rs) is compiled alone, with Debian's rustc and its arm64 standard
+# library, and run under qemu-user. Not part of CI.
 #
 #   bash formats/tests/aarch64/run.sh           agreement with a naive scan, and the NEON
-#                                               tests of scan.rs
+#                                               tests of scan/tests.rs
 #   bash formats/tests/aarch64/run.sh --count   also instructions executed, words and NEON,
 #                                               over corpus files (slow: qemu traces each)
 #
@@ -14,7 +14,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../../.." && pwd)"
-scan="$repo/formats/src/common/scan.rs"
+scan="$repo/formats/src/common/scan"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
@@ -25,18 +25,18 @@ if ! command -v qemu-aarch64-static >/dev/null || ! command -v aarch64-linux-gnu
     apt-get install -y -q qemu-user-static gcc-aarch64-linux-gnu rustc libstd-rust-dev:arm64
 fi
 
-sed -n '/NEON-BEGIN/,/NEON-END/p' "$scan" >"$work/block.rs"
+{ echo 'mod neon {'; cat "$scan/neon.rs"; echo '}'; } >"$work/block.rs"
 # The tests, from the naive scan they compare with to the helper after them; made callable.
-sed -n '/^    fn naive_special(/,/^    fn each_stop_at_each_place(/p' "$scan" | sed '$d' >"$work/tests_block.rs"
-sed -n '/^    fn each_stop_at_each_place(/,/^    }$/p' "$scan" >>"$work/tests_block.rs"
-sed -i 's/^    #\[test\]$//; s/^    fn block_and_word/    pub fn block_and_word/; s/^    fn neon_sixteen/    pub fn neon_sixteen/' \
+sed -n '/^fn naive_special(/,/^fn each_stop_at_each_place(/p' "$scan/tests.rs" | sed '$d' >"$work/tests_block.rs"
+sed -n '/^fn each_stop_at_each_place(/,/^}$/p' "$scan/tests.rs" >>"$work/tests_block.rs"
+sed -i 's/^#\[test\]$//; s/^fn block_and_word/pub fn block_and_word/; s/^fn neon_sixteen/pub fn neon_sixteen/' \
     "$work/tests_block.rs"
-# The word scan count.rs compares with, as scan.rs has it: word, bytes_equal, bytes_below,
-# first_flagged, special_flags and find_string_special_words.
+# The word scan count.rs compares with, as scan/mod.rs has it: word, bytes_equal,
+# bytes_below, first_flagged, special_flags and find_string_special_words.
 {
-    sed -n '/^\/\/\/ Eight bytes as a little-endian word/,/^}$/p' "$scan"
-    sed -n '/^\/\/\/ The high bit of each byte of `w` equal/,/^\/\/\/ The offset of the first byte at or after/p' "$scan" | sed '$d'
-    sed -n '/^\/\/\/ The flags of the bytes of `w` that/,/^\/\/\/ Sixteen bytes at once with SSE2/p' "$scan" | sed '$d'
+    sed -n '/^\/\/\/ Eight bytes as a little-endian word/,/^}$/p' "$scan/mod.rs"
+    sed -n '/^\/\/\/ The high bit of each byte of `w` equal/,/^\/\/\/ The offset of the first byte at or after/p' "$scan/mod.rs" | sed '$d'
+    sed -n '/^\/\/\/ The flags of the bytes of `w` that/,/^\/\/\/ The offset of the first byte at or after `i` that is not/p' "$scan/mod.rs" | sed '$d'
 } | sed 's/pub(crate) //' >"$work/prelude.rs"
 cp "$here"/agree.rs "$here"/tests.rs "$here"/count.rs "$work/"
 

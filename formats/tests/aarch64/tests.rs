@@ -1,6 +1,7 @@
-// Runs scan.rs's NEON tests, their text taken from scan.rs (tests_block.rs), on aarch64,
-// with the NEON block (block.rs). find_string_special is composed as scan.rs composes it
-// where sixteen bytes are left; where fewer are, a naive scan stands in for scan.rs's words.
+// Runs the NEON tests of scan/tests.rs, their text taken from it (tests_block.rs), on
+// aarch64, with scan/neon.rs (block.rs). find_string_special is composed as scan/mod.rs
+// composes it where sixteen bytes are left; where fewer are, a naive scan stands in for
+// scan/mod.rs's words.
 // Built and run by run.sh (as root: it may install with apt).
 #![allow(dead_code)]
 fn find_string_special_words<const QUOTE: u8, const DEL: bool>(
@@ -32,5 +33,5 @@ mod tests {
 fn main() {
     tests::block_and_word_scans_find_every_stop_at_every_place();
     tests::neon_sixteen_byte_masks_flag_exactly_the_stops();
-    println!("scan.rs's NEON tests passed");
+    println!("the NEON tests of scan/tests.rs passed");
 }
