@@ -46,14 +46,17 @@ pub trait Typed: for<'de> Decode<'de> + DeserializeOwned + Encode + Serialize + 
 impl<T: for<'de> Decode<'de> + DeserializeOwned + Encode + Serialize + 'static> Typed for T {}
 
 type Decoder = Box<dyn Fn(&[u8]) -> usize>;
+/// A decoder that two contests share (struct decode and serde decode).
+type SharedDecoder = std::rc::Rc<dyn Fn(&[u8]) -> usize>;
 type Writer<T> = Box<dyn Fn(&T) -> usize>;
 
 /// One library's way to decode an input into `T` and to encode a `T` (either may be
-/// missing: simd-json has no encoder here).
+/// missing: simd-json has no encoder here), and whether it decodes through serde.
 struct Library<T> {
     name: &'static str,
-    decode: Option<Decoder>,
+    decode: Option<SharedDecoder>,
     encode: Option<Writer<T>>,
+    serde: bool,
 }
 
 fn library<T>(
@@ -63,8 +66,19 @@ fn library<T>(
 ) -> Library<T> {
     Library {
         name,
-        decode: Some(Box::new(decode)),
+        decode: Some(std::rc::Rc::new(decode)),
         encode: Some(Box::new(encode)),
+        serde: true,
+    }
+}
+
+/// A peer that decodes with a derive of its own, not serde's: not in the serde contest.
+fn own_derive<T>(name: &'static str, decode: impl Fn(&[u8]) -> usize + 'static) -> Library<T> {
+    Library {
+        name,
+        decode: Some(std::rc::Rc::new(decode)),
+        encode: None,
+        serde: false,
     }
 }
 
@@ -86,13 +100,30 @@ fn typed<T: Typed>(
     let value = std::rc::Rc::new(decoded::<T>(input, bytes, quarry_format));
     let mut decode = Vec::new();
     let mut encode = Vec::new();
-    for Library {
-        name,
-        decode: decoder,
-        encode: encoder,
-    } in libraries
+    // The same serde peers against quarry reading the same `T` through `quarry::Serde`.
+    let mut serde_decode = Vec::new();
     {
+        let b = b.clone();
+        serde_decode.push(arm("quarry", move || {
+            size(quarry::from_slice::<quarry::Serde<T>>(
+                black_box(&b),
+                quarry_format,
+            ))
+        }));
+    }
+    for (i, library) in libraries.into_iter().enumerate() {
+        let Library {
+            name,
+            decode: decoder,
+            encode: encoder,
+            serde,
+        } = library;
         if let Some(decoder) = decoder {
+            if serde && i > 0 {
+                let b = b.clone();
+                let decoder = decoder.clone();
+                serde_decode.push(arm(name, move || decoder(black_box(&b))));
+            }
             let b = b.clone();
             decode.push(arm(name, move || decoder(black_box(&b))));
         }
@@ -105,8 +136,12 @@ fn typed<T: Typed>(
     let encoded = encode.first().map_or(0, |quarry| (quarry.run)());
     for (job, arms, bytes) in [
         ("struct decode", decode, bytes.len()),
+        ("serde decode", serde_decode, bytes.len()),
         ("encode", encode, encoded),
     ] {
+        if arms.len() < 2 {
+            continue;
+        }
         contests.push(Contest {
             format,
             input: input.to_owned(),
@@ -287,11 +322,12 @@ fn json_typed<T: Typed>(input: &str, bytes: &[u8], contests: &mut Vec<Contest>) 
         ),
         Library {
             name: "simd-json",
-            decode: Some(Box::new(|b: &[u8]| {
+            decode: Some(std::rc::Rc::new(|b: &[u8]| {
                 let mut copy = b.to_vec();
                 size(simd_json::serde::from_slice::<T>(&mut copy))
             })),
             encode: None,
+            serde: true,
         },
     ];
     typed("json", Format::Json, input, bytes, libraries, contests);
@@ -344,8 +380,33 @@ fn json_contests() -> Vec<Contest> {
 /// TOML struct decode and encode against the `toml` crate (serde). Encoding leaves
 /// `None` fields out, as the toml crate does.
 fn toml_typed<T: Typed>(input: &str, bytes: &[u8], contests: &mut Vec<Contest>) {
+    toml_typed_against::<T>(input, bytes, Vec::new(), contests);
+}
+
+/// [`toml_typed`], and toml-spanner's derive (`doc.to::<T>()` over its arena tree) for the
+/// shapes that derive it.
+fn toml_typed_with_spanner<T>(input: &str, bytes: &[u8], contests: &mut Vec<Contest>)
+where
+    T: Typed + for<'a> toml_spanner::FromToml<'a>,
+{
+    let spanner = own_derive("toml-spanner", |b| {
+        let arena = toml_spanner::Arena::new();
+        let Ok(mut doc) = toml_spanner::parse(text(b), &arena) else {
+            return 0;
+        };
+        size(doc.to::<T>())
+    });
+    toml_typed_against::<T>(input, bytes, vec![spanner], contests);
+}
+
+fn toml_typed_against<T: Typed>(
+    input: &str,
+    bytes: &[u8],
+    more: Vec<Library<T>>,
+    contests: &mut Vec<Contest>,
+) {
     let skip = quarry::toml::NullEntries::Skip;
-    let libraries = vec![
+    let mut libraries = vec![
         library(
             "quarry",
             |b| size(quarry::from_slice::<T>(b, Format::Toml)),
@@ -357,11 +418,12 @@ fn toml_typed<T: Typed>(input: &str, bytes: &[u8], contests: &mut Vec<Contest>) 
             |v: &T| len(::toml::to_string(v)),
         ),
     ];
+    libraries.extend(more);
     typed("toml", Format::Toml, input, bytes, libraries, contests);
 }
 
-/// TOML tree parse against `toml_edit::DocumentMut` (the format-preserving tree) and
-/// `toml::Table`.
+/// TOML tree parse against `toml_edit::DocumentMut` (the format-preserving tree),
+/// `toml::Table` and toml-spanner's arena tree (`toml_spanner::parse`).
 fn toml_tree(input: &str, bytes: &[u8], contests: &mut Vec<Contest>) {
     let libraries: Vec<(&'static str, Decoder)> = vec![
         (
@@ -373,6 +435,13 @@ fn toml_tree(input: &str, bytes: &[u8], contests: &mut Vec<Contest>) {
             Box::new(|b| size(text(b).parse::<toml_edit::DocumentMut>())),
         ),
         ("toml", Box::new(|b| size(text(b).parse::<::toml::Table>()))),
+        (
+            "toml-spanner",
+            Box::new(|b| {
+                let arena = toml_spanner::Arena::new();
+                toml_spanner::parse(text(b), &arena).map_or(0, |doc| doc.table().len().max(1))
+            }),
+        ),
     ];
     job("toml", "tree", input, bytes, libraries, contests);
 }
@@ -382,7 +451,7 @@ fn toml_contests() -> Vec<Contest> {
     use quarry_corpus_gen::shapes::Records;
     let mut contests = Vec::new();
     for doc in quarry_corpus_gen::toml_corpus() {
-        with_shape!(doc.shape, Records, T => toml_typed::<T>(doc.name, &doc.bytes, &mut contests));
+        with_shape!(doc.shape, Records, T => toml_typed_with_spanner::<T>(doc.name, &doc.bytes, &mut contests));
         toml_tree(doc.name, &doc.bytes, &mut contests);
     }
     for (name, bytes) in crate::corpus_files("toml") {
@@ -749,10 +818,12 @@ fn toml_edit_path(bytes: &[u8]) -> Option<Vec<String>> {
     None
 }
 
-/// Edit in place: parse a TOML file, set one value, write the document back, by
-/// `quarry::edit` and by toml_edit's `DocumentMut`, on every TOML file of the corpus.
+/// Edit in place: parse a file, set one value, write the document back, by `quarry::edit`
+/// and by toml_edit's `DocumentMut` (every TOML file of the corpus) or yaml-edit's
+/// `Document` (every YAML file whose root is a mapping with a plain scalar key).
 fn edit_contests() -> Vec<Contest> {
     let mut contests = Vec::new();
+    yaml_edit_contests(&mut contests);
     for (name, bytes) in crate::corpus_files("toml") {
         let Some(path) = toml_edit_path(&bytes) else {
             continue;
@@ -797,6 +868,74 @@ fn edit_contests() -> Vec<Contest> {
         });
     }
     contests
+}
+
+/// The first top-level key of a YAML document whose value is a scalar, when the document
+/// is a mapping and the key is plain (letters, digits, `_`, `-`).
+fn yaml_edit_key(bytes: &[u8]) -> Option<String> {
+    let RawValue::Map(entries) = quarry::yaml::parse(bytes).ok()? else {
+        return None;
+    };
+    entries.into_iter().find_map(|(key, value)| {
+        let scalar = matches!(
+            value,
+            RawValue::String(_) | RawValue::Int(_) | RawValue::Bool(_) | RawValue::Float(_)
+        );
+        let plain = !key.is_empty()
+            && key
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+        (scalar && plain).then(|| key.into_owned())
+    })
+}
+
+/// Parse a YAML file, set one scalar (the first top-level one), write it back:
+/// `quarry::edit::Document` against yaml-edit's lossless `Document`.
+fn yaml_edit_contests(contests: &mut Vec<Contest>) {
+    for (name, bytes) in crate::corpus_files("yaml") {
+        let Some(key) = yaml_edit_key(&bytes) else {
+            continue;
+        };
+        let quarry_bytes = bytes.clone();
+        let peer_bytes = bytes.clone();
+        let peer_key = key.clone();
+        contests.push(Contest {
+            format: "yaml",
+            input: name,
+            arm: "parse + set + write",
+            bytes: bytes.len(),
+            arms: vec![
+                arm("quarry", move || {
+                    let Ok(mut doc) = quarry::edit::Document::parse(&quarry_bytes, Format::Yaml)
+                    else {
+                        return 0;
+                    };
+                    if doc.set(&key, "edited").is_err() {
+                        return 0;
+                    }
+                    let out = doc.to_vec();
+                    usize::from(contains_edited(&out)) * out.len()
+                }),
+                arm("yaml-edit", move || {
+                    use std::str::FromStr as _;
+                    let Ok(doc) = yaml_edit::Document::from_str(text(&peer_bytes)) else {
+                        return 0;
+                    };
+                    let Some(mapping) = doc.as_mapping() else {
+                        return 0;
+                    };
+                    mapping.set(peer_key.as_str(), "edited");
+                    let out = doc.to_string();
+                    usize::from(contains_edited(out.as_bytes())) * out.len()
+                }),
+            ],
+        });
+    }
+}
+
+/// True when `edited` is in the output, quoted or not.
+fn contains_edited(out: &[u8]) -> bool {
+    out.windows(6).any(|w| w == b"edited")
 }
 
 /// True when the edited value is in the output (in either kind of quotes: quarry keeps a

@@ -132,6 +132,7 @@ const CEILINGS: &[(&str, usize)] = &[
     ("int-list-1000", 7),
     ("int-list-10000", 11),
     ("config", 41),
+    ("person-batch-accented", 2248),
 ];
 
 /// Allocations of quarry's TOML struct door per generated document (batches under
@@ -150,6 +151,7 @@ const TOML_CEILINGS: &[(&str, usize)] = &[
     ("int-list-1000", 9),
     ("int-list-10000", 14),
     ("config", 47),
+    ("person-batch-accented", 2252),
 ];
 
 /// Allocations of quarry's YAML struct door per generated document, through the direct
@@ -168,6 +170,7 @@ const YAML_CEILINGS: &[(&str, usize)] = &[
     ("int-list-1000", 12),
     ("int-list-10000", 16),
     ("config", 47),
+    ("person-batch-accented", 2254),
 ];
 
 /// Allocations of quarry's XML struct door per generated document (batches under
@@ -185,6 +188,7 @@ const XML_CEILINGS: &[(&str, usize)] = &[
     ("int-list-1000", 5),
     ("int-list-10000", 7),
     ("config", 44),
+    ("person-batch-accented", 2243),
 ];
 
 #[test]

@@ -148,6 +148,44 @@ fn person(rng: &mut Rng, id: u64) -> Person {
     }
 }
 
+const FIRST_ACCENTED: &[&str] = &[
+    "José", "Zoë", "Łukasz", "Søren", "Björn", "Chloé", "Ágnes", "Jürgen", "Çağla", "Renée",
+];
+const LAST_ACCENTED: &[&str] = &[
+    "Müller",
+    "Núñez",
+    "Kowalczyk",
+    "Ångström",
+    "Doležal",
+    "Štěpánek",
+    "Øvergård",
+    "Lefèvre",
+];
+const CITIES_ACCENTED: &[&str] = &[
+    "München",
+    "Zürich",
+    "Kraków",
+    "São Paulo",
+    "Göteborg",
+    "Málaga",
+    "Besançon",
+    "Łódź",
+];
+const COUNTRIES_ACCENTED: &[&str] = &["DE", "CH", "PL", "BR", "SE", "ES", "FR", "PL"];
+
+/// A person whose name and city are spelled with letters outside ASCII (`Łukasz Müller`,
+/// `Zürich`), as about half of a real user table is.
+fn accented_person(rng: &mut Rng, id: u64) -> Person {
+    let mut p = person(rng, id);
+    let first = rng.pick(FIRST_ACCENTED);
+    let last = rng.pick(LAST_ACCENTED);
+    let city = rng.below(CITIES_ACCENTED.len() as u64) as usize;
+    p.name = format!("{first} {last}");
+    p.address.city = CITIES_ACCENTED[city].to_owned();
+    p.address.country = COUNTRIES_ACCENTED[city].to_owned();
+    p
+}
+
 fn sentence(rng: &mut Rng, words: u64) -> String {
     (0..words)
         .map(|_| rng.pick(WORDS))
@@ -382,6 +420,22 @@ pub fn json_corpus() -> Vec<Document> {
         "large",
         Shape::PersonBatch,
         encode(&people(&mut rng, 20_000)),
+    );
+    // Its own seed, so the documents above keep their bytes.
+    let mut rng = Rng(0xACCE_27ED_5EED_0001);
+    let accented: Vec<Person> = (0..250)
+        .map(|id| {
+            if rng.below(2) == 0 {
+                accented_person(&mut rng, id)
+            } else {
+                person(&mut rng, id)
+            }
+        })
+        .collect();
+    push(
+        "person-batch-accented",
+        Shape::PersonBatch,
+        encode(&accented),
     );
     docs
 }

@@ -1,12 +1,23 @@
-//! The benchmark shapes as Rust types: each derives quarry's `Decode`/`Encode` and serde's
-//! `Deserialize`/`Serialize`, so every library decodes into exactly the same struct.
+//! The benchmark shapes as Rust types: each derives quarry's `Decode`/`Encode`, serde's
+//! `Deserialize`/`Serialize` and toml-spanner's `Toml`, so every library decodes into
+//! exactly the same struct.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
 /// `small-message`: a few fields, the size of an RPC payload.
-#[derive(quarry::Decode, quarry::Encode, Deserialize, Serialize, Debug, Clone, PartialEq)]
+#[derive(
+    quarry::Decode,
+    quarry::Encode,
+    Deserialize,
+    Serialize,
+    toml_spanner::Toml,
+    Debug,
+    Clone,
+    PartialEq,
+)]
+#[toml(ignore_unknown_fields)]
 #[allow(missing_docs)]
 pub struct SmallMessage {
     pub id: u64,
@@ -16,7 +27,17 @@ pub struct SmallMessage {
 }
 
 /// One record of `person-batch`, `unknown-fields` and `large`.
-#[derive(quarry::Decode, quarry::Encode, Deserialize, Serialize, Debug, Clone, PartialEq)]
+#[derive(
+    quarry::Decode,
+    quarry::Encode,
+    Deserialize,
+    Serialize,
+    toml_spanner::Toml,
+    Debug,
+    Clone,
+    PartialEq,
+)]
+#[toml(ignore_unknown_fields)]
 #[allow(missing_docs)]
 pub struct Person {
     pub id: u64,
@@ -31,11 +52,22 @@ pub struct Person {
     /// Absent means empty: XML cannot tell an empty list from a missing one.
     #[quarry(default)]
     #[serde(default)]
+    #[toml(default)]
     pub tags: Vec<String>,
 }
 
 /// A postal address.
-#[derive(quarry::Decode, quarry::Encode, Deserialize, Serialize, Debug, Clone, PartialEq)]
+#[derive(
+    quarry::Decode,
+    quarry::Encode,
+    Deserialize,
+    Serialize,
+    toml_spanner::Toml,
+    Debug,
+    Clone,
+    PartialEq,
+)]
+#[toml(ignore_unknown_fields)]
 #[allow(missing_docs)]
 pub struct Address {
     pub street: String,
@@ -45,7 +77,17 @@ pub struct Address {
 }
 
 /// One record of `escaped-articles`: string-heavy, with escapes and non-ASCII text.
-#[derive(quarry::Decode, quarry::Encode, Deserialize, Serialize, Debug, Clone, PartialEq)]
+#[derive(
+    quarry::Decode,
+    quarry::Encode,
+    Deserialize,
+    Serialize,
+    toml_spanner::Toml,
+    Debug,
+    Clone,
+    PartialEq,
+)]
+#[toml(ignore_unknown_fields)]
 #[allow(missing_docs)]
 pub struct Article {
     pub title: String,
@@ -54,11 +96,22 @@ pub struct Article {
     /// Absent means empty: XML cannot tell an empty list from a missing one.
     #[quarry(default)]
     #[serde(default)]
+    #[toml(default)]
     pub tags: Vec<String>,
 }
 
 /// One record of `telemetry`: floats and large integers.
-#[derive(quarry::Decode, quarry::Encode, Deserialize, Serialize, Debug, Clone, PartialEq)]
+#[derive(
+    quarry::Decode,
+    quarry::Encode,
+    Deserialize,
+    Serialize,
+    toml_spanner::Toml,
+    Debug,
+    Clone,
+    PartialEq,
+)]
+#[toml(ignore_unknown_fields)]
 #[allow(missing_docs)]
 pub struct Reading {
     pub device_id: u64,
@@ -72,7 +125,17 @@ pub struct Reading {
 }
 
 /// One record of `wide-record`: 24 integer fields.
-#[derive(quarry::Decode, quarry::Encode, Deserialize, Serialize, Debug, Clone, PartialEq)]
+#[derive(
+    quarry::Decode,
+    quarry::Encode,
+    Deserialize,
+    Serialize,
+    toml_spanner::Toml,
+    Debug,
+    Clone,
+    PartialEq,
+)]
+#[toml(ignore_unknown_fields)]
 #[allow(missing_docs)]
 pub struct Wide {
     pub f01: i64,
@@ -102,7 +165,17 @@ pub struct Wide {
 }
 
 /// `config`: a realistic application configuration with nested tables.
-#[derive(quarry::Decode, quarry::Encode, Deserialize, Serialize, Debug, Clone, PartialEq)]
+#[derive(
+    quarry::Decode,
+    quarry::Encode,
+    Deserialize,
+    Serialize,
+    toml_spanner::Toml,
+    Debug,
+    Clone,
+    PartialEq,
+)]
+#[toml(ignore_unknown_fields)]
 #[allow(missing_docs)]
 pub struct Config {
     pub service: Service,
@@ -113,7 +186,17 @@ pub struct Config {
     pub limits: Vec<Limit>,
 }
 
-#[derive(quarry::Decode, quarry::Encode, Deserialize, Serialize, Debug, Clone, PartialEq)]
+#[derive(
+    quarry::Decode,
+    quarry::Encode,
+    Deserialize,
+    Serialize,
+    toml_spanner::Toml,
+    Debug,
+    Clone,
+    PartialEq,
+)]
+#[toml(ignore_unknown_fields)]
 #[allow(missing_docs)]
 pub struct Service {
     pub name: String,
@@ -122,7 +205,17 @@ pub struct Service {
     pub region: String,
 }
 
-#[derive(quarry::Decode, quarry::Encode, Deserialize, Serialize, Debug, Clone, PartialEq)]
+#[derive(
+    quarry::Decode,
+    quarry::Encode,
+    Deserialize,
+    Serialize,
+    toml_spanner::Toml,
+    Debug,
+    Clone,
+    PartialEq,
+)]
+#[toml(ignore_unknown_fields)]
 #[allow(missing_docs)]
 pub struct Http {
     pub host: String,
@@ -134,7 +227,17 @@ pub struct Http {
     pub allowed_origins: Vec<String>,
 }
 
-#[derive(quarry::Decode, quarry::Encode, Deserialize, Serialize, Debug, Clone, PartialEq)]
+#[derive(
+    quarry::Decode,
+    quarry::Encode,
+    Deserialize,
+    Serialize,
+    toml_spanner::Toml,
+    Debug,
+    Clone,
+    PartialEq,
+)]
+#[toml(ignore_unknown_fields)]
 #[allow(missing_docs)]
 pub struct Tls {
     pub cert_path: String,
@@ -142,7 +245,17 @@ pub struct Tls {
     pub min_version: String,
 }
 
-#[derive(quarry::Decode, quarry::Encode, Deserialize, Serialize, Debug, Clone, PartialEq)]
+#[derive(
+    quarry::Decode,
+    quarry::Encode,
+    Deserialize,
+    Serialize,
+    toml_spanner::Toml,
+    Debug,
+    Clone,
+    PartialEq,
+)]
+#[toml(ignore_unknown_fields)]
 #[allow(missing_docs)]
 pub struct Database {
     pub url: String,
@@ -152,7 +265,17 @@ pub struct Database {
     pub replicas: Vec<Replica>,
 }
 
-#[derive(quarry::Decode, quarry::Encode, Deserialize, Serialize, Debug, Clone, PartialEq)]
+#[derive(
+    quarry::Decode,
+    quarry::Encode,
+    Deserialize,
+    Serialize,
+    toml_spanner::Toml,
+    Debug,
+    Clone,
+    PartialEq,
+)]
+#[toml(ignore_unknown_fields)]
 #[allow(missing_docs)]
 pub struct Replica {
     pub url: String,
@@ -160,7 +283,17 @@ pub struct Replica {
     pub read_only: bool,
 }
 
-#[derive(quarry::Decode, quarry::Encode, Deserialize, Serialize, Debug, Clone, PartialEq)]
+#[derive(
+    quarry::Decode,
+    quarry::Encode,
+    Deserialize,
+    Serialize,
+    toml_spanner::Toml,
+    Debug,
+    Clone,
+    PartialEq,
+)]
+#[toml(ignore_unknown_fields)]
 #[allow(missing_docs)]
 pub struct Logging {
     pub level: String,
@@ -168,7 +301,17 @@ pub struct Logging {
     pub targets: BTreeMap<String, String>,
 }
 
-#[derive(quarry::Decode, quarry::Encode, Deserialize, Serialize, Debug, Clone, PartialEq)]
+#[derive(
+    quarry::Decode,
+    quarry::Encode,
+    Deserialize,
+    Serialize,
+    toml_spanner::Toml,
+    Debug,
+    Clone,
+    PartialEq,
+)]
+#[toml(ignore_unknown_fields)]
 #[allow(missing_docs)]
 pub struct Limit {
     pub route: String,
@@ -178,7 +321,17 @@ pub struct Limit {
 
 /// The batch shapes in formats whose documents must be tables (TOML) or need one root:
 /// the records under one key, `records`.
-#[derive(quarry::Decode, quarry::Encode, Deserialize, Serialize, Debug, Clone, PartialEq)]
+#[derive(
+    quarry::Decode,
+    quarry::Encode,
+    Deserialize,
+    Serialize,
+    toml_spanner::Toml,
+    Debug,
+    Clone,
+    PartialEq,
+)]
+#[toml(ignore_unknown_fields)]
 #[allow(missing_docs)]
 pub struct Records<T> {
     pub records: Vec<T>,
