@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use proptest::prelude::*;
 use quarry::{Decode, Format, PullSource};
 
+use super::{mostly_direct, Seen};
 use crate::attributes::Server;
 use crate::paths::{toml_direct, toml_raw};
 
@@ -80,19 +81,35 @@ fn server_toml() -> impl Strategy<Value = String> {
         })
 }
 
-proptest! {
-    #[test]
-    fn toml_direct_path_equals_raw_value_path(doc in server_toml()) {
+/// Of the documents for `Server` that the RawValue path decodes (about one in eight of
+/// those generated), the share in percent the direct path must read. It read 79% over
+/// 5,000 cases, falling back on the rest (a table added to after it closed, a datetime
+/// read as a string).
+const TOML_DIRECT_PERCENT: usize = 50;
+
+/// The direct path may fall back (a datetime read as a string does), never differ; and
+/// it reads most of what the RawValue path decodes ([`TOML_DIRECT_PERCENT`]).
+#[test]
+fn toml_direct_path_equals_raw_value_path() {
+    mostly_direct(file!(), server_toml(), TOML_DIRECT_PERCENT, |doc| {
         let raw = quarry::toml::parse(doc.as_bytes()).map(Server::decode);
-        let mut source = quarry::toml::DirectSource::new(doc.as_bytes(), quarry::Limits::default()).unwrap();
-        let direct = Server::decode_direct(&mut source).ok().filter(|_| source.finish().is_ok());
-        // The direct path may fall back (a datetime read as a string does), never differ.
+        let mut source =
+            quarry::toml::DirectSource::new(doc.as_bytes(), quarry::Limits::default()).unwrap();
+        let direct = Server::decode_direct(&mut source)
+            .ok()
+            .filter(|_| source.finish().is_ok());
+        let decoded = raw.as_ref().ok().and_then(|r| r.as_ref().ok());
         if let Some(direct) = &direct {
-            prop_assert_eq!(Some(direct), raw.as_ref().ok().and_then(|r| r.as_ref().ok()), "{}", doc);
+            prop_assert_eq!(Some(direct), decoded, "{}", doc);
         }
+        let seen = Seen {
+            decoded: decoded.is_some(),
+            direct: direct.is_some(),
+        };
         let facade = quarry::from_str::<Server>(&doc, Format::Toml);
         prop_assert_eq!(facade.ok(), raw.ok().and_then(Result::ok));
-    }
+        Ok(seen)
+    });
 }
 
 /// A TOML table added to after another began (`[target.a]`, `[deps]`, `[target.b]`) is

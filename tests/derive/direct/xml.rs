@@ -4,6 +4,7 @@
 use proptest::prelude::*;
 use quarry::{Decode, Format};
 
+use super::{mostly_direct, Seen};
 use crate::paths::xml_paths;
 
 #[derive(Decode, Debug, PartialEq)]
@@ -186,14 +187,26 @@ fn xml_host_document() -> impl Strategy<Value = String> {
         })
 }
 
-proptest! {
-    #[test]
-    fn xml_direct_path_equals_raw_value_path(doc in xml_host_document()) {
+/// Of the documents for `XmlHost` that the RawValue path decodes, the share in percent
+/// the direct path must read. It read 95% over 5,000 cases, falling back on the rest
+/// (a name repeated after another child).
+const XML_DIRECT_PERCENT: usize = 80;
+
+/// The direct path may fall back, never differ; and it reads most of what the RawValue
+/// path decodes ([`XML_DIRECT_PERCENT`]).
+#[test]
+fn xml_direct_path_equals_raw_value_path() {
+    mostly_direct(file!(), xml_host_document(), XML_DIRECT_PERCENT, |doc| {
         let (raw, direct) = xml_paths::<XmlHost>(&doc);
         if let Some(direct) = &direct {
             prop_assert_eq!(Some(direct), raw.as_ref().ok(), "{}", doc);
         }
+        let seen = Seen {
+            decoded: raw.is_ok(),
+            direct: direct.is_some(),
+        };
         let facade = quarry::from_str::<XmlHost>(&doc, Format::Xml);
         prop_assert_eq!(facade.ok(), raw.ok(), "{}", doc);
-    }
+        Ok(seen)
+    });
 }

@@ -4,6 +4,7 @@
 use proptest::prelude::*;
 use quarry::{Decode, Format, PullSource};
 
+use super::{mostly_direct, Seen};
 use crate::attributes::Server;
 
 /// Random block YAML lists of Server records: the keys it knows, keys a guess only
@@ -91,19 +92,34 @@ fn server_yaml() -> impl Strategy<Value = String> {
     })
 }
 
-proptest! {
-    #[test]
-    fn yaml_direct_path_equals_raw_value_path(doc in server_yaml()) {
+/// Of the lists of `Server` records that the RawValue path decodes, the share in percent
+/// the direct path must read. It read 87% over 5,000 cases, falling back on the rest
+/// (an anchor, a merge key).
+const YAML_DIRECT_PERCENT: usize = 70;
+
+/// The direct path may fall back (on an alias, a merge key or an error), never differ;
+/// and it reads most of what the RawValue path decodes ([`YAML_DIRECT_PERCENT`]).
+#[test]
+fn yaml_direct_path_equals_raw_value_path() {
+    mostly_direct(file!(), server_yaml(), YAML_DIRECT_PERCENT, |doc| {
         let raw = quarry::yaml::parse(doc.as_bytes()).map(Vec::<Server>::decode);
-        let mut source = quarry::yaml::DirectSource::new(doc.as_bytes(), quarry::Limits::default()).unwrap();
-        let direct = Vec::<Server>::decode_direct(&mut source).ok().filter(|_| source.finish().is_ok());
-        // The direct path may fall back (on an alias, a merge key or an error), never differ.
+        let mut source =
+            quarry::yaml::DirectSource::new(doc.as_bytes(), quarry::Limits::default()).unwrap();
+        let direct = Vec::<Server>::decode_direct(&mut source)
+            .ok()
+            .filter(|_| source.finish().is_ok());
+        let decoded = raw.as_ref().ok().and_then(|r| r.as_ref().ok());
         if let Some(direct) = &direct {
-            prop_assert_eq!(Some(direct), raw.as_ref().ok().and_then(|r| r.as_ref().ok()), "{}", doc);
+            prop_assert_eq!(Some(direct), decoded, "{}", doc);
         }
+        let seen = Seen {
+            decoded: decoded.is_some(),
+            direct: direct.is_some(),
+        };
         let facade = quarry::from_str::<Vec<Server>>(&doc, Format::Yaml);
         prop_assert_eq!(facade.ok(), raw.ok().and_then(Result::ok));
-    }
+        Ok(seen)
+    });
 }
 
 /// Number fields read the same through YAML's direct path (which reads them from the
