@@ -1,6 +1,8 @@
 //! The serde bridge: [`RawValue`] is a `serde::Deserializer` and `serde::Serialize`, so a
 //! type that only derives `serde::Deserialize` decodes from every quarry format (through
-//! [`Serde`]), with the same path-aware errors.
+//! [`Serde`]), with the same path-aware errors. Where a format has a direct path, serde's
+//! `Deserialize` reads the bytes through it first ([`direct`]), with no RawValue in
+//! between.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -8,7 +10,10 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 use serde::ser::{SerializeMap, SerializeSeq};
 
+use crate::pull::{Fallback, PullSource};
 use crate::{Decode, DecodeErrors, RawValue};
+
+mod direct;
 
 impl de::Error for DecodeErrors {
     #[cold]
@@ -25,6 +30,12 @@ pub struct Serde<T>(pub T);
 impl<'de, T: de::Deserialize<'de>> Decode<'de> for Serde<T> {
     fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors> {
         T::deserialize(value).map(Serde)
+    }
+
+    /// serde's `Deserialize` straight over the bytes (see [`direct`]), falling back to the
+    /// RawValue bridge on anything it does not read the bridge's way.
+    fn decode_direct<S: PullSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
+        direct::deserialize(source).map(Serde)
     }
 }
 

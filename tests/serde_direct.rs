@@ -1,0 +1,261 @@
+//! serde types read straight from the bytes (`Serde<T>` over each format's direct source)
+//! give exactly what the RawValue bridge gives, and the direct path is the one taken.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::fmt::Debug;
+
+use quarry::{
+    json, plist, toml, yaml, Decode, Fallback, Format, Limits, PullSource, RawValue, Serde,
+};
+use serde::Deserialize;
+
+#[derive(Deserialize, Debug, PartialEq)]
+#[serde(rename_all = "kebab-case")]
+struct Deployment {
+    app_name: String,
+    replicas: Option<u32>,
+    stages: Vec<Stage>,
+    env: BTreeMap<String, String>,
+    strategy: Strategy,
+    checks: Vec<Check>,
+    #[serde(default)]
+    labels: Vec<String>,
+}
+
+#[derive(Deserialize, Debug, PartialEq)]
+struct Stage {
+    name: String,
+    steps: Vec<Vec<String>>,
+    timeout: f64,
+    retries: i64,
+}
+
+#[derive(Deserialize, Debug, PartialEq)]
+enum Strategy {
+    Recreate,
+    Rolling { max_surge: u8 },
+    Canary(u8),
+}
+
+/// Internally tagged: serde buffers the map to find the tag.
+#[derive(Deserialize, Debug, PartialEq)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+enum Check {
+    Http { path: String, port: u16 },
+    Exec { command: Vec<String> },
+}
+
+/// Flatten: serde collects the entries the struct does not name.
+#[derive(Deserialize, Debug, PartialEq)]
+struct Service {
+    name: String,
+    #[serde(flatten)]
+    rest: BTreeMap<String, Setting>,
+}
+
+/// Untagged: serde buffers the value and tries each variant.
+#[derive(Deserialize, Debug, PartialEq)]
+#[serde(untagged)]
+enum Setting {
+    Flag(bool),
+    Number(i64),
+    Text(String),
+    List(Vec<Setting>),
+}
+
+/// Adjacently tagged.
+#[derive(Deserialize, Debug, PartialEq)]
+#[serde(tag = "t", content = "c")]
+enum Event {
+    Start(String),
+    Stop { code: i64 },
+}
+
+/// Borrowed fields: the direct path lends the input's text as the bridge does.
+#[derive(Deserialize, Debug, PartialEq)]
+struct Borrowed<'a> {
+    #[serde(borrow)]
+    name: &'a str,
+    #[serde(borrow)]
+    note: Cow<'a, str>,
+    tags: Vec<&'a str>,
+}
+
+const DEPLOYMENT: &str = r#"{
+  "app-name": "web",
+  "replicas": 3,
+  "stages": [
+    {"name": "build", "steps": [["cargo", "build"], []], "timeout": 1.5, "retries": 2},
+    {"name": "test", "steps": [["cargo", "test"]], "timeout": 30, "retries": -1}
+  ],
+  "env": {"RUST_LOG": "info", "PORT": "80"},
+  "strategy": {"Rolling": {"max_surge": 2}},
+  "checks": [
+    {"kind": "http", "path": "/health", "port": 8080},
+    {"kind": "exec", "command": ["true"]}
+  ],
+  "unknown": {"passed": ["over"]}
+}"#;
+
+const SERVICE: &str = r#"{"name": "api", "debug": true, "workers": 8, "mode": "fast",
+  "hosts": ["a", 2, false]}"#;
+
+const EVENTS: &str = r#"{"events": [{"t": "Start", "c": "now"}, {"t": "Stop", "c": {"code": 3}}]}"#;
+
+const BORROWED: &str = r#"{"name": "plain", "note": "text", "tags": ["a", "b"]}"#;
+
+/// The document `json` in `format`: written by quarry's own writers from its value.
+fn rendered(json: &str, format: Format) -> Vec<u8> {
+    let value = json::parse(json.as_bytes()).unwrap();
+    match format {
+        Format::Json => json.as_bytes().to_vec(),
+        Format::Yaml => yaml::to_vec(&value).unwrap(),
+        Format::Toml => toml::to_vec(&value).unwrap(),
+        Format::Plist => plist::to_vec_binary(&value).unwrap(),
+        _ => unreachable!(),
+    }
+}
+
+/// `T` read by the direct path from `source` (the whole document), or its fallback.
+fn direct<'de, T: Deserialize<'de>>(mut source: impl PullSource<'de>) -> Result<T, Fallback> {
+    let Serde(value) = Serde::<T>::decode_direct(&mut source)?;
+    source.finish()?;
+    Ok(value)
+}
+
+/// `T` from `bytes` in `format`, by the direct path alone.
+fn read_directly<'de, T: Deserialize<'de>>(
+    bytes: &'de [u8],
+    format: Format,
+) -> Result<T, Fallback> {
+    let limits = Limits::default();
+    match format {
+        Format::Json => direct(json::DirectSource::new(bytes, limits).unwrap()),
+        Format::Yaml => direct(yaml::DirectSource::new(bytes, limits).unwrap()),
+        Format::Toml => direct(toml::DirectSource::new(bytes, limits).unwrap()),
+        Format::Plist => direct(plist::DirectSource::new(bytes, limits).unwrap()),
+        _ => unreachable!(),
+    }
+}
+
+/// `T` from `bytes` through the RawValue bridge alone.
+fn read_through_raw<'de, T: Deserialize<'de>>(bytes: &'de [u8], format: Format) -> T {
+    let raw: RawValue<'de> = match format {
+        Format::Json => json::parse(bytes).unwrap(),
+        Format::Yaml => yaml::parse(bytes).unwrap(),
+        Format::Toml => toml::parse(bytes).unwrap(),
+        Format::Plist => plist::parse(bytes).unwrap(),
+        _ => unreachable!(),
+    };
+    Serde::<T>::decode(raw).unwrap().0
+}
+
+/// Both paths agree on `json` rendered in every format with a direct path, the direct
+/// path reads it without falling back, and `from_slice` gives the same.
+fn agrees<T>(json: &str, formats: &[Format])
+where
+    T: for<'de> Deserialize<'de> + PartialEq + Debug,
+{
+    for &format in formats {
+        let bytes = rendered(json, format);
+        let through_raw: T = read_through_raw(&bytes, format);
+        let directly: T = read_directly(&bytes, format)
+            .unwrap_or_else(|_| panic!("{format:?}: the direct path fell back"));
+        assert_eq!(directly, through_raw, "{format:?}");
+        let Serde(facade) = quarry::from_slice::<Serde<T>>(&bytes, format).unwrap();
+        assert_eq!(facade, through_raw, "{format:?}");
+    }
+}
+
+const ALL: [Format; 4] = [Format::Json, Format::Yaml, Format::Toml, Format::Plist];
+
+#[test]
+fn structs_enums_and_maps_read_directly_as_through_the_bridge() {
+    agrees::<Deployment>(DEPLOYMENT, &ALL);
+    let Serde(d) = quarry::from_str::<Serde<Deployment>>(DEPLOYMENT, Format::Json).unwrap();
+    assert_eq!(d.strategy, Strategy::Rolling { max_surge: 2 });
+    assert_eq!(
+        d.checks[0],
+        Check::Http {
+            path: "/health".into(),
+            port: 8080
+        }
+    );
+    agrees::<Strategy>(r#"{"Canary": 5}"#, &[Format::Json, Format::Yaml]);
+    agrees::<BTreeMap<String, Strategy>>(r#"{"a": "Recreate", "b": {"Canary": 1}}"#, &ALL);
+}
+
+#[test]
+fn flatten_untagged_and_adjacent_tags_read_directly_as_through_the_bridge() {
+    agrees::<Service>(SERVICE, &ALL);
+    let Serde(s) = quarry::from_str::<Serde<Service>>(SERVICE, Format::Json).unwrap();
+    assert_eq!(s.rest["workers"], Setting::Number(8));
+    assert_eq!(
+        s.rest["hosts"],
+        Setting::List(vec![
+            Setting::Text("a".into()),
+            Setting::Number(2),
+            Setting::Flag(false)
+        ])
+    );
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Events {
+        events: Vec<Event>,
+    }
+    agrees::<Events>(EVENTS, &ALL);
+}
+
+#[test]
+fn borrowed_fields_read_directly_as_through_the_bridge() {
+    for format in [Format::Json, Format::Yaml, Format::Toml] {
+        let bytes = rendered(BORROWED, format);
+        let through_raw: Borrowed<'_> = read_through_raw(&bytes, format);
+        let directly: Borrowed<'_> = read_directly(&bytes, format).unwrap();
+        assert_eq!(directly, through_raw, "{format:?}");
+        assert_eq!(directly.name, "plain");
+        assert!(matches!(directly.note, Cow::Borrowed("text")));
+    }
+}
+
+#[test]
+fn errors_fall_back_to_the_bridge_and_keep_their_paths() {
+    let bad = DEPLOYMENT.replace("\"max_surge\": 2", "\"max_surge\": 300");
+    assert!(read_directly::<Deployment>(bad.as_bytes(), Format::Json).is_err());
+    let err = quarry::from_str::<Serde<Deployment>>(&bad, Format::Json)
+        .unwrap_err()
+        .to_string();
+    assert!(err.starts_with("strategy.Rolling.max_surge: "), "{err}");
+    assert!(err.ends_with("at line 9, column 41"), "{err}");
+}
+
+#[test]
+fn what_the_direct_path_cannot_read_falls_back_to_the_same_value() {
+    // Integer map keys are parsed from text by the bridge alone.
+    let ports = r#"{"80": "tcp", "53": "udp"}"#;
+    assert!(read_directly::<BTreeMap<u16, String>>(ports.as_bytes(), Format::Json).is_err());
+    let Serde(read) =
+        quarry::from_str::<Serde<BTreeMap<u16, String>>>(ports, Format::Json).unwrap();
+    assert_eq!(read[&53], "udp");
+    // A TOML datetime has no kind of its own: it is read as a RawValue, as text.
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Release {
+        at: String,
+    }
+    let doc = b"at = 1979-05-27T07:32:00Z\n";
+    let directly: Release = read_directly(doc, Format::Toml).unwrap();
+    assert_eq!(directly, read_through_raw::<Release>(doc, Format::Toml));
+    assert_eq!(directly.at, "1979-05-27T07:32:00Z");
+}
+
+#[test]
+fn xml_text_goes_through_the_bridge() {
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Server {
+        port: u16,
+        host: String,
+    }
+    let doc = "<server><port>8080</port><host>h</host></server>";
+    let Serde(server) = quarry::from_str::<Serde<Server>>(doc, Format::Xml).unwrap();
+    assert_eq!(server.port, 8080);
+}
