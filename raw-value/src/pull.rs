@@ -110,6 +110,7 @@ impl<'de> Text<'de, '_> {
 /// words, short values) are copied inline by two loads and stores of a fixed width that
 /// overlap in the middle, rather than by `to_owned`'s call to `memcpy`, whose size
 /// dispatch costs more than such a copy.
+#[doc(hidden)]
 #[inline(always)]
 pub fn owned_string(s: &str) -> String {
     let src = s.as_bytes();
@@ -147,6 +148,7 @@ pub fn owned_string(s: &str) -> String {
 
 /// `cow` as a `String`: an owned one as it is, a borrowed one copied by
 /// [`owned_string`].
+#[doc(hidden)]
 #[inline(always)]
 pub fn cow_into_string(cow: Cow<'_, str>) -> String {
     match cow {

@@ -28,6 +28,8 @@ pub use quarry_raw_value::Position;
 pub use render::render_snippet;
 #[cfg(test)]
 pub(crate) use scan::for_each_placement;
+/// For quarry-arrow and the conformance tests, which compare keys as the parsers do.
+#[doc(hidden)]
 pub use scan::same_bytes;
 pub(crate) use scan::{bare_key_end, bytes_below, bytes_equal, digits_value, first_flagged};
 pub(crate) use scan::{decode_string_runs, find_string_special, utf8_output, Escapes};

@@ -64,7 +64,7 @@ pub use lexer::{Number, NumberToken};
 pub use parser::{parse_stream_with, parse_with, parse_with_dialect};
 pub use raw::RawValueBuilder;
 pub use tree::{Document, Node, NodeKind, TreeBuilder, TreeKey};
-pub use writer::{write_escaped_str, JsonWriter};
+pub use writer::JsonWriter;
 
 use crate::common::Limits;
 

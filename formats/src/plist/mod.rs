@@ -84,13 +84,12 @@ use quarry_raw_value::{Encode, EncodeError, RawValue};
 pub use crate::common::EntryKey;
 pub use binary::parse_binary_with;
 pub use builder::{
-    apple_seconds, datetime_from_apple_seconds, datetime_from_unix, to_utc, unix_time, Integer,
-    PlistBuilder, Text,
+    datetime_from_apple_seconds, datetime_from_unix, unix_time, Integer, PlistBuilder, Text,
 };
 pub use direct::DirectSource;
 pub use error::{Error, ErrorKind};
 pub use openstep::parse_openstep_with;
-pub use raw::{integer_value, uid_value, RawValueBuilder, UID_KEY};
+pub use raw::{RawValueBuilder, UID_KEY};
 pub use tree::{Document, Node, NodeKind, TreeBuilder};
 pub use writer::{
     write_binary, write_binary_with, write_openstep_string, BinaryWriter, NullEntries,

@@ -37,12 +37,14 @@ pub use crate::common::EntryKey;
 pub use builder::{Key, StringKind, TableId, TableKind, TomlBuilder, ROOT};
 pub use direct::DirectSource;
 pub use error::{Error, ErrorKind};
-pub use lexer::{Lexer, Scalar};
 pub use parser::parse_with;
 use parser::Parser;
 pub use raw::RawValueBuilder;
 pub use tree::{Document, Node, NodeKind, TreeBuilder};
-pub use writer::{inline_value, key_text, write_document, NullEntries};
+pub use writer::{write_document, NullEntries};
+/// For `quarry::edit`, which writes values into an existing document.
+#[doc(hidden)]
+pub use writer::{inline_value, key_text};
 
 use crate::common::Limits;
 
