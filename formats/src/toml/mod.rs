@@ -41,10 +41,10 @@ pub use parser::parse_with;
 use parser::Parser;
 pub use raw::RawValueBuilder;
 pub use tree::{Document, Node, NodeKind, TreeBuilder};
-pub use writer::{write_document, NullEntries};
 /// For `quarry::edit`, which writes values into an existing document.
 #[doc(hidden)]
 pub use writer::{inline_value, key_text};
+pub use writer::{write_document, NullEntries};
 
 use crate::common::Limits;
 
