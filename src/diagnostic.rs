@@ -61,6 +61,7 @@ impl Diagnostic for Problem {
             ProblemKind::AmbiguousVariable => "ambiguous_variable",
             ProblemKind::UnknownVariable => "unknown_variable",
             ProblemKind::Set => "set",
+            ProblemKind::BadIndex => "bad_index",
         };
         Some(Box::new(format!("quarry::config::{kind}")))
     }

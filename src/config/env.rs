@@ -1,9 +1,12 @@
 //! Environment variables resolved by shape: a variable's name is matched against the
 //! field names the target type describes (after renames, aliases and nesting), never
 //! split on a guessed separator; its text is read as what that field takes (text, a
-//! YAML flow sequence, or, where the type says nothing, any YAML value).
+//! YAML flow sequence, or, where the type says nothing, any YAML value). A number after
+//! a sequence field's name is an item's index (`APP_SERVERS_0_HOST`), and a name ending
+//! in `_FILE` that fits no field as it is names a file holding the value.
 
 use std::borrow::Cow;
+use std::cmp::Ordering;
 
 use super::merge::{Merged, Node, Source};
 use super::{Origin, Problem, ProblemKind};
@@ -16,57 +19,48 @@ pub(super) fn strip_prefix<'n>(name: &'n str, prefix: &str) -> Option<&'n str> {
     (head.eq_ignore_ascii_case(prefix) && !rest.is_empty()).then_some(rest)
 }
 
+/// A variable placed by its name: the path it sets and the value it gives.
+struct Placed {
+    path: Vec<Segment>,
+    value: RawValue<'static>,
+    source: Source,
+}
+
 impl Merged<'_> {
-    /// Lays the variable `name` (with `text`) where its name fits `shape`, or records why
-    /// it cannot be placed.
-    pub(super) fn add_variable(&mut self, prefix: &str, name: &str, text: &str, shape: &Shape) {
-        let Some(rest) = strip_prefix(name, prefix) else {
-            return;
-        };
-        if rest.eq_ignore_ascii_case("PROFILE") {
-            return;
-        }
-        let mut search = EnvSearch::default();
-        search.resolve(shape, self.root.as_ref(), rest, Vec::new(), false);
-        search.found.dedup_by(|a, b| a.0 == b.0);
-        match search.found.len() {
-            0 if search.denied => self.problems.push(Problem {
-                kind: ProblemKind::UnknownVariable,
-                path: ValuePath::default(),
-                origin: Some(Origin::Env {
-                    name: name.to_owned(),
-                }),
-                message: "fits no field of the configuration (its type denies unknown fields)"
-                    .to_owned(),
-                snippet: None,
-                help: None,
-                document: None,
-            }),
-            0 => {}
-            1 => {
-                let Some((path, takes)) = search.found.pop() else {
-                    return;
-                };
-                let value = variable_value(text, takes);
-                let mut nested = value;
-                for key in path.iter().rev() {
+    /// Lays one environment layer's variables where their names fit `shape`, recording
+    /// why any cannot be placed. Variables that address sequence items are laid last, in
+    /// index order, so that `_1_` extends what `_0_` began whatever the variables' order.
+    pub(super) fn add_variables(&mut self, prefix: &str, vars: &[(String, String)], shape: &Shape) {
+        let mut indexed = Vec::new();
+        for (name, text) in vars {
+            let Some(placed) = self.place_variable(prefix, name, text, shape) else {
+                continue;
+            };
+            if placed.path.iter().any(|s| matches!(s, Segment::Index(_))) {
+                indexed.push(placed);
+                continue;
+            }
+            let mut nested = placed.value;
+            for segment in placed.path.iter().rev() {
+                if let Segment::Key(key) = segment {
                     nested = RawValue::Map(vec![(Cow::Owned(key.clone()), nested)]);
                 }
-                self.lay(nested, Source::Env(name.to_owned()));
             }
-            _ => {
-                let paths: Vec<String> = search
-                    .found
-                    .iter()
-                    .map(|(p, _)| key_path(p).to_string())
-                    .collect();
+            self.lay(nested, placed.source);
+        }
+        indexed.sort_by(|a, b| compare_paths(&a.path, &b.path));
+        for placed in indexed {
+            let variable = placed.source.variable().unwrap_or_default().to_owned();
+            if let Err((at, len)) = self.lay_at(&placed.path, placed.value, placed.source) {
+                let index = match at.last() {
+                    Some(Segment::Index(i)) => *i,
+                    _ => 0,
+                };
                 self.problems.push(Problem {
-                    kind: ProblemKind::AmbiguousVariable,
-                    path: ValuePath::default(),
-                    origin: Some(Origin::Env {
-                        name: name.to_owned(),
-                    }),
-                    message: format!("fits more than one field: {}", paths.join(" and ")),
+                    kind: ProblemKind::BadIndex,
+                    path: segment_path(&at),
+                    origin: Some(Origin::Env { name: variable }),
+                    message: format!("index {index} leaves a gap: no layer gives item {len}"),
                     snippet: None,
                     help: None,
                     document: None,
@@ -74,21 +68,156 @@ impl Merged<'_> {
             }
         }
     }
+
+    /// Where the variable `name` (with `text`) goes, or `None` (with the reason recorded
+    /// when there is one).
+    fn place_variable(
+        &mut self,
+        prefix: &str,
+        name: &str,
+        text: &str,
+        shape: &Shape,
+    ) -> Option<Placed> {
+        let rest = strip_prefix(name, prefix)?;
+        if rest.eq_ignore_ascii_case("PROFILE") {
+            return None;
+        }
+        let mut search = EnvSearch::default();
+        search.resolve(shape, self.root.as_ref(), rest, Vec::new(), false);
+        let mut from_file = None;
+        if search.found.is_empty() {
+            // `PREFIX_FIELD_FILE`: the value is the content of the file it names.
+            if let Some(stem) = rest
+                .len()
+                .checked_sub(5)
+                .filter(|&cut| rest.is_char_boundary(cut))
+                .map(|cut| rest.split_at(cut))
+                .filter(|(_, tail)| tail.eq_ignore_ascii_case("_FILE"))
+                .map(|(stem, _)| stem)
+                .filter(|stem| !stem.is_empty())
+            {
+                let mut by_stem = EnvSearch::default();
+                by_stem.resolve(shape, self.root.as_ref(), stem, Vec::new(), false);
+                if !by_stem.found.is_empty() {
+                    search = by_stem;
+                    from_file = Some(text);
+                }
+            }
+        }
+        search.found.dedup_by(|a, b| a.0 == b.0);
+        let env_problem = |kind, path: ValuePath, message: String| Problem {
+            kind,
+            path,
+            origin: Some(Origin::Env {
+                name: name.to_owned(),
+            }),
+            message,
+            snippet: None,
+            help: None,
+            document: None,
+        };
+        match search.found.len() {
+            0 => {
+                if let Some(at) = search.not_sequence {
+                    self.problems.push(env_problem(
+                        ProblemKind::BadIndex,
+                        segment_path(&at),
+                        "an index addresses a sequence item, and this is not a sequence".to_owned(),
+                    ));
+                } else if search.denied {
+                    self.problems.push(env_problem(
+                        ProblemKind::UnknownVariable,
+                        ValuePath::default(),
+                        "fits no field of the configuration (its type denies unknown fields)"
+                            .to_owned(),
+                    ));
+                }
+                None
+            }
+            1 => {
+                let (path, takes) = search.found.pop()?;
+                let (text, source) = match from_file {
+                    None => (Cow::Borrowed(text), Source::Env(name.to_owned())),
+                    Some(file) => match std::fs::read_to_string(file) {
+                        Ok(mut content) => {
+                            if content.ends_with('\n') {
+                                content.pop();
+                                if content.ends_with('\r') {
+                                    content.pop();
+                                }
+                            }
+                            (
+                                Cow::Owned(content),
+                                Source::SecretFile {
+                                    variable: name.to_owned(),
+                                    path: file.to_owned(),
+                                },
+                            )
+                        }
+                        Err(e) => {
+                            self.problems.push(env_problem(
+                                ProblemKind::Io,
+                                segment_path(&path),
+                                format!("cannot read the file it names, {file}: {e}"),
+                            ));
+                            return None;
+                        }
+                    },
+                };
+                Some(Placed {
+                    path,
+                    value: variable_value(&text, takes),
+                    source,
+                })
+            }
+            _ => {
+                let paths: Vec<String> = search
+                    .found
+                    .iter()
+                    .map(|(p, _)| segment_path(p).to_string())
+                    .collect();
+                self.problems.push(env_problem(
+                    ProblemKind::AmbiguousVariable,
+                    ValuePath::default(),
+                    format!("fits more than one field: {}", paths.join(" and ")),
+                ));
+                None
+            }
+        }
+    }
 }
 
-fn key_path(keys: &[String]) -> ValuePath {
+fn segment_path(segments: &[Segment]) -> ValuePath {
     ValuePath {
-        segments: keys.iter().cloned().map(Segment::Key).collect(),
+        segments: segments.to_vec(),
     }
+}
+
+/// Paths in order, indices compared as numbers.
+fn compare_paths(a: &[Segment], b: &[Segment]) -> Ordering {
+    for (x, y) in a.iter().zip(b) {
+        let order = match (x, y) {
+            (Segment::Index(x), Segment::Index(y)) => x.cmp(y),
+            (Segment::Key(x), Segment::Key(y)) => x.cmp(y),
+            (Segment::Key(_), Segment::Index(_)) => Ordering::Less,
+            (Segment::Index(_), Segment::Key(_)) => Ordering::Greater,
+        };
+        if order != Ordering::Equal {
+            return order;
+        }
+    }
+    a.len().cmp(&b.len())
 }
 
 /// The paths an environment variable's name fits, found through the target's shape.
 #[derive(Default)]
 struct EnvSearch {
     /// Each fitting path, and what its value takes.
-    found: Vec<(Vec<String>, Takes)>,
+    found: Vec<(Vec<Segment>, Takes)>,
     /// True when some part of the name fit no field of a struct that denies unknown keys.
     denied: bool,
+    /// Where an index followed a value that is not a sequence.
+    not_sequence: Option<Vec<Segment>>,
 }
 
 impl EnvSearch {
@@ -99,11 +228,31 @@ impl EnvSearch {
         shape: &Shape,
         node: Option<&Node<'_>>,
         rest: &str,
-        at: Vec<String>,
+        at: Vec<Segment>,
         flattened: bool,
     ) {
         match shape {
-            Shape::Optional(inner) => self.resolve(&inner(), node, rest, at, flattened),
+            Shape::Optional(inner) | Shape::Checked(inner, _) => {
+                self.resolve(&inner(), node, rest, at, flattened)
+            }
+            Shape::Seq(item) => {
+                let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+                let Ok(index) = rest[..digits].parse::<usize>() else {
+                    return;
+                };
+                let mut path = at;
+                path.push(Segment::Index(index));
+                match &rest[digits..] {
+                    "" => self.leaf(&item(), path),
+                    after => {
+                        let Some(after) = after.strip_prefix('_').filter(|a| !a.is_empty()) else {
+                            return;
+                        };
+                        let child = node.and_then(|n| n.item(index));
+                        self.resolve(&item(), child, after, path, false);
+                    }
+                }
+            }
             Shape::Struct(s) => {
                 let before = self.found.len();
                 for field in &s.fields {
@@ -116,7 +265,7 @@ impl EnvSearch {
                             continue;
                         };
                         let mut path = at.clone();
-                        path.push(field.name.to_owned());
+                        path.push(Segment::Key(field.name.to_owned()));
                         let shape = (field.shape)();
                         match after {
                             None => self.leaf(&shape, path),
@@ -127,12 +276,31 @@ impl EnvSearch {
                         }
                     }
                 }
-                if self.found.len() == before && s.deny_unknown_fields && !flattened {
-                    self.denied = true;
+                if self.found.len() == before && !flattened {
+                    if starts_with_index(rest) {
+                        self.not_sequence.get_or_insert(at);
+                    } else if s.deny_unknown_fields {
+                        self.denied = true;
+                    }
                 }
             }
-            Shape::Map(value) => self.resolve_keys(&value(), node, rest, at, false),
+            Shape::Map(value) => {
+                let held = node.is_some_and(|n| {
+                    n.entries()
+                        .iter()
+                        .any(|(k, _)| match_key(rest, k).is_some())
+                });
+                if starts_with_index(rest) && !held {
+                    // A number is an index, which a map does not take.
+                    self.not_sequence.get_or_insert(at);
+                    return;
+                }
+                self.resolve_keys(&value(), node, rest, at, false)
+            }
             Shape::Any => self.resolve_keys(&Shape::Any, node, rest, at, true),
+            _ if starts_with_index(rest) => {
+                self.not_sequence.get_or_insert(at);
+            }
             _ => {}
         }
     }
@@ -143,7 +311,7 @@ impl EnvSearch {
         value: &Shape,
         node: Option<&Node<'_>>,
         rest: &str,
-        at: Vec<String>,
+        at: Vec<Segment>,
         only_existing_nesting: bool,
     ) {
         let entries = node.map(Node::entries).unwrap_or_default();
@@ -154,7 +322,7 @@ impl EnvSearch {
                 continue;
             };
             let mut path = at.clone();
-            path.push(key.to_string());
+            path.push(Segment::Key(key.to_string()));
             match after {
                 None => self.leaf(value, path),
                 Some(after) => self.resolve(value, Some(child), after, path, false),
@@ -166,7 +334,7 @@ impl EnvSearch {
         if only_existing_nesting {
             // Nothing known fits: the whole rest is one new key.
             let mut path = at;
-            path.push(new_key(rest));
+            path.push(Segment::Key(new_key(rest)));
             self.leaf(value, path);
             return;
         }
@@ -180,7 +348,7 @@ impl EnvSearch {
             };
             if !key.is_empty() && !entries.iter().any(|(k, _)| k.eq_ignore_ascii_case(key)) {
                 let mut path = at.clone();
-                path.push(new_key(key));
+                path.push(Segment::Key(new_key(key)));
                 match after {
                     None => self.leaf(value, path),
                     Some(after) if !after.is_empty() => {
@@ -197,8 +365,12 @@ impl EnvSearch {
     }
 
     /// `path` takes the variable's text, if a value of `shape` can be text.
-    fn leaf(&mut self, shape: &Shape, path: Vec<String>) {
-        let takes = match shape.clone().unwrap_optional() {
+    fn leaf(&mut self, shape: &Shape, path: Vec<Segment>) {
+        let mut shape = shape.clone().unwrap_optional();
+        while let Shape::Checked(inner, _) = shape {
+            shape = inner().unwrap_optional();
+        }
+        let takes = match shape {
             Shape::Seq(_) | Shape::Tuple(_) => Takes::Sequence,
             Shape::Any => Takes::Anything,
             shape if shape.is_scalar() || matches!(shape, Shape::Enum(_)) => Takes::Text,
@@ -206,6 +378,12 @@ impl EnvSearch {
         };
         self.found.push((path, takes));
     }
+}
+
+/// True when `rest` begins with a number standing alone: `0` or `0_HOST`.
+fn starts_with_index(rest: &str) -> bool {
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    digits > 0 && matches!(rest.as_bytes().get(digits), None | Some(b'_'))
 }
 
 /// `Some(None)` when `rest` is `key` (case-insensitively, `-` and `.` in the key standing

@@ -24,6 +24,9 @@ pub enum ProblemKind {
     UnknownVariable,
     /// A [`Config::set`](crate::Config::set) could not be applied.
     Set,
+    /// An environment variable's index addresses a value that is not a sequence, or
+    /// leaves a gap in one.
+    BadIndex,
 }
 
 /// One problem of a load: what, where in the value, and which layer gave it.
@@ -47,10 +50,21 @@ pub struct Problem {
 
 /// A document's name and text, kept by a [`Problem`] for diagnostics (the `miette`
 /// feature draws the lines around it).
-#[derive(Debug, PartialEq)]
+#[derive(PartialEq)]
 pub(crate) struct SourceText {
     pub(crate) name: String,
     pub(crate) text: String,
+}
+
+/// The name and size only: a document may hold secrets, which a `Debug` print of an
+/// error must not show.
+impl fmt::Debug for SourceText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SourceText")
+            .field("name", &self.name)
+            .field("len", &self.text.len())
+            .finish()
+    }
 }
 
 impl Problem {
@@ -111,6 +125,11 @@ impl ConfigError {
             let Some(Origin::File { name, .. }) = &problem.origin else {
                 continue;
             };
+            // A diagnostic would draw the secret's line.
+            if matches!(&problem.kind, ProblemKind::Decode(kind) if super::secret::is_redacted(kind))
+            {
+                continue;
+            }
             if let Some(known) = documents.iter().find(|d| d.name == *name) {
                 problem.document = Some(known.clone());
                 continue;

@@ -18,13 +18,34 @@ pub(super) enum Source {
         prefix: Option<String>,
     },
     Env(String),
+    /// A file named by a `PREFIX_..._FILE` variable: its content is the value.
+    SecretFile {
+        variable: String,
+        path: String,
+    },
     Set,
 }
 
-/// A node of the merged tree: maps merge, everything else is one layer's value.
+impl Source {
+    /// The environment variable that gave the value, if one did.
+    pub(super) fn variable(&self) -> Option<&str> {
+        match self {
+            Source::Env(name) | Source::SecretFile { variable: name, .. } => Some(name),
+            _ => None,
+        }
+    }
+}
+
+/// A node of the merged tree: maps merge, sequences are replaced as a whole (their
+/// items addressed one by one only by indexed variables), everything else is one
+/// layer's value.
 pub(super) enum Node<'i> {
     Map {
         entries: Vec<(Cow<'i, str>, Node<'i>)>,
+        from: SourceId,
+    },
+    Seq {
+        items: Vec<Node<'i>>,
         from: SourceId,
     },
     Leaf {
@@ -40,6 +61,13 @@ impl<'i> Node<'i> {
                 entries: entries
                     .into_iter()
                     .map(|(k, v)| (k, Node::from_value(v, from)))
+                    .collect(),
+                from,
+            },
+            RawValue::Seq(items) => Node::Seq {
+                items: items
+                    .into_iter()
+                    .map(|v| Node::from_value(v, from))
                     .collect(),
                 from,
             },
@@ -70,6 +98,9 @@ impl<'i> Node<'i> {
                     .map(|(k, v)| (k, v.into_value()))
                     .collect(),
             ),
+            Node::Seq { items, .. } => {
+                RawValue::Seq(items.into_iter().map(Node::into_value).collect())
+            }
             Node::Leaf { value, .. } => value,
         }
     }
@@ -82,6 +113,7 @@ impl<'i> Node<'i> {
                     .map(|(k, v)| (k.clone(), v.to_value()))
                     .collect(),
             ),
+            Node::Seq { items, .. } => RawValue::Seq(items.iter().map(Node::to_value).collect()),
             Node::Leaf { value, .. } => value.clone(),
         }
     }
@@ -89,7 +121,20 @@ impl<'i> Node<'i> {
     pub(super) fn entries(&self) -> &[(Cow<'i, str>, Node<'i>)] {
         match self {
             Node::Map { entries, .. } => entries,
-            Node::Leaf { .. } => &[],
+            Node::Seq { .. } | Node::Leaf { .. } => &[],
+        }
+    }
+
+    pub(super) fn item(&self, index: usize) -> Option<&Node<'i>> {
+        match self {
+            Node::Seq { items, .. } => items.get(index),
+            _ => None,
+        }
+    }
+
+    fn from(&self) -> SourceId {
+        match self {
+            Node::Map { from, .. } | Node::Seq { from, .. } | Node::Leaf { from, .. } => *from,
         }
     }
 
@@ -111,12 +156,14 @@ impl<'i> Node<'i> {
                         None => break,
                     }
                 }
+                (Node::Seq { items, .. }, Segment::Index(i)) => match items.get(*i) {
+                    Some(child) => node = child,
+                    None => break,
+                },
                 _ => break,
             }
         }
-        match node {
-            Node::Map { from, .. } | Node::Leaf { from, .. } => *from,
-        }
+        node.from()
     }
 }
 
@@ -148,6 +195,92 @@ impl<'i> Merged<'i> {
             Some(root) => root.merge(value, from),
             None => self.root = Some(Node::from_value(value, from)),
         }
+    }
+
+    /// Lays `value` at `path` (keys and sequence indices) over the tree, as given by
+    /// `source`: an index may address an item the tree holds or the one just past the
+    /// end; any further one leaves a gap, reported as the path to the index and the
+    /// sequence's length.
+    pub(super) fn lay_at(
+        &mut self,
+        path: &[Segment],
+        value: RawValue<'i>,
+        source: Source,
+    ) -> Result<(), (Vec<Segment>, usize)> {
+        self.sources.push(source);
+        let from = self.sources.len() - 1;
+        let mut node = self.root.get_or_insert_with(|| Node::Map {
+            entries: Vec::new(),
+            from,
+        });
+        for (depth, segment) in path.iter().enumerate() {
+            match segment {
+                Segment::Key(key) => {
+                    if !matches!(node, Node::Map { .. }) {
+                        *node = Node::Map {
+                            entries: Vec::new(),
+                            from,
+                        };
+                    }
+                    let Node::Map { entries, .. } = node else {
+                        unreachable!()
+                    };
+                    let at = match entries.iter().position(|(k, _)| k == key.as_str()) {
+                        Some(at) => at,
+                        None => {
+                            entries.push((
+                                Cow::Owned(key.clone()),
+                                Node::Map {
+                                    entries: Vec::new(),
+                                    from,
+                                },
+                            ));
+                            entries.len() - 1
+                        }
+                    };
+                    node = &mut entries[at].1;
+                }
+                Segment::Index(index) => {
+                    match node {
+                        Node::Seq { .. } => {}
+                        // XML's single child element is a one-item sequence.
+                        Node::Map { entries, .. } if !entries.is_empty() => {
+                            let single = std::mem::replace(
+                                node,
+                                Node::Seq {
+                                    items: Vec::new(),
+                                    from,
+                                },
+                            );
+                            if let Node::Seq { items, .. } = node {
+                                items.push(single);
+                            }
+                        }
+                        _ => {
+                            *node = Node::Seq {
+                                items: Vec::new(),
+                                from,
+                            }
+                        }
+                    }
+                    let Node::Seq { items, .. } = node else {
+                        unreachable!()
+                    };
+                    if *index > items.len() {
+                        return Err((path[..=depth].to_vec(), items.len()));
+                    }
+                    if *index == items.len() {
+                        items.push(Node::Map {
+                            entries: Vec::new(),
+                            from,
+                        });
+                    }
+                    node = &mut items[*index];
+                }
+            }
+        }
+        *node = Node::from_value(value, from);
+        Ok(())
     }
 
     pub(super) fn add_document(
@@ -253,6 +386,17 @@ impl<'i> Merged<'i> {
         self.lay(value, Source::Set);
     }
 
+    /// True when the value at `path` came from a file a `_FILE` variable named: what it
+    /// holds is kept out of messages.
+    pub(super) fn is_secret(&self, path: &ValuePath) -> bool {
+        self.root.as_ref().is_some_and(|root| {
+            matches!(
+                self.sources[root.source_of(path)],
+                Source::SecretFile { .. }
+            )
+        })
+    }
+
     /// The origin of each path: the layer of the deepest merged node along it, and for a
     /// document the position of the deepest node along it there.
     pub(super) fn origins_of(&self, inputs: &'i [Input], paths: &[ValuePath]) -> Vec<Origin> {
@@ -270,6 +414,14 @@ impl<'i> Merged<'i> {
                 Source::Env(name) => {
                     for &i in &wanted {
                         origins[i] = Some(Origin::Env { name: name.clone() });
+                    }
+                }
+                Source::SecretFile { path, .. } => {
+                    for &i in &wanted {
+                        origins[i] = Some(Origin::File {
+                            name: path.clone(),
+                            position: None,
+                        });
                     }
                 }
                 Source::Set => {

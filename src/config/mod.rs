@@ -61,7 +61,13 @@
 //!   [`RawValue`]), the keys the earlier layers hold are matched instead, and a name that
 //!   fits none becomes one new key. Values are text, decoded the way XML text is
 //!   (numbers and booleans parse); a sequence field takes a YAML flow sequence
-//!   (`APP_HOSTS=[a, b]`). `PREFIX_PROFILE` selects the profile and is not a value.
+//!   (`APP_HOSTS=[a, b]`), or its items one by one after their index
+//!   (`APP_SERVERS_0_HOST`, `APP_HOSTS_1`): an index may address an item the earlier
+//!   layers hold or extend the sequence by one (the variables are laid in index order, so
+//!   `_0_` and `_1_` start a list), an index further on is a gap and an error, and an
+//!   index after a field that is not a sequence is an error naming the variable. An item
+//!   the variables and the earlier layers leave incomplete is reported like any missing
+//!   field. `PREFIX_PROFILE` selects the profile and is not a value.
 //! - Profiles: with a profile selected ([`Config::profile`], or the variable
 //!   `PREFIX_PROFILE` of the first environment layer when `profile` was not called), a
 //!   file whose top level holds a `default` or a `<profile>` table is read as profiles:
@@ -73,6 +79,7 @@ mod env;
 mod error;
 mod merge;
 mod origin;
+mod secret;
 
 use std::path::{Path, PathBuf};
 
@@ -84,6 +91,7 @@ pub(crate) use error::SourceText;
 pub use error::{ConfigError, Problem, ProblemKind};
 use merge::{Merged, Node};
 pub use origin::{Origin, Origins};
+pub use secret::Secret;
 
 use env::strip_prefix;
 
@@ -104,6 +112,10 @@ enum Layer {
         name: String,
         text: Vec<u8>,
         format: Format,
+    },
+    Dir {
+        path: PathBuf,
+        required: bool,
     },
     Env {
         prefix: String,
@@ -134,6 +146,28 @@ impl Config {
     /// still an error).
     pub fn optional_file(mut self, path: impl AsRef<Path>) -> Self {
         self.layers.push(Layer::File {
+            path: path.as_ref().to_owned(),
+            required: false,
+        });
+        self
+    }
+
+    /// Every file of a known format in the folder `path` (a `conf.d`), one layer each, in
+    /// the byte order of their names, as systemd, nginx and apt read theirs. Hidden files
+    /// (`.name`), editor backups (`name~`, `#name#`, `.bak`, `.swp`, `.orig`) and files of
+    /// no known format are skipped; an absent folder is an error, as with
+    /// [`Config::file`].
+    pub fn dir(mut self, path: impl AsRef<Path>) -> Self {
+        self.layers.push(Layer::Dir {
+            path: path.as_ref().to_owned(),
+            required: true,
+        });
+        self
+    }
+
+    /// [`Config::dir`], skipped when the folder does not exist.
+    pub fn optional_dir(mut self, path: impl AsRef<Path>) -> Self {
+        self.layers.push(Layer::Dir {
             path: path.as_ref().to_owned(),
             required: false,
         });
@@ -257,13 +291,18 @@ impl Config {
             Err(errors) => errors,
         };
         let paths: Vec<ValuePath> = errors.iter().map(|e| e.path()).collect();
-        let origins = self.merge(inputs, shape).origins_of(inputs, &paths);
+        let merged = self.merge(inputs, shape);
+        let origins = merged.origins_of(inputs, &paths);
         for (error, (path, origin)) in errors.iter().zip(paths.into_iter().zip(origins)) {
+            let kind = match merged.is_secret(&path) {
+                true => secret::redact(&error.kind),
+                false => error.kind.clone(),
+            };
             problems.push(Problem {
-                kind: ProblemKind::Decode(error.kind.clone()),
+                message: kind.to_string(),
+                kind: ProblemKind::Decode(kind),
                 path,
                 origin: Some(origin),
-                message: error.kind.to_string(),
                 snippet: None,
                 help: error.help().map(str::to_owned),
                 document: None,
@@ -315,15 +354,27 @@ impl Config {
                     bytes: text.clone(),
                     format: *format,
                 },
-                Layer::Env { prefix, vars } => Input::Env(match vars {
-                    Some(vars) => vars.clone(),
-                    None => std::env::vars_os()
-                        .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
-                        .filter(|(k, _)| strip_prefix(k, prefix).is_some())
-                        .collect(),
-                }),
+                Layer::Dir { path, required } => {
+                    read_dir(path, *required, &mut inputs, &mut problems);
+                    continue;
+                }
+                Layer::Env { prefix, vars } => Input::Env {
+                    prefix: prefix.clone(),
+                    vars: match vars {
+                        Some(vars) => vars.clone(),
+                        None => std::env::vars_os()
+                            .filter_map(|(k, v)| {
+                                Some((k.into_string().ok()?, v.into_string().ok()?))
+                            })
+                            .filter(|(k, _)| strip_prefix(k, prefix).is_some())
+                            .collect(),
+                    },
+                },
                 Layer::Set { path, value } => match value {
-                    Ok(_) => Input::Skipped,
+                    Ok(value) => Input::Set {
+                        path: path.clone(),
+                        value: value.clone(),
+                    },
                     Err(message) => {
                         problems.push(Problem::plain(
                             ProblemKind::Set,
@@ -343,47 +394,29 @@ impl Config {
     fn merge<'i>(&self, inputs: &'i [Input], shape: &Shape) -> Merged<'i> {
         let mut merged = Merged::new();
         let profile = self.profile.clone().or_else(|| {
-            inputs
-                .iter()
-                .zip(&self.layers)
-                .find_map(|(input, layer)| match (input, layer) {
-                    (Input::Env(vars), Layer::Env { prefix, .. }) => vars
-                        .iter()
-                        .find(|(k, _)| {
-                            strip_prefix(k, prefix)
-                                .is_some_and(|rest| rest.eq_ignore_ascii_case("PROFILE"))
-                        })
-                        .map(|(_, v)| v.clone()),
-                    _ => None,
-                })
+            inputs.iter().find_map(|input| match input {
+                Input::Env { prefix, vars } => vars
+                    .iter()
+                    .find(|(k, _)| {
+                        strip_prefix(k, prefix)
+                            .is_some_and(|rest| rest.eq_ignore_ascii_case("PROFILE"))
+                    })
+                    .map(|(_, v)| v.clone()),
+                _ => None,
+            })
         });
-        for (index, (input, layer)) in inputs.iter().zip(&self.layers).enumerate() {
-            match (input, layer) {
-                (
-                    Input::Document {
-                        name,
-                        bytes,
-                        format,
-                    },
-                    _,
-                ) => {
+        for (index, input) in inputs.iter().enumerate() {
+            match input {
+                Input::Document {
+                    name,
+                    bytes,
+                    format,
+                } => {
                     merged.add_document(index, name, bytes, *format, profile.as_deref());
                 }
-                (Input::Env(vars), Layer::Env { prefix, .. }) => {
-                    for (name, value) in vars {
-                        merged.add_variable(prefix, name, value, shape);
-                    }
-                }
-                (
-                    Input::Skipped,
-                    Layer::Set {
-                        path,
-                        value: Ok(value),
-                    },
-                ) => {
-                    merged.add_set(path, value.clone());
-                }
-                _ => {}
+                Input::Env { prefix, vars } => merged.add_variables(prefix, vars, shape),
+                Input::Set { path, value } => merged.add_set(path, value.clone()),
+                Input::Skipped => {}
             }
         }
         merged
@@ -399,13 +432,79 @@ impl<'de> Decode<'de> for Owned {
     }
 }
 
-/// What a layer read: a document's bytes, or environment variables.
+/// What a layer read: a document's bytes (a folder gives one per file), environment
+/// variables, or a value set in code.
 enum Input {
     Document {
         name: String,
         bytes: Vec<u8>,
         format: Format,
     },
-    Env(Vec<(String, String)>),
+    Env {
+        prefix: String,
+        vars: Vec<(String, String)>,
+    },
+    Set {
+        path: String,
+        value: RawValue<'static>,
+    },
     Skipped,
+}
+
+/// Reads the files of the folder `path` as documents, in the byte order of their names.
+fn read_dir(path: &Path, required: bool, inputs: &mut Vec<Input>, problems: &mut Vec<Problem>) {
+    let entries = match std::fs::read_dir(path) {
+        Ok(entries) => entries,
+        Err(e) if !required && e.kind() == std::io::ErrorKind::NotFound => return,
+        Err(e) => {
+            problems.push(Problem::plain(
+                ProblemKind::Io,
+                format!("{}: {e}", path.display()),
+            ));
+            return;
+        }
+    };
+    let mut files = Vec::new();
+    for entry in entries {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(e) => {
+                problems.push(Problem::plain(
+                    ProblemKind::Io,
+                    format!("{}: {e}", path.display()),
+                ));
+                continue;
+            }
+        };
+        let name = entry.file_name();
+        let text = name.to_string_lossy();
+        let skipped = text.starts_with('.')
+            || text.ends_with('~')
+            || (text.starts_with('#') && text.ends_with('#'))
+            || [".bak", ".swp", ".orig", ".tmp"]
+                .iter()
+                .any(|ext| text.ends_with(ext));
+        let is_file = std::fs::metadata(entry.path()).is_ok_and(|m| m.is_file());
+        if skipped || !is_file {
+            continue;
+        }
+        let file = entry.path();
+        if let Some(format) = Format::from_path(&file) {
+            files.push((name, file, format));
+        }
+    }
+    files.sort_by(|a, b| a.0.as_encoded_bytes().cmp(b.0.as_encoded_bytes()));
+    for (_, file, format) in files {
+        match std::fs::read(&file) {
+            Ok(bytes) => inputs.push(Input::Document {
+                name: file.display().to_string(),
+                bytes,
+                format,
+            }),
+            Err(e) => problems.push(Problem::plain(
+                ProblemKind::Io,
+                format!("{}: {e}", file.display()),
+            )),
+        }
+    }
 }

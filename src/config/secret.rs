@@ -1,0 +1,123 @@
+//! [`Secret`]: a value that never prints.
+
+use std::fmt;
+
+use crate::{Decode, DecodeErrorKind, DecodeErrors, Encode, EncodeError, Encoder, RawValue, Shape};
+
+/// A value kept out of every print: `Debug` and `Display` write `[redacted]`, and a
+/// value that fails to decode is described as `[redacted]` in the error, so neither a
+/// log line, a [`Problem`](crate::Problem) nor `quarry config` output shows it. Read it
+/// with [`Secret::expose`], as the `secrecy` crate's `expose_secret` does.
+///
+/// It decodes like `T` from every format and layer (with [`Config`](crate::Config), a
+/// `PREFIX_FIELD_FILE` variable reads it from a mounted secret file), and encodes as `T`.
+///
+/// ```
+/// use quarry::config::Secret;
+/// use quarry::{Config, Format};
+///
+/// #[derive(quarry::Decode)]
+/// struct Database {
+///     password: Secret<String>,
+/// }
+///
+/// let db: Database = Config::new()
+///     .text("db.toml", "password = \"hunter2\"\n", Format::Toml)
+///     .load()
+///     .unwrap();
+/// assert_eq!(db.password.expose(), "hunter2");
+/// assert_eq!(format!("{:?}", db.password), "[redacted]");
+/// ```
+#[derive(Clone, Default)]
+pub struct Secret<T>(T);
+
+impl<T> Secret<T> {
+    /// Wraps `value`.
+    pub fn new(value: T) -> Self {
+        Secret(value)
+    }
+
+    /// The value.
+    pub fn expose(&self) -> &T {
+        &self.0
+    }
+
+    /// The value, unwrapped.
+    pub fn into_exposed(self) -> T {
+        self.0
+    }
+}
+
+impl<T> From<T> for Secret<T> {
+    fn from(value: T) -> Self {
+        Secret(value)
+    }
+}
+
+impl<T> fmt::Debug for Secret<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("[redacted]")
+    }
+}
+
+impl<T> fmt::Display for Secret<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("[redacted]")
+    }
+}
+
+impl<'de, T: Decode<'de>> Decode<'de> for Secret<T> {
+    fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors> {
+        T::decode(value).map(Secret).map_err(|mut errors| {
+            for error in errors.iter_mut() {
+                error.kind = redact(&error.kind);
+            }
+            errors
+        })
+    }
+
+    fn missing() -> Option<Self> {
+        T::missing().map(Secret)
+    }
+
+    fn shape() -> Shape {
+        T::shape()
+    }
+}
+
+impl<T: Encode> Encode for Secret<T> {
+    fn encode<E: Encoder + ?Sized>(&self, encoder: &mut E) -> Result<(), EncodeError> {
+        self.0.encode(encoder)
+    }
+}
+
+const REDACTED: &str = "[redacted]";
+
+/// `kind` with the value it describes left out.
+pub(crate) fn redact(kind: &DecodeErrorKind) -> DecodeErrorKind {
+    match kind {
+        DecodeErrorKind::InvalidType { expected, .. } => DecodeErrorKind::InvalidType {
+            expected: expected.clone(),
+            found: REDACTED.to_owned(),
+        },
+        DecodeErrorKind::InvalidValue { expected, .. } => DecodeErrorKind::InvalidValue {
+            expected: expected.clone(),
+            found: REDACTED.to_owned(),
+        },
+        // A check's own message may quote the value.
+        DecodeErrorKind::Custom(_) => {
+            DecodeErrorKind::Custom("[redacted] is not accepted".to_owned())
+        }
+        other => other.clone(),
+    }
+}
+
+/// True for a kind [`redact`] wrote.
+pub(super) fn is_redacted(kind: &DecodeErrorKind) -> bool {
+    match kind {
+        DecodeErrorKind::InvalidType { found, .. }
+        | DecodeErrorKind::InvalidValue { found, .. } => found == REDACTED,
+        DecodeErrorKind::Custom(message) => message == "[redacted] is not accepted",
+        _ => false,
+    }
+}
