@@ -701,12 +701,25 @@ fn bplist_contests() -> Vec<Contest> {
 const CONFIG_OVERRIDES: &str =
     "http:\n  port: 8081\n  workers: 24\nlogging:\n  level: info\n  targets:\n    sqlx: warn\n";
 
+/// The `conf.d` folder of the config contest's fourth arm: five small files, each giving
+/// one value over the layers before it.
+const CONFIG_DIR: [(&str, &str); 5] = [
+    ("10-service.toml", "[service]\nregion = \"eu-west-3\"\n"),
+    ("20-logging.yaml", "logging:\n  targets:\n    hyper: info\n"),
+    ("30-features.json", r#"{"features": {"conf_d": true}}"#),
+    ("40-http.toml", "[http]\nread_timeout_ms = 1500\n"),
+    ("50-database.yaml", "database:\n  pool_min: 3\n"),
+];
+
 /// Layered configuration: the corpus's `config` document as TOML, a YAML file over it,
 /// then three environment variables (one of them a field with an underscore), into the
 /// corpus's `Config` struct, by `quarry::Config`, figment and config-rs. Each library
 /// reads the variables in its own convention (figment and config-rs cannot tell
 /// `pool_max` from `pool.max`, so their variables separate levels with `__`), under a
-/// prefix of its own.
+/// prefix of its own. A fourth arm, quarry's alone (neither peer reads a folder of
+/// layers or addresses a list item from the environment), does the same and also reads
+/// a `conf.d` folder of five files and five list items from variables
+/// (`DAPP_HTTP_ALLOWED_ORIGINS_0` to `_4`).
 fn config_contests() -> Vec<Contest> {
     let Some(base) = quarry_corpus_gen::toml_corpus()
         .into_iter()
@@ -725,9 +738,22 @@ fn config_contests() -> Vec<Contest> {
         ("CAPP_HTTP__PORT", "9000"),
         ("CAPP_DATABASE__POOL_MAX", "99"),
         ("CAPP_LOGGING__LEVEL", "debug"),
+        ("DAPP_HTTP_PORT", "9000"),
+        ("DAPP_DATABASE_POOL_MAX", "99"),
+        ("DAPP_LOGGING_LEVEL", "debug"),
+        ("DAPP_HTTP_ALLOWED_ORIGINS_0", "https://a.example"),
+        ("DAPP_HTTP_ALLOWED_ORIGINS_1", "https://b.example"),
+        ("DAPP_HTTP_ALLOWED_ORIGINS_2", "https://c.example"),
+        ("DAPP_HTTP_ALLOWED_ORIGINS_3", "https://d.example"),
+        ("DAPP_HTTP_ALLOWED_ORIGINS_4", "https://e.example"),
     ] {
         std::env::set_var(name, value);
     }
+    let conf_d = std::env::temp_dir().join(format!("quarry-bench-conf.d-{}", std::process::id()));
+    let wrote_conf_d = std::fs::create_dir_all(&conf_d).is_ok()
+        && CONFIG_DIR
+            .iter()
+            .all(|(name, text)| std::fs::write(conf_d.join(name), text).is_ok());
     let bytes = base.len() + CONFIG_OVERRIDES.len();
     let checked = |config: Option<Config>| {
         config.map_or(0, |c| {
@@ -741,7 +767,22 @@ fn config_contests() -> Vec<Contest> {
             )
         })
     };
+    let checked_conf_d = move |config: Option<Config>| {
+        config.map_or(0, |c| {
+            let origins = (0..5)
+                .map(|i| format!("https://{}.example", char::from(b'a' + i)))
+                .collect::<Vec<_>>();
+            let landed = c.http.allowed_origins.get(..5) == Some(&origins[..])
+                && c.service.region == "eu-west-3"
+                && c.logging.targets.get("hyper").map(String::as_str) == Some("info")
+                && c.features.get("conf_d") == Some(&true)
+                && c.http.read_timeout_ms == 1500
+                && c.database.pool_min == 3;
+            usize::from(landed) * checked(Some(c))
+        })
+    };
     let quarry_base = base.clone();
+    let dir_base = base.clone();
     let figment_base = base.clone();
     let config_base = base;
     vec![Contest {
@@ -756,6 +797,20 @@ fn config_contests() -> Vec<Contest> {
                         .text("base.toml", &quarry_base, Format::Toml)
                         .text("local.yaml", CONFIG_OVERRIDES, Format::Yaml)
                         .env("QAPP")
+                        .load()
+                        .ok(),
+                )
+            }),
+            arm("quarry + conf.d + lists", move || {
+                if !wrote_conf_d {
+                    return 0;
+                }
+                checked_conf_d(
+                    quarry::Config::new()
+                        .text("base.toml", &dir_base, Format::Toml)
+                        .text("local.yaml", CONFIG_OVERRIDES, Format::Yaml)
+                        .dir(&conf_d)
+                        .env("DAPP")
                         .load()
                         .ok(),
                 )
