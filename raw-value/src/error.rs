@@ -138,6 +138,12 @@ pub enum DecodeErrorKind {
     DuplicateField(String),
     /// Any other message.
     Custom(String),
+    /// Decoders that decode the same value again (untagged enums, newtypes, internally
+    /// tagged enums, structs with flattened fields) nested deeper than the limit given
+    /// ([`Nested`](crate::Nested)): a type that holds itself where the input does not nest
+    /// deeper, such as an untagged enum's `Wrap(Box<Self>)`, would otherwise recurse until
+    /// the stack overflows. It ends the decode: an untagged enum tries no further variant.
+    RecursionLimitReached(u32),
 }
 
 impl fmt::Display for DecodeErrorKind {
@@ -151,6 +157,11 @@ impl fmt::Display for DecodeErrorKind {
             DecodeErrorKind::UnknownField(name) => write!(f, "unknown field `{name}`"),
             DecodeErrorKind::DuplicateField(name) => write!(f, "duplicate field `{name}`"),
             DecodeErrorKind::Custom(message) => f.write_str(message),
+            DecodeErrorKind::RecursionLimitReached(limit) => write!(
+                f,
+                "recursion limit reached: untagged enums, newtypes and flattened fields \
+                 nested {limit} deep (a type that holds itself decodes the same value again)"
+            ),
         }
     }
 }
@@ -317,6 +328,16 @@ impl DecodeErrors {
             Some(errors) => errors.extend(other),
             None => *slot = Some(other),
         }
+    }
+
+    /// Whether decoding stopped at the recursion limit
+    /// ([`DecodeErrorKind::RecursionLimitReached`]): an untagged enum then tries no
+    /// further variant, since each would recurse as deep again.
+    #[inline]
+    pub fn is_recursion_limit(&self) -> bool {
+        self.errors
+            .iter()
+            .any(|e| matches!(e.kind, DecodeErrorKind::RecursionLimitReached(_)))
     }
 
     /// The errors, in the order they were found.
