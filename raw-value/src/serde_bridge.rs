@@ -1,7 +1,7 @@
 //! The serde bridge: [`RawValue`] is a `serde::Deserializer` and `serde::Serialize`, so a
 //! type that only derives `serde::Deserialize` decodes from every quarry format (through
 //! [`Serde`]), with the same path-aware errors. Where a format has a direct path, serde's
-//! `Deserialize` reads the bytes through it first ([`direct`]), with no RawValue in
+//! `Deserialize` reads the bytes through it first (the `direct` module), with no RawValue in
 //! between.
 
 use std::borrow::Cow;
@@ -32,7 +32,7 @@ impl<'de, T: de::Deserialize<'de>> Decode<'de> for Serde<T> {
         T::deserialize(value).map(Serde)
     }
 
-    /// serde's `Deserialize` straight over the bytes (see [`direct`]), falling back to the
+    /// serde's `Deserialize` straight over the bytes (the `direct` module), falling back to the
     /// RawValue bridge on anything it does not read the bridge's way.
     fn decode_direct<S: PullSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
         direct::deserialize(source).map(Serde)
