@@ -207,10 +207,14 @@ fn file_variables_read_the_value_from_the_file_they_name() {
     assert_eq!(db.user, "admin\n");
     assert_eq!(
         origins.get("password"),
-        Some(&Origin::File {
-            name: secret.display().to_string(),
-            position: None
+        Some(&Origin::SecretFile {
+            path: secret.display().to_string(),
+            variable: "APP_PASSWORD_FILE".to_owned(),
         })
+    );
+    assert_eq!(
+        origins.get("password").unwrap().to_string(),
+        format!("{} (named by APP_PASSWORD_FILE)", secret.display())
     );
 }
 
@@ -380,5 +384,102 @@ fn folder_files_take_part_in_errors_and_lists_like_any_file() {
             "port: expected integer, found string \"http\" at {}:1:8",
             dir.join("a.toml").display()
         )
+    );
+}
+
+#[test]
+fn explain_lists_every_layer_value_with_its_origin_and_the_winner() {
+    // config-rs #97, #319, #331, #407; flox #3290; pixi #1919.
+    let dir = scratch("explain");
+    std::fs::write(dir.join("10-a.toml"), "port = 81\n").unwrap();
+    std::fs::write(dir.join("20-b.toml"), "name = \"b\"\n").unwrap();
+    let layers = Config::new()
+        .text("base.toml", "port = 80\nname = \"base\"\n", Format::Toml)
+        .dir(&dir)
+        .env_vars("APP", [("APP_PORT", "9000")])
+        .set("name", "set");
+    let port = layers.explain_as::<Web>("port").unwrap();
+    let marks: Vec<(String, bool)> = port
+        .candidates
+        .iter()
+        .map(|c| (c.value_text(), c.used))
+        .collect();
+    assert_eq!(
+        marks,
+        [
+            ("80".to_owned(), false),
+            ("81".to_owned(), false),
+            ("\"9000\"".to_owned(), true)
+        ]
+    );
+    assert_eq!(
+        port.to_string(),
+        format!(
+            "port\n  replaced  80  # base.toml:1:8\n  replaced  81  # {}:1:8\n  \
+             used      \"9000\"  # environment variable APP_PORT",
+            dir.join("10-a.toml").display()
+        )
+    );
+    let name = layers.explain("name").unwrap();
+    assert_eq!(name.candidates.len(), 3);
+    assert_eq!(name.candidates[2].origin, Origin::Set);
+    assert_eq!(layers.explain("hosts").unwrap().candidates.len(), 0);
+    assert_eq!(
+        layers.explain("hosts").unwrap().to_string(),
+        "hosts: no layer gives it"
+    );
+}
+
+#[test]
+fn explain_shows_maps_merged_items_set_by_index_and_hides_secrets() {
+    let dir = scratch("explain_maps");
+    let token = dir.join("token");
+    std::fs::write(&token, "tok-123\n").unwrap();
+    let layers = Config::new()
+        .text(
+            "base.yaml",
+            "db: {host: a, port: 1, token: none}\nservers: [{host: x, port: 1}]\n",
+            Format::Yaml,
+        )
+        .text("local.yaml", "db: {port: 2}\n", Format::Yaml)
+        .env_vars(
+            "APP",
+            [
+                ("APP_SERVERS_0_HOST", "y"),
+                ("APP_DB_TOKEN_FILE", token.to_str().unwrap()),
+            ],
+        );
+    let db = layers.explain("db").unwrap();
+    let shown: Vec<(String, bool)> = db
+        .candidates
+        .iter()
+        .map(|c| (c.value_text(), c.used))
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            (r#"{"host":"a","port":1,"token":"none"}"#.to_owned(), true),
+            (r#"{"port":2}"#.to_owned(), true),
+            ("***".to_owned(), true),
+        ]
+    );
+    let text = format!("{db} {db:?}");
+    assert!(!text.contains("tok-123"), "{text}");
+    let host = layers.explain("servers[0].host").unwrap();
+    assert_eq!(host.candidates.len(), 2);
+    assert_eq!(
+        host.candidates[1].origin.to_string(),
+        "environment variable APP_SERVERS_0_HOST"
+    );
+    // Untyped, the file variable's stem must name a key a layer holds.
+    let explained = layers.explain("db.token").unwrap();
+    assert!(!explained.candidates[0].used);
+    let token_origin = &explained.candidates[1].origin;
+    assert_eq!(
+        token_origin,
+        &Origin::SecretFile {
+            path: token.display().to_string(),
+            variable: "APP_DB_TOKEN_FILE".to_owned()
+        }
     );
 }

@@ -85,7 +85,7 @@ impl Merged<'_> {
         let mut search = EnvSearch::default();
         search.resolve(shape, self.root.as_ref(), rest, Vec::new(), false);
         let mut from_file = None;
-        if search.found.is_empty() {
+        if search.found.is_empty() || search.invented {
             // `PREFIX_FIELD_FILE`: the value is the content of the file it names.
             if let Some(stem) = rest
                 .len()
@@ -98,7 +98,7 @@ impl Merged<'_> {
             {
                 let mut by_stem = EnvSearch::default();
                 by_stem.resolve(shape, self.root.as_ref(), stem, Vec::new(), false);
-                if !by_stem.found.is_empty() {
+                if !by_stem.found.is_empty() && (search.found.is_empty() || !by_stem.invented) {
                     search = by_stem;
                     from_file = Some(text);
                 }
@@ -218,6 +218,8 @@ struct EnvSearch {
     denied: bool,
     /// Where an index followed a value that is not a sequence.
     not_sequence: Option<Vec<Segment>>,
+    /// True when a path found makes up a key that neither the type nor a layer names.
+    invented: bool,
 }
 
 impl EnvSearch {
@@ -235,24 +237,7 @@ impl EnvSearch {
             Shape::Optional(inner) | Shape::Checked(inner, _) => {
                 self.resolve(&inner(), node, rest, at, flattened)
             }
-            Shape::Seq(item) => {
-                let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-                let Ok(index) = rest[..digits].parse::<usize>() else {
-                    return;
-                };
-                let mut path = at;
-                path.push(Segment::Index(index));
-                match &rest[digits..] {
-                    "" => self.leaf(&item(), path),
-                    after => {
-                        let Some(after) = after.strip_prefix('_').filter(|a| !a.is_empty()) else {
-                            return;
-                        };
-                        let child = node.and_then(|n| n.item(index));
-                        self.resolve(&item(), child, after, path, false);
-                    }
-                }
-            }
+            Shape::Seq(item) => self.resolve_item(&item(), node, rest, at),
             Shape::Struct(s) => {
                 let before = self.found.len();
                 for field in &s.fields {
@@ -297,11 +282,41 @@ impl EnvSearch {
                 }
                 self.resolve_keys(&value(), node, rest, at, false)
             }
+            // A sequence the layers hold takes indices whatever its type.
+            Shape::Any if node.is_some_and(Node::is_seq) && starts_with_index(rest) => {
+                self.resolve_item(&Shape::Any, node, rest, at)
+            }
             Shape::Any => self.resolve_keys(&Shape::Any, node, rest, at, true),
             _ if starts_with_index(rest) => {
                 self.not_sequence.get_or_insert(at);
             }
             _ => {}
+        }
+    }
+
+    /// An item of a sequence: `rest` is its index, alone or followed by `_` and more.
+    fn resolve_item(
+        &mut self,
+        item: &Shape,
+        node: Option<&Node<'_>>,
+        rest: &str,
+        at: Vec<Segment>,
+    ) {
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        let Ok(index) = rest[..digits].parse::<usize>() else {
+            return;
+        };
+        let mut path = at;
+        path.push(Segment::Index(index));
+        match &rest[digits..] {
+            "" => self.leaf(item, path),
+            after => {
+                let Some(after) = after.strip_prefix('_').filter(|a| !a.is_empty()) else {
+                    return;
+                };
+                let child = node.and_then(|n| n.item(index));
+                self.resolve(item, child, after, path, false);
+            }
         }
     }
 
@@ -333,6 +348,7 @@ impl EnvSearch {
         }
         if only_existing_nesting {
             // Nothing known fits: the whole rest is one new key.
+            self.invented = true;
             let mut path = at;
             path.push(Segment::Key(new_key(rest)));
             self.leaf(value, path);
@@ -347,6 +363,7 @@ impl EnvSearch {
                 None => (rest, None),
             };
             if !key.is_empty() && !entries.iter().any(|(k, _)| k.eq_ignore_ascii_case(key)) {
+                self.invented = true;
                 let mut path = at.clone();
                 path.push(Segment::Key(new_key(key)));
                 match after {

@@ -125,6 +125,10 @@ impl<'i> Node<'i> {
         }
     }
 
+    pub(super) fn is_seq(&self) -> bool {
+        matches!(self, Node::Seq { .. })
+    }
+
     pub(super) fn item(&self, index: usize) -> Option<&Node<'i>> {
         match self {
             Node::Seq { items, .. } => items.get(index),
@@ -132,7 +136,7 @@ impl<'i> Node<'i> {
         }
     }
 
-    fn from(&self) -> SourceId {
+    pub(super) fn from(&self) -> SourceId {
         match self {
             Node::Map { from, .. } | Node::Seq { from, .. } | Node::Leaf { from, .. } => *from,
         }
@@ -143,6 +147,81 @@ impl<'i> Node<'i> {
             .iter()
             .find(|(k, _)| k == key)
             .map(|(_, v)| v)
+    }
+
+    /// The node at `path`, if the tree holds it.
+    pub(super) fn at(&self, path: &ValuePath) -> Option<&Node<'i>> {
+        let mut node = self;
+        for segment in &path.segments {
+            node = match segment {
+                Segment::Key(key) => node.child(key)?,
+                Segment::Index(i) => node.item(*i)?,
+            };
+        }
+        Some(node)
+    }
+
+    /// This node's value as far as sources `first..` gave it: a map keeps only the
+    /// entries they touched; `None` when they touched nothing here.
+    pub(super) fn value_from(&self, first: SourceId) -> Option<RawValue<'i>> {
+        if self.from() >= first {
+            return Some(self.to_value());
+        }
+        match self {
+            Node::Map { entries, .. } => {
+                let touched: Vec<_> = entries
+                    .iter()
+                    .filter_map(|(k, v)| Some((k.clone(), v.value_from(first)?)))
+                    .collect();
+                (!touched.is_empty()).then_some(RawValue::Map(touched))
+            }
+            Node::Seq { items, .. } => items
+                .iter()
+                .any(|item| item.value_from(first).is_some())
+                .then(|| self.to_value()),
+            Node::Leaf { .. } => None,
+        }
+    }
+
+    /// The path (below `at`) of the first node that sources `first..` gave, and that
+    /// node's source.
+    pub(super) fn first_from(&self, first: SourceId, at: &mut ValuePath) -> Option<SourceId> {
+        if self.from() >= first {
+            return Some(self.from());
+        }
+        match self {
+            Node::Map { entries, .. } => entries.iter().find_map(|(k, v)| {
+                at.segments.push(Segment::Key(k.to_string()));
+                let found = v.first_from(first, at);
+                if found.is_none() {
+                    at.segments.pop();
+                }
+                found
+            }),
+            Node::Seq { items, .. } => items.iter().enumerate().find_map(|(i, v)| {
+                at.segments.push(Segment::Index(i));
+                let found = v.first_from(first, at);
+                if found.is_none() {
+                    at.segments.pop();
+                }
+                found
+            }),
+            Node::Leaf { .. } => None,
+        }
+    }
+
+    /// Every source the subtree holds values from, from `first` on.
+    pub(super) fn sources_from(&self, first: SourceId, out: &mut Vec<SourceId>) {
+        if self.from() >= first {
+            out.push(self.from());
+        }
+        match self {
+            Node::Map { entries, .. } => {
+                entries.iter().for_each(|(_, v)| v.sources_from(first, out))
+            }
+            Node::Seq { items, .. } => items.iter().for_each(|v| v.sources_from(first, out)),
+            Node::Leaf { .. } => {}
+        }
     }
 
     /// The source of the deepest node along `path`.
@@ -185,6 +264,16 @@ impl<'i> Merged<'i> {
             problems: Vec::new(),
             any_xml: false,
         }
+    }
+
+    /// How many sources have given values so far.
+    pub(super) fn source_count(&self) -> usize {
+        self.sources.len()
+    }
+
+    /// True when `id` is a file a `_FILE` variable named.
+    pub(super) fn is_secret_source(&self, id: SourceId) -> bool {
+        matches!(self.sources.get(id), Some(Source::SecretFile { .. }))
     }
 
     /// Lays `value` over the tree, as given by `source`.
@@ -416,11 +505,11 @@ impl<'i> Merged<'i> {
                         origins[i] = Some(Origin::Env { name: name.clone() });
                     }
                 }
-                Source::SecretFile { path, .. } => {
+                Source::SecretFile { path, variable } => {
                     for &i in &wanted {
-                        origins[i] = Some(Origin::File {
-                            name: path.clone(),
-                            position: None,
+                        origins[i] = Some(Origin::SecretFile {
+                            path: path.clone(),
+                            variable: variable.clone(),
                         });
                     }
                 }

@@ -77,6 +77,7 @@
 
 mod env;
 mod error;
+mod explain;
 mod merge;
 mod origin;
 mod secret;
@@ -89,6 +90,7 @@ use crate::{Decode, Encode, Format, RawValue, Shape, ValuePath};
 #[cfg(feature = "miette")]
 pub(crate) use error::SourceText;
 pub use error::{ConfigError, Problem, ProblemKind};
+pub use explain::{Candidate, Explanation};
 use merge::{Merged, Node};
 pub use origin::{Origin, Origins};
 pub use secret::Secret;
@@ -392,6 +394,17 @@ impl Config {
 
     /// Parses and merges every layer into one tree.
     fn merge<'i>(&self, inputs: &'i [Input], shape: &Shape) -> Merged<'i> {
+        self.merge_observed(inputs, shape, |_, _| {})
+    }
+
+    /// [`Config::merge`], calling `after` with the tree and the first source the input
+    /// added after each input is laid.
+    fn merge_observed<'i>(
+        &self,
+        inputs: &'i [Input],
+        shape: &Shape,
+        mut after: impl FnMut(&Merged<'i>, usize),
+    ) -> Merged<'i> {
         let mut merged = Merged::new();
         let profile = self.profile.clone().or_else(|| {
             inputs.iter().find_map(|input| match input {
@@ -406,6 +419,7 @@ impl Config {
             })
         });
         for (index, input) in inputs.iter().enumerate() {
+            let first = merged.source_count();
             match input {
                 Input::Document {
                     name,
@@ -418,6 +432,7 @@ impl Config {
                 Input::Set { path, value } => merged.add_set(path, value.clone()),
                 Input::Skipped => {}
             }
+            after(&merged, first);
         }
         merged
     }

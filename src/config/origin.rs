@@ -21,6 +21,14 @@ pub enum Origin {
         /// The variable's name.
         name: String,
     },
+    /// A file named by a `PREFIX_..._FILE` variable (a mounted secret): the value is
+    /// its content.
+    SecretFile {
+        /// The file's path, as the variable gives it.
+        path: String,
+        /// The variable's name.
+        variable: String,
+    },
     /// [`Config::set`](crate::Config::set).
     Set,
     /// No layer gave it: the field's default (or `None`).
@@ -39,6 +47,7 @@ impl fmt::Display for Origin {
                 position: None,
             } => f.write_str(name),
             Origin::Env { name } => write!(f, "environment variable {name}"),
+            Origin::SecretFile { path, variable } => write!(f, "{path} (named by {variable})"),
             Origin::Set => f.write_str("set in code"),
             Origin::Default => f.write_str("default"),
         }
