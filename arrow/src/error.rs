@@ -52,6 +52,15 @@ impl Error {
         self
     }
 
+    /// Moves the error's position by `place`, which maps a line and column in a chunk
+    /// to the line and column in its source.
+    pub(crate) fn placed(mut self, place: impl FnOnce(u64, u64) -> (u64, u64)) -> Self {
+        if let Some((line, column)) = self.position {
+            self.position = Some(place(line, column));
+        }
+        self
+    }
+
     /// What went wrong, without the place.
     pub fn message(&self) -> &str {
         &self.message

@@ -146,7 +146,7 @@ impl<'a, S: Sink> JsonBuilder<'a> for Records<'_, '_, S> {
     }
 }
 
-fn limits() -> Limits {
+pub(crate) fn limits() -> Limits {
     let mut limits = Limits::default();
     limits.max_document_size = usize::MAX;
     limits
@@ -161,8 +161,9 @@ pub(crate) fn pull(
     lines: bool,
     columns: &mut Columns,
     after: &mut After<'_, Columns>,
+    limits: Limits,
 ) -> Result<(), Fallback> {
-    let mut src = json::DirectSource::new(bytes, limits()).map_err(|_| Fallback)?;
+    let mut src = json::DirectSource::new(bytes, limits).map_err(|_| Fallback)?;
     let mut record = |src: &mut json::DirectSource<'_>, columns: &mut Columns| {
         columns.pull_record(src)?;
         match after(columns) {
@@ -205,9 +206,14 @@ pub(crate) fn feed_document<S: Sink>(
 }
 
 /// JSON Lines text (whole lines) through one parser: every value a record.
-fn feed_stream<S: Sink>(bytes: &[u8], sink: &mut S, after: &mut After<'_, S>) -> Result<(), Error> {
+pub(crate) fn feed_stream<S: Sink>(
+    bytes: &[u8],
+    sink: &mut S,
+    after: &mut After<'_, S>,
+    limits: Limits,
+) -> Result<(), Error> {
     let mut records = Records::new(sink, after, false);
-    json::parse_stream_with(bytes, &mut records, limits(), |records, (), _| {
+    json::parse_stream_with(bytes, &mut records, limits, |records, (), _| {
         !records.stopped && !records.failure.is_set()
     })
     .map_err(syntax_error)?;
@@ -223,7 +229,7 @@ pub(crate) fn feed_lines<S: Sink>(
     sink: &mut S,
     after: &mut After<'_, S>,
 ) -> Result<(), Error> {
-    feed_stream(bytes, sink, after)
+    feed_stream(bytes, sink, after, limits())
 }
 
 /// How much of a JSON Lines source is read and parsed at a time (whole lines: a chunk
@@ -313,11 +319,11 @@ impl<R: BufRead> JsonLinesReader<R> {
         self.lines += memchr::memchr_iter(b'\n', &self.chunk).count() as u64;
         let records_before = columns.records();
         let result = if self.events_only {
-            feed_stream(&self.chunk, columns, &mut after)
+            feed_stream(&self.chunk, columns, &mut after, limits())
         } else {
             // The direct path; where it gives up, the events read the chunk again to say
             // what is wrong and where (the error ends the stream).
-            match pull(&self.chunk, true, columns, &mut after) {
+            match pull(&self.chunk, true, columns, &mut after, limits()) {
                 Ok(()) => Ok(()),
                 Err(Fallback) if failed.is_some() => Ok(()),
                 Err(Fallback) => Err(self.explain(records_before)),
@@ -339,7 +345,12 @@ impl<R: BufRead> JsonLinesReader<R> {
             Err(error) => return error,
         };
         columns.count_records_from(records_before);
-        match feed_stream(&self.chunk, &mut columns, &mut |_: &mut Columns| Flow::Go) {
+        match feed_stream(
+            &self.chunk,
+            &mut columns,
+            &mut |_: &mut Columns| Flow::Go,
+            limits(),
+        ) {
             Err(error) => error,
             Ok(()) => Error::new(
                 "quarry-arrow: the direct path gave up on a chunk the events read (a bug; \

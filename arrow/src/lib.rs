@@ -19,7 +19,9 @@
 //! # Ok::<(), quarry_arrow::Error>(())
 //! ```
 //!
-//! A JSON Lines file of any size streams through [`JsonLinesReader`] one batch at a time.
+//! A file of any size streams through [`read_stream`] one batch at a time, in memory
+//! bounded by the batch: the lines of JSON Lines, the items of a JSON array, the
+//! documents of a YAML stream, the elements under an XML root (TOML is read whole).
 //! With the `datafusion` feature, `QuarryFormat` lets DataFusion's listing tables read
 //! every format here, JSON Lines split into byte ranges so partitions run in parallel.
 
@@ -31,6 +33,7 @@ mod infer;
 mod json;
 mod records;
 mod sink;
+mod stream;
 mod toml;
 mod xml;
 mod yaml;
@@ -46,6 +49,7 @@ use arrow_schema::{Schema, SchemaRef};
 
 pub use error::Error;
 pub use json::JsonLinesReader;
+pub use stream::RecordReader;
 
 #[cfg(feature = "datafusion")]
 pub use crate::datafusion::{register_formats, register_table, QuarryFormat, QuarryFormatFactory};
@@ -110,6 +114,7 @@ pub struct Options {
     records_at: Option<String>,
     string_view: bool,
     events_only: bool,
+    stream_chunk: usize,
 }
 
 impl Default for Options {
@@ -121,6 +126,7 @@ impl Default for Options {
             records_at: None,
             string_view: false,
             events_only: false,
+            stream_chunk: 256 << 10,
         }
     }
 }
@@ -169,6 +175,15 @@ impl Options {
         self
     }
 
+    /// How many bytes of whole records [`read_stream`] gathers before parsing them
+    /// (default 256 KiB; a chunk ends at the first record boundary past it). Exists so
+    /// tests can cut a source at every record.
+    #[doc(hidden)]
+    pub fn stream_chunk(mut self, bytes: usize) -> Self {
+        self.stream_chunk = bytes;
+        self
+    }
+
     /// The configured batch size.
     pub fn get_batch_size(&self) -> usize {
         self.batch_size
@@ -211,4 +226,15 @@ pub fn read_json_lines<R: BufRead>(
     options: &Options,
 ) -> JsonLinesReader<R> {
     JsonLinesReader::new(reader, schema, options)
+}
+
+/// Streams records of any format in batches ([`RecordReader`]): memory holds one batch
+/// and a chunk of whole records (one record at least), whatever the size of the source.
+pub fn read_stream<R: BufRead>(
+    reader: R,
+    format: RecordFormat,
+    schema: SchemaRef,
+    options: &Options,
+) -> RecordReader<R> {
+    RecordReader::new(reader, format, schema, options)
 }

@@ -42,8 +42,14 @@ pub(crate) fn read(
             schema.clone(),
             options,
             |bytes, columns, after| {
-                json::pull(bytes, format == RecordFormat::JsonLines, columns, after)
-                    .map_err(|_| Error::new("the direct path gave up"))
+                json::pull(
+                    bytes,
+                    format == RecordFormat::JsonLines,
+                    columns,
+                    after,
+                    json::limits(),
+                )
+                .map_err(|_| Error::new("the direct path gave up"))
             },
         );
         if let Ok(batches) = pulled {
