@@ -62,6 +62,7 @@ impl Diagnostic for Problem {
             ProblemKind::UnknownVariable => "unknown_variable",
             ProblemKind::Set => "set",
             ProblemKind::BadIndex => "bad_index",
+            ProblemKind::PlainSecret => "plain_secret",
         };
         Some(Box::new(format!("quarry::config::{kind}")))
     }

@@ -225,6 +225,13 @@ impl Writer {
             Shape::Struct(s) => self.struct_schema(s, None),
             Shape::Enum(e) => self.enum_schema(e),
             Shape::Checked(inner, checks) => self.checked(*inner, checks),
+            Shape::Secret(inner) => match self.schema_of_fn(*inner) {
+                RawValue::Map(mut entries) => {
+                    entries.push((Cow::Borrowed("writeOnly"), RawValue::Bool(true)));
+                    RawValue::Map(entries)
+                }
+                other => other,
+            },
         }
     }
 

@@ -483,3 +483,52 @@ fn explain_shows_maps_merged_items_set_by_index_and_hides_secrets() {
         }
     );
 }
+
+#[test]
+fn plain_secrets_are_accepted_unless_forbidden_and_then_named_by_file_and_line() {
+    let dir = scratch("plain_secrets");
+    let secret = dir.join("password");
+    std::fs::write(&secret, "from-file\n").unwrap();
+    let base = "user = \"u\"\npassword = \"in-the-file\"\n";
+    let db: Db = Config::new()
+        .text("db.toml", base, Format::Toml)
+        .load()
+        .unwrap();
+    assert_eq!(db.password.expose(), "in-the-file");
+    let err = Config::new()
+        .text("db.toml", base, Format::Toml)
+        .forbid_plain_secrets()
+        .load::<Db>()
+        .unwrap_err();
+    assert_eq!(err.problems()[0].kind, ProblemKind::PlainSecret);
+    let text = err.to_string();
+    assert!(
+        text.starts_with("password: a secret given in a plain file"),
+        "{text}"
+    );
+    assert!(text.ends_with(" at db.toml:2:12"), "{text}");
+    assert!(!format!("{text} {err:?}").contains("in-the-file"));
+    // The same secret from a `_FILE` variable, or a variable, is accepted.
+    for (name, value) in [
+        ("APP_PASSWORD_FILE", secret.to_str().unwrap()),
+        ("APP_PASSWORD", "from-env"),
+    ] {
+        let db: Db = Config::new()
+            .text("db.toml", base, Format::Toml)
+            .env_vars("APP", [(name, value)])
+            .forbid_plain_secrets()
+            .load()
+            .unwrap();
+        assert!(db.password.expose().starts_with("from-"));
+    }
+}
+
+#[test]
+fn a_secret_field_is_write_only_in_the_json_schema() {
+    let schema = quarry::json_schema::schema::<Db>();
+    let text = quarry::json::to_string(&schema).unwrap();
+    assert!(
+        text.contains(r#""password":{"type":"string","writeOnly":true}"#),
+        "{text}"
+    );
+}

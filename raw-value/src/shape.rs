@@ -64,6 +64,10 @@ pub enum Shape {
     /// A value of the inner shape that must also pass `checks` (a newtype struct whose
     /// field has constraints).
     Checked(ShapeOf, Vec<Check>),
+    /// A value of the inner shape that must never be shown (the facade's `Secret<T>`):
+    /// configuration can refuse it from plain files, and a JSON Schema marks it
+    /// `writeOnly`.
+    Secret(ShapeOf),
 }
 
 /// The named fields of a struct (or of a struct variant).
@@ -365,6 +369,7 @@ impl fmt::Debug for Shape {
             Shape::Struct(s) => write!(f, "Struct({})", s.name),
             Shape::Enum(e) => write!(f, "Enum({})", e.name),
             Shape::Checked(_, checks) => write!(f, "Checked(.., {checks:?})"),
+            Shape::Secret(_) => f.write_str("Secret(..)"),
         }
     }
 }

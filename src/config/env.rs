@@ -234,7 +234,7 @@ impl EnvSearch {
         flattened: bool,
     ) {
         match shape {
-            Shape::Optional(inner) | Shape::Checked(inner, _) => {
+            Shape::Optional(inner) | Shape::Checked(inner, _) | Shape::Secret(inner) => {
                 self.resolve(&inner(), node, rest, at, flattened)
             }
             Shape::Seq(item) => self.resolve_item(&item(), node, rest, at),
@@ -384,7 +384,7 @@ impl EnvSearch {
     /// `path` takes the variable's text, if a value of `shape` can be text.
     fn leaf(&mut self, shape: &Shape, path: Vec<Segment>) {
         let mut shape = shape.clone().unwrap_optional();
-        while let Shape::Checked(inner, _) = shape {
+        while let Shape::Checked(inner, _) | Shape::Secret(inner) = shape {
             shape = inner().unwrap_optional();
         }
         let takes = match shape {

@@ -27,6 +27,10 @@ pub enum ProblemKind {
     /// An environment variable's index addresses a value that is not a sequence, or
     /// leaves a gap in one.
     BadIndex,
+    /// A secret given in a plain file while [`Config::forbid_plain_secrets`] is on.
+    ///
+    /// [`Config::forbid_plain_secrets`]: crate::Config::forbid_plain_secrets
+    PlainSecret,
 }
 
 /// One problem of a load: what, where in the value, and which layer gave it.

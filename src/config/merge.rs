@@ -271,6 +271,11 @@ impl<'i> Merged<'i> {
         self.sources.len()
     }
 
+    /// True when `id` is a document (a file or a text layer).
+    pub(super) fn is_document_source(&self, id: SourceId) -> bool {
+        matches!(self.sources.get(id), Some(Source::Document { .. }))
+    }
+
     /// True when `id` is a file a `_FILE` variable named.
     pub(super) fn is_secret_source(&self, id: SourceId) -> bool {
         matches!(self.sources.get(id), Some(Source::SecretFile { .. }))

@@ -102,6 +102,7 @@ use env::strip_prefix;
 pub struct Config {
     layers: Vec<Layer>,
     profile: Option<String>,
+    forbid_plain_secrets: bool,
 }
 
 #[derive(Debug)]
@@ -224,6 +225,14 @@ impl Config {
         self
     }
 
+    /// Rejects a [`Secret`] field that a file (or a text layer) gives, naming the file
+    /// and line: secrets must then come from the environment or from files that
+    /// `PREFIX_FIELD_FILE` variables name. Without it a secret in a file is accepted.
+    pub fn forbid_plain_secrets(mut self) -> Self {
+        self.forbid_plain_secrets = true;
+        self
+    }
+
     /// Selects a profile (see the [module documentation](self)).
     pub fn profile(mut self, name: impl Into<String>) -> Self {
         self.profile = Some(name.into());
@@ -269,6 +278,23 @@ impl Config {
     ) -> Result<T, ConfigError> {
         let mut merged = self.merge(inputs, shape);
         problems.append(&mut merged.problems);
+        if self.forbid_plain_secrets {
+            let paths = merged.plain_secrets(shape);
+            let origins = merged.origins_of(inputs, &paths);
+            for (path, origin) in paths.into_iter().zip(origins) {
+                problems.push(Problem {
+                    kind: ProblemKind::PlainSecret,
+                    path,
+                    origin: Some(origin),
+                    message: "a secret given in a plain file (plain secrets are forbidden: give \
+                              it through the environment or a `_FILE` variable)"
+                        .to_owned(),
+                    snippet: None,
+                    help: None,
+                    document: None,
+                });
+            }
+        }
         // A layer that could not be read would make the decode's complaints misleading.
         if problems.iter().any(|p| {
             matches!(

@@ -2,7 +2,11 @@
 
 use std::fmt;
 
-use crate::{Decode, DecodeErrorKind, DecodeErrors, Encode, EncodeError, Encoder, RawValue, Shape};
+use super::merge::{Merged, Node};
+use crate::{
+    Decode, DecodeErrorKind, DecodeErrors, Encode, EncodeError, Encoder, RawValue, Segment, Shape,
+    ValuePath,
+};
 
 /// A value kept out of every print: `Debug` and `Display` write `[redacted]`, and a
 /// value that fails to decode is described as `[redacted]` in the error, so neither a
@@ -81,7 +85,7 @@ impl<'de, T: Decode<'de>> Decode<'de> for Secret<T> {
     }
 
     fn shape() -> Shape {
-        T::shape()
+        Shape::Secret(T::shape)
     }
 }
 
@@ -119,5 +123,77 @@ pub(super) fn is_redacted(kind: &DecodeErrorKind) -> bool {
         | DecodeErrorKind::InvalidValue { found, .. } => found == REDACTED,
         DecodeErrorKind::Custom(message) => message == "[redacted] is not accepted",
         _ => false,
+    }
+}
+
+impl Merged<'_> {
+    /// The paths of the secrets (values of [`Shape::Secret`]) that a document gave, for
+    /// [`Config::forbid_plain_secrets`](crate::Config::forbid_plain_secrets).
+    pub(super) fn plain_secrets(&self, shape: &Shape) -> Vec<ValuePath> {
+        let mut out = Vec::new();
+        if let Some(root) = &self.root {
+            self.find_plain_secrets(shape, root, &mut Vec::new(), &mut out);
+        }
+        out
+    }
+
+    fn find_plain_secrets(
+        &self,
+        shape: &Shape,
+        node: &Node<'_>,
+        at: &mut Vec<Segment>,
+        out: &mut Vec<ValuePath>,
+    ) {
+        match shape {
+            Shape::Optional(inner) | Shape::Checked(inner, _) => {
+                self.find_plain_secrets(&inner(), node, at, out)
+            }
+            Shape::Secret(_) => {
+                let mut sources = Vec::new();
+                node.sources_from(0, &mut sources);
+                if sources.iter().any(|&id| self.is_document_source(id)) {
+                    out.push(ValuePath {
+                        segments: at.clone(),
+                    });
+                }
+            }
+            Shape::Struct(s) => {
+                for field in &s.fields {
+                    let shape = (field.shape)();
+                    if field.flatten {
+                        self.find_plain_secrets(&shape, node, at, out);
+                        continue;
+                    }
+                    let Some((name, child)) = field
+                        .names()
+                        .find_map(|name| Some((name, node.child(name)?)))
+                    else {
+                        continue;
+                    };
+                    at.push(Segment::Key(name.to_owned()));
+                    self.find_plain_secrets(&shape, child, at, out);
+                    at.pop();
+                }
+            }
+            Shape::Seq(item) => {
+                let item = item();
+                let mut index = 0;
+                while let Some(child) = node.item(index) {
+                    at.push(Segment::Index(index));
+                    self.find_plain_secrets(&item, child, at, out);
+                    at.pop();
+                    index += 1;
+                }
+            }
+            Shape::Map(value) => {
+                let value = value();
+                for (key, child) in node.entries() {
+                    at.push(Segment::Key(key.to_string()));
+                    self.find_plain_secrets(&value, child, at, out);
+                    at.pop();
+                }
+            }
+            _ => {}
+        }
     }
 }
