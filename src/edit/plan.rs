@@ -71,6 +71,21 @@ pub(super) fn plan(
                 }
             }
         }
+        // Removing or replacing a node removes the anchors inside it too.
+        if let (Some(t), Op::Remove | Op::Set(_)) = (target, op) {
+            let mut stack = vec![t];
+            while let Some(n) = stack.pop() {
+                let node = &view.nodes[n];
+                if let Some(anchor) = node.anchor.as_ref().filter(|a| view.aliased.contains(a)) {
+                    return Err(EditError::Anchor {
+                        path: whole,
+                        anchor: anchor.clone(),
+                    });
+                }
+                stack.extend(node.entries.iter().map(|e| e.2));
+                stack.extend(node.items.iter().copied());
+            }
+        }
         if let Some(t) = target {
             if let Some(alias) = &view.nodes[t].alias {
                 if !matches!(op, Op::Remove | Op::Set(_)) {
@@ -88,7 +103,7 @@ pub(super) fn plan(
         (Op::Set(value), None, None) => writer.set(view, 0, value, 0, None),
         (Op::Insert(value), Some(Segment::Key(k)), None) => writer.insert(view, parent, k, value),
         (Op::Insert(_), Some(_), Some(_)) => Err(EditError::Exists(whole)),
-        (Op::Remove, Some(_), Some(t)) => writer.remove(view, parent, t),
+        (Op::Remove, Some(_), Some(t)) => writer.remove(view, &trail, parent_path, t),
         (Op::Push(value), _, Some(t)) => writer.push(view, t, value),
         (Op::Push(value), None, None) => writer.push(view, 0, value),
         _ => Err(EditError::NotFound(whole)),
@@ -101,9 +116,15 @@ pub(super) fn slice(text: &str, start: usize, end: usize) -> &str {
     text.get(start..end).unwrap_or("")
 }
 
-/// Line helpers over the text.
+/// Line helpers over the text. The first line starts after a byte order mark, which
+/// belongs to no entry.
 pub(super) fn line_start(text: &str, pos: usize) -> usize {
-    text[..pos].rfind('\n').map_or(0, |i| i + 1)
+    let first = if pos >= 3 && text.starts_with('\u{feff}') {
+        3
+    } else {
+        0
+    };
+    text[..pos].rfind('\n').map_or(first, |i| i + 1)
 }
 
 pub(super) fn line_end(text: &str, pos: usize) -> usize {
@@ -115,6 +136,24 @@ pub(super) fn indentation(text: &str, pos: usize) -> &str {
     let line = &text[start..];
     let width = line.len() - line.trim_start_matches([' ', '\t']).len();
     &line[..width]
+}
+
+/// The indentation of a line continuing at the column of `pos`: the line's own
+/// indentation when `pos` is its first non-space byte, otherwise spaces up to `pos` (a
+/// key written after a sequence item's `- ` is indented by its column).
+pub(super) fn column_indent(text: &str, pos: usize) -> String {
+    let start = line_start(text, pos);
+    text[start..pos]
+        .chars()
+        .map(|c| if c == '\t' { '\t' } else { ' ' })
+        .collect()
+}
+
+/// `pos` is the first byte on its line that is not a space or tab.
+pub(super) fn first_on_line(text: &str, pos: usize) -> bool {
+    text[line_start(text, pos)..pos]
+        .bytes()
+        .all(|b| matches!(b, b' ' | b'\t'))
 }
 
 /// The line's text is blank or only a comment.
@@ -129,7 +168,8 @@ fn is_comment_line(line: &str, format: Format) -> bool {
 /// `pos` (a line start) moved up over the comment lines directly above it.
 pub(super) fn with_leading_comments(text: &str, pos: usize, format: Format) -> usize {
     let mut start = pos;
-    while start > 0 {
+    let first = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    while start > first {
         let above = line_start(text, start - 1);
         let line = &text[above..start];
         if !is_comment_line(line, format) || line.trim().is_empty() {

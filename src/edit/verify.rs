@@ -24,7 +24,7 @@ pub(super) fn reread(
     Ok(value.into_owned())
 }
 
-/// Equal values, maps compared by key whatever their order (an entry inserted into a
+/// Equal values (a NaN equal to a NaN), maps compared by key whatever their order (an entry inserted into a
 /// TOML section sits before the sub-tables that follow it).
 pub(super) fn same_value(a: &RawValue<'_>, b: &RawValue<'_>) -> bool {
     match (a, b) {
@@ -40,6 +40,8 @@ pub(super) fn same_value(a: &RawValue<'_>, b: &RawValue<'_>) -> bool {
         (RawValue::Seq(x), RawValue::Seq(y)) => {
             x.len() == y.len() && x.iter().zip(y).all(|(v, w)| same_value(v, w))
         }
+        // A NaN left as it was is the same NaN.
+        (RawValue::Float(x), RawValue::Float(y)) => x == y || (x.is_nan() && y.is_nan()),
         _ => a == b,
     }
 }

@@ -7,8 +7,8 @@
 use std::borrow::Cow;
 
 use super::plan::{
-    indentation, line_end, line_start, skip_space, skip_space_on_line, slice, splice,
-    trim_trailing_space, with_leading_comments, Splice,
+    column_indent, first_on_line, indentation, line_end, line_start, skip_space,
+    skip_space_on_line, slice, splice, trim_trailing_space, with_leading_comments, Splice,
 };
 use super::view::{Kind, Style, View};
 use super::EditError;
@@ -139,7 +139,7 @@ impl<'t> Writer<'t> {
                     .map_or(key_span.end, |i| key_span.end + i + 1);
                 (
                     colon,
-                    format!("{}  ", indentation(self.text, key_span.start)),
+                    format!("{}  ", column_indent(self.text, key_span.start)),
                 )
             }
             (Some(Segment::Index(_)), Kind::Block { map: false }) => {
@@ -148,7 +148,7 @@ impl<'t> Writer<'t> {
                     .map_or(node.span.start, |i| i + 1);
                 (
                     dash,
-                    format!("{}  ", indentation(self.text, dash.saturating_sub(1))),
+                    format!("{}  ", column_indent(self.text, dash.saturating_sub(1))),
                 )
             }
             _ => {
@@ -200,7 +200,7 @@ impl<'t> Writer<'t> {
                     .entries
                     .last()
                     .ok_or_else(|| EditError::CannotPlace("an empty block mapping".into()))?;
-                let indent = indentation(self.text, last.1.start).to_owned();
+                let indent = column_indent(self.text, last.1.start);
                 let end = self.entry_end(view, last.2);
                 let at = line_end(self.text, end);
                 let line = match value {
@@ -221,6 +221,11 @@ impl<'t> Writer<'t> {
                 Ok(vec![self.line_at(at, &line)])
             }
             Kind::Section => {
+                if is_big_table(value) {
+                    if let Some(splice) = self.new_section(view, parent, key, value)? {
+                        return Ok(vec![splice]);
+                    }
+                }
                 let line = format!("{key_text} = {}", self.inline(value, None)?);
                 let (at, indent) = self.section_insert_point(view, parent);
                 Ok(vec![self.line_at(at, &format!("{indent}{line}"))])
@@ -339,6 +344,41 @@ impl<'t> Writer<'t> {
             }
         }
         best
+    }
+
+    /// TOML: `value` as a new `[section.key]` table (and its sub-tables) after the
+    /// section's own text; `None` when the section has no header path (a table in an
+    /// array of tables), where the value is written inline instead.
+    fn new_section(
+        &self,
+        view: &View,
+        section: usize,
+        key: &str,
+        value: &RawValue<'static>,
+    ) -> Result<Option<Splice>, EditError> {
+        let Some(mut path) = header_keys(view, 0, section) else {
+            return Ok(None);
+        };
+        if view.nodes[section].kind != Kind::Section || (section != 0 && path.is_empty()) {
+            return Ok(None);
+        }
+        path.push(key.to_owned());
+        let mut wrapped = value.clone();
+        for k in path.iter().rev() {
+            wrapped = RawValue::Map(vec![(Cow::Owned(k.clone()), wrapped)]);
+        }
+        let body =
+            crate::toml::to_string(&wrapped).map_err(|e| EditError::Encode(e.to_string()))?;
+        let at = self.section_end(view, section, true);
+        let before = &self.text[..at];
+        let lead = if before.is_empty() || before.ends_with("\n\n") {
+            ""
+        } else if before.ends_with('\n') {
+            "\n"
+        } else {
+            "\n\n"
+        };
+        Ok(Some(splice(at..at, format!("{lead}{body}"))))
     }
 
     /// The dotted key path of a TOML table, for a new `[header]`.
@@ -460,8 +500,8 @@ impl<'t> Writer<'t> {
                     .last()
                     .ok_or_else(|| EditError::CannotPlace("an empty block sequence".into()))?;
                 let item_start = view.nodes[last].span.start;
-                let dash = self.text[..item_start].rfind('-').unwrap_or(item_start);
-                let indent = indentation(self.text, dash).to_owned();
+                let dash = self.dash_before(item_start);
+                let indent = column_indent(self.text, dash);
                 let at = line_end(self.text, view.nodes[last].span.end);
                 let line = match value {
                     RawValue::Map(m) if !m.is_empty() => {
@@ -564,14 +604,38 @@ impl<'t> Writer<'t> {
         end
     }
 
+    /// The splices that remove `target` from its parent, the last node of `trail` (the
+    /// nodes from the root down, at `parent_path`).
     pub(super) fn remove(
         &self,
         view: &View,
-        parent: usize,
+        trail: &[usize],
+        parent_path: &[Segment],
         target: usize,
     ) -> Result<Vec<Splice>, EditError> {
+        let parent = *trail.last().unwrap_or(&0);
         let p = &view.nodes[parent];
         let t = &view.nodes[target];
+        if self.format == Format::Toml {
+            // Inside an inline table, dotted keys are members like any other.
+            let inline = trail
+                .iter()
+                .rev()
+                .take_while(|&&n| {
+                    matches!(view.nodes[n].kind, Kind::Dotted | Kind::Flow { map: true })
+                })
+                .find(|&&n| matches!(view.nodes[n].kind, Kind::Flow { map: true }));
+            if let Some(&flow) = inline {
+                if p.kind == Kind::Dotted
+                    || view.nodes[flow]
+                        .entries
+                        .iter()
+                        .any(|e| view.nodes[e.2].kind == Kind::Dotted)
+                {
+                    return self.inline_table_remove(view, flow, target);
+                }
+            }
+        }
         match p.kind {
             Kind::Flow { map } => {
                 // The member and one comma beside it.
@@ -613,25 +677,36 @@ impl<'t> Writer<'t> {
                 Ok(vec![splice(range, "")])
             }
             Kind::Block { map } => {
-                let start = if map {
-                    let (_, key_span, _) = p
-                        .entries
+                // Where each member starts: its key, or its item's `-`.
+                let starts: Vec<usize> = if map {
+                    p.entries
                         .iter()
-                        .find(|(_, _, c)| *c == target)
+                        .map(|(_, key_span, _)| key_span.start)
+                        .collect()
+                } else {
+                    p.items
+                        .iter()
+                        .map(|&c| self.dash_before(view.nodes[c].span.start))
+                        .collect()
+                };
+                let i = if map {
+                    p.entries.iter().position(|(_, _, c)| *c == target)
+                } else {
+                    p.items.iter().position(|&c| c == target)
+                }
+                .ok_or_else(|| EditError::CannotPlace("an entry not found".into()))?;
+                let start = starts[i];
+                if starts.len() == 1 {
+                    return self.empty_block(view, trail, parent_path, target, map);
+                }
+                if !first_on_line(self.text, start) {
+                    // The first entry of a compact collection (`- a: 1` over `  b: 2`):
+                    // the next entry moves up into its place.
+                    let next = starts
+                        .get(i + 1)
+                        .copied()
                         .ok_or_else(|| EditError::CannotPlace("an entry not found".into()))?;
-                    key_span.start
-                } else {
-                    self.text[..t.span.start].rfind('-').unwrap_or(t.span.start)
-                };
-                let only = if map {
-                    p.entries.len() == 1
-                } else {
-                    p.items.len() == 1
-                };
-                if only {
-                    return Err(EditError::CannotPlace(
-                        "removing the last entry of a block collection would change its parent's kind; set the parent instead".into(),
-                    ));
+                    return Ok(vec![splice(start..next, "")]);
                 }
                 let from =
                     with_leading_comments(self.text, line_start(self.text, start), self.format);
@@ -698,6 +773,156 @@ impl<'t> Writer<'t> {
         }
     }
 
+    /// The `-` of the block sequence item whose content starts at `pos`.
+    fn dash_before(&self, pos: usize) -> usize {
+        self.text[..pos].rfind('-').unwrap_or(pos)
+    }
+
+    /// YAML: the only entry of a block collection removed, the collection written `{}` or
+    /// `[]` in its place (after its key's `:` or its item's `-`), as the whole document
+    /// when it is the root.
+    fn empty_block(
+        &self,
+        view: &View,
+        trail: &[usize],
+        parent_path: &[Segment],
+        target: usize,
+        map: bool,
+    ) -> Result<Vec<Splice>, EditError> {
+        let empty = if map { "{}" } else { "[]" };
+        let parent = *trail.last().unwrap_or(&0);
+        let p = &view.nodes[parent];
+        let t = &view.nodes[target];
+        // The end: the entry's last line, with the comment that ends it.
+        let mut end = trim_trailing_space(self.text, t.span.start, t.span.end).max(p.span.start);
+        let eol = line_end(self.text, end);
+        let line_rest = slice(self.text, end, eol).trim_end_matches(['\n', '\r']);
+        let rest = line_rest.trim_start_matches([' ', '\t']);
+        if rest.is_empty() || rest.starts_with('#') {
+            end += line_rest.len();
+        }
+        let owner = match (trail.len().checked_sub(2), parent_path.last()) {
+            (Some(o), Some(segment)) => Some((trail[o], segment)),
+            _ => None,
+        };
+        let Some((owner, segment)) = owner else {
+            // The document itself.
+            return Ok(vec![splice(p.span.start..end, empty)]);
+        };
+        let after = match (view.nodes[owner].kind, segment) {
+            (Kind::Block { map: true }, Segment::Key(_)) => {
+                let (_, key_span, _) = view.nodes[owner]
+                    .entries
+                    .iter()
+                    .find(|(_, _, c)| *c == parent)
+                    .ok_or_else(|| EditError::CannotPlace("an entry not found".into()))?;
+                let between = slice(self.text, key_span.end, p.span.start);
+                key_span.end + between.find(':').map_or(0, |i| i + 1)
+            }
+            (Kind::Block { map: false }, Segment::Index(_)) => self.dash_before(p.span.start) + 1,
+            _ => {
+                return Err(EditError::CannotPlace(
+                    "the collection cannot be emptied in place here".into(),
+                ))
+            }
+        };
+        // An anchor or tag written after the `:` stays with the collection.
+        let own_line = slice(self.text, after, p.span.start);
+        let own_line = &own_line[..own_line.find('\n').unwrap_or(own_line.len())];
+        let props = own_line.split(" #").next().unwrap_or("").trim_end();
+        let start = after + props.len();
+        Ok(vec![splice(start..end, format!(" {empty}"))])
+    }
+
+    /// TOML: members of an inline table removed, dotted keys included
+    /// (`{a.b.c = 1, a.b.d = 2}`): each member with one comma beside it, or every member
+    /// when none is left.
+    fn inline_table_remove(
+        &self,
+        view: &View,
+        flow: usize,
+        target: usize,
+    ) -> Result<Vec<Splice>, EditError> {
+        let mut members = Vec::new();
+        self.inline_members(view, flow, &mut members);
+        members.sort_by_key(|m| m.0);
+        let mut gone = Vec::new();
+        leaves(view, target, &mut gone);
+        let removed: Vec<bool> = members.iter().map(|m| gone.contains(&m.2)).collect();
+        let node = &view.nodes[flow];
+        let Some(kept) = removed.iter().rposition(|r| !r) else {
+            let open = node.span.start + 1;
+            let close = node.span.end.saturating_sub(1);
+            return Ok(vec![splice(open..close, "")]);
+        };
+        let mut splices = Vec::new();
+        for i in 0..kept {
+            if removed[i] {
+                splices.push(splice(members[i].0..members[i + 1].0, ""));
+            }
+        }
+        if let Some(last) = removed.iter().rposition(|r| *r).filter(|&l| l > kept) {
+            splices.push(splice(members[kept].1..members[last].1, ""));
+        }
+        if splices.is_empty() {
+            return Err(EditError::CannotPlace("a member not found".into()));
+        }
+        Ok(splices)
+    }
+
+    /// The members of a TOML inline table: where each `key = value` starts (its whole
+    /// dotted key) and ends, and the value's node.
+    fn inline_members(&self, view: &View, node: usize, out: &mut Vec<(usize, usize, usize)>) {
+        for (_, key_span, c) in &view.nodes[node].entries {
+            if view.nodes[*c].kind == Kind::Dotted {
+                self.inline_members(view, *c, out);
+            } else {
+                out.push((
+                    self.dotted_key_start(key_span.start),
+                    view.nodes[*c].span.end,
+                    *c,
+                ));
+            }
+        }
+    }
+
+    /// The start of the dotted key whose last part starts at `pos` (`a.b.c`: the `a`).
+    fn dotted_key_start(&self, pos: usize) -> usize {
+        let bytes = self.text.as_bytes();
+        let mut at = pos;
+        loop {
+            let mut p = at;
+            while p > 0 && matches!(bytes[p - 1], b' ' | b'\t') {
+                p -= 1;
+            }
+            if p == 0 || bytes[p - 1] != b'.' {
+                return at;
+            }
+            p -= 1;
+            while p > 0 && matches!(bytes[p - 1], b' ' | b'\t') {
+                p -= 1;
+            }
+            match bytes.get(p.wrapping_sub(1)) {
+                Some(&q @ (b'"' | b'\'')) => {
+                    let Some(open) = self.text[..p - 1].rfind(q as char) else {
+                        return at;
+                    };
+                    at = open;
+                }
+                Some(_) => {
+                    while p > 0
+                        && (bytes[p - 1].is_ascii_alphanumeric()
+                            || matches!(bytes[p - 1], b'_' | b'-'))
+                    {
+                        p -= 1;
+                    }
+                    at = p;
+                }
+                None => return at,
+            }
+        }
+    }
+
     /// The line ranges of every entry of a dotted table (and of its dotted sub-tables).
     fn dotted_lines(&self, view: &View, node: usize, out: &mut Vec<(usize, usize)>) {
         for (_, key_span, c) in &view.nodes[node].entries {
@@ -715,6 +940,48 @@ impl<'t> Writer<'t> {
                 }
             }
         }
+    }
+}
+
+/// A TOML table better written as a `[section]` than inline: one holding a table (or an
+/// array of tables), or more than three keys, as toml_edit and `cargo add` write them.
+fn is_big_table(value: &RawValue<'_>) -> bool {
+    let RawValue::Map(entries) = value else {
+        return false;
+    };
+    entries.len() > 3
+        || entries.iter().any(|(_, v)| match v {
+            RawValue::Map(m) => !m.is_empty(),
+            RawValue::Seq(items) => {
+                !items.is_empty() && items.iter().all(|i| matches!(i, RawValue::Map(_)))
+            }
+            _ => false,
+        })
+}
+
+/// The keys from `at` down to the table `target` (`None` when it is not reached through
+/// maps alone, as a table in an array of tables is not).
+fn header_keys(view: &View, at: usize, target: usize) -> Option<Vec<String>> {
+    if at == target {
+        return Some(Vec::new());
+    }
+    for (k, _, c) in &view.nodes[at].entries {
+        if let Some(mut rest) = header_keys(view, *c, target) {
+            rest.insert(0, k.clone());
+            return Some(rest);
+        }
+    }
+    None
+}
+
+/// The nodes `node` stands for as members: itself, or a dotted table's leaves.
+fn leaves(view: &View, node: usize, out: &mut Vec<usize>) {
+    if view.nodes[node].kind == Kind::Dotted {
+        for (_, _, c) in &view.nodes[node].entries {
+            leaves(view, *c, out);
+        }
+    } else {
+        out.push(node);
     }
 }
 

@@ -1,0 +1,174 @@
+//! `quarry::edit` on the shapes real files have: compact mappings in sequence items (CI
+//! workflows, compose files, manifests), one-key files, dotted inline tables, BOMs.
+
+use quarry::edit::Document;
+use quarry::Format;
+
+fn edited(text: &str, format: Format, edit: impl FnOnce(&mut Document)) -> String {
+    let mut doc = Document::parse(text.as_bytes(), format).unwrap();
+    edit(&mut doc);
+    doc.to_string()
+}
+
+const WORKFLOW: &str = "\
+name: ci
+jobs:
+  test:
+    steps:
+      - uses: actions/checkout@v4
+      - name: Build          # the build
+        run: cargo build
+        env:
+          RUST_LOG: debug
+";
+
+#[test]
+fn yaml_first_key_of_a_compact_mapping_is_deleted() {
+    let out = edited(WORKFLOW, Format::Yaml, |d| {
+        d.remove("jobs.test.steps[1].name").unwrap()
+    });
+    assert_eq!(
+        out,
+        WORKFLOW.replace(
+            "      - name: Build          # the build\n        run:",
+            "      - run:"
+        )
+    );
+    // And when it is the only key of its item.
+    let out = edited(WORKFLOW, Format::Yaml, |d| {
+        d.remove("jobs.test.steps[0].uses").unwrap()
+    });
+    assert_eq!(out, WORKFLOW.replace("- uses: actions/checkout@v4", "- {}"));
+}
+
+#[test]
+fn yaml_first_key_of_a_compact_mapping_is_set_and_inserted_beside() {
+    let out = edited(WORKFLOW, Format::Yaml, |d| {
+        d.set("jobs.test.steps[1].name", "Compile").unwrap()
+    });
+    assert_eq!(out, WORKFLOW.replace("name: Build", "name: Compile"));
+    let out = edited(WORKFLOW, Format::Yaml, |d| {
+        d.insert("jobs.test.steps[0].with", "x").unwrap()
+    });
+    assert_eq!(
+        out,
+        WORKFLOW.replace(
+            "- uses: actions/checkout@v4\n",
+            "- uses: actions/checkout@v4\n        with: x\n"
+        )
+    );
+    // Deeper: a compact mapping in an item of an item.
+    let text = "- - a: 1\n    b: 2\n  - c: 3\n";
+    let out = edited(text, Format::Yaml, |d| d.remove("[0][0].a").unwrap());
+    assert_eq!(out, "- - b: 2\n  - c: 3\n");
+    let out = edited(text, Format::Yaml, |d| d.set("[0][0].a", 5).unwrap());
+    assert_eq!(out, "- - a: 5\n    b: 2\n  - c: 3\n");
+}
+
+#[test]
+fn yaml_one_key_files_become_empty_maps() {
+    let funding = "# funding\ngithub: [me]\n";
+    let out = edited(funding, Format::Yaml, |d| d.remove("github").unwrap());
+    assert_eq!(out, "# funding\n{}\n");
+    let codecov = "comment: false\n";
+    assert_eq!(
+        edited(codecov, Format::Yaml, |d| d.remove("comment").unwrap()),
+        "{}\n"
+    );
+    let nested = "a:\n  b: 1  # one\nc: 2\n";
+    assert_eq!(
+        edited(nested, Format::Yaml, |d| d.remove("a.b").unwrap()),
+        "a: {}\nc: 2\n"
+    );
+    let items = "a:\n  - 1\nc: 2\n";
+    assert_eq!(
+        edited(items, Format::Yaml, |d| d.remove("a[0]").unwrap()),
+        "a: []\nc: 2\n"
+    );
+    let flow = "a: {b: 1}\nc: [1]\n";
+    assert_eq!(
+        edited(flow, Format::Yaml, |d| {
+            d.remove("a.b").unwrap();
+            d.remove("c[0]").unwrap();
+        }),
+        "a: {}\nc: []\n"
+    );
+}
+
+#[test]
+fn yaml_inserts_into_empty_flow_collections() {
+    let text = "a: {}\nb: []\n";
+    let out = edited(text, Format::Yaml, |d| {
+        d.insert("a.x", 1).unwrap();
+        d.push("b", "y").unwrap();
+    });
+    assert_eq!(out, "a: {x: 1}\nb: [\"y\"]\n");
+}
+
+#[test]
+fn toml_keys_of_dotted_inline_tables_are_removed() {
+    let text = "many.dots.here.dot.dot.dot = {a.b.c = 1, a.b.d = 2}\n";
+    let out = edited(text, Format::Toml, |d| {
+        d.remove("many.dots.here.dot.dot.dot.a.b.c").unwrap()
+    });
+    assert_eq!(out, "many.dots.here.dot.dot.dot = {a.b.d = 2}\n");
+    let out = edited(text, Format::Toml, |d| {
+        d.remove("many.dots.here.dot.dot.dot.a.b.d").unwrap()
+    });
+    assert_eq!(out, "many.dots.here.dot.dot.dot = {a.b.c = 1}\n");
+    let out = edited(text, Format::Toml, |d| {
+        d.remove("many.dots.here.dot.dot.dot.a").unwrap()
+    });
+    assert_eq!(out, "many.dots.here.dot.dot.dot = {}\n");
+}
+
+#[test]
+fn toml_bom_is_kept() {
+    let text = "\u{feff}a = 1\nb = 2\n";
+    assert_eq!(
+        edited(text, Format::Toml, |d| d.remove("a").unwrap()),
+        "\u{feff}b = 2\n"
+    );
+}
+
+#[test]
+fn toml_maps_of_tables_or_many_keys_become_sections() {
+    let text = "[package]\nname = \"x\"\n\n[dependencies]\nserde = \"1\"\n";
+    let out = edited(text, Format::Toml, |d| {
+        d.set(
+            "dependencies.tokio",
+            quarry::RawValue::Map(vec![
+                ("version".into(), quarry::RawValue::String("1".into())),
+                (
+                    "features".into(),
+                    quarry::RawValue::Seq(vec![quarry::RawValue::String("full".into())]),
+                ),
+                ("optional".into(), quarry::RawValue::Bool(true)),
+                ("default-features".into(), quarry::RawValue::Bool(false)),
+            ]),
+        )
+        .unwrap()
+    });
+    assert_eq!(
+        out,
+        "[package]\nname = \"x\"\n\n[dependencies]\nserde = \"1\"\n\n[dependencies.tokio]\nversion = \"1\"\nfeatures = [\"full\"]\noptional = true\ndefault-features = false\n"
+    );
+    // Small flat maps stay inline.
+    let out = edited(text, Format::Toml, |d| {
+        d.set(
+            "dependencies.log",
+            quarry::RawValue::Map(vec![(
+                "version".into(),
+                quarry::RawValue::String("0.4".into()),
+            )]),
+        )
+        .unwrap()
+    });
+    assert_eq!(
+        out,
+        text.replace(
+            "serde = \"1\"\n",
+            "serde = \"1\"\nlog = { version = \"0.4\" }\n"
+        )
+    );
+}
