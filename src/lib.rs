@@ -62,6 +62,10 @@ pub mod config;
 pub mod diagnostic;
 #[cfg(all(feature = "json", feature = "toml", feature = "yaml"))]
 pub mod edit;
+#[cfg(all(feature = "json", feature = "toml", feature = "yaml"))]
+mod documented;
+#[cfg(all(feature = "json", feature = "toml", feature = "yaml"))]
+pub use documented::to_string_documented;
 pub mod json_schema;
 pub use json_schema::schema;
 pub use quarry_formats::common::{
