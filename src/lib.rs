@@ -85,9 +85,9 @@ pub use quarry_formats::yaml;
 pub use quarry_raw_value::shape;
 pub use quarry_raw_value::{
     base64, describe, with_xml_sequences, Date, Datetime, Decode, DecodeError, DecodeErrorKind,
-    DecodeErrors, DecodeKey, Encode, EncodeError, EncodeKey, Encoder, Fallback, GuessedKey, Num,
-    Offset, Path as ValuePath, PlainKey, PullSource, RawValue, RawValueEncoder, Segment, Serde,
-    Shape, ShapeOf, Text, Time, ValueKind,
+    DecodeErrors, DecodeKey, Encode, EncodeError, EncodeKey, Encoder, Fallback, GuessedKey, Nested,
+    Num, Offset, Path as ValuePath, PlainKey, PullSource, RawValue, RawValueEncoder, Segment,
+    Serde, Shape, ShapeOf, Text, Time, ValueKind, RECURSION_LIMIT,
 };
 
 /// What derived code refers to. Not a public API: it may change in any release.

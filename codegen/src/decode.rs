@@ -225,8 +225,11 @@ fn named_from_entries(
         let s = format_ident!("__s{}", i);
         let name = &f.name;
         let value = missing_value(f, de);
+        // In a closure of its own: its temporaries are not in the frame that a recursive
+        // struct keeps on the stack at every level (a debug build gives each its own
+        // slot). Optimized builds inline it.
         quote! {
-            if !#s {
+            if !#s { (|| {
                 #slot = #value;
                 if #slot.is_none() {
                     ::quarry::DecodeErrors::accumulate(
@@ -236,7 +239,7 @@ fn named_from_entries(
                         )),
                     );
                 }
-            }
+            })() }
         }
     });
     let flatten = flattened.iter().enumerate().map(|(k, (i, f))| {
@@ -542,6 +545,10 @@ fn enum_decode(c: &Container, variants: &[Variant], de: &Lifetime) -> TokenStrea
                         let __attempt: ::quarry::__private::Result<Self, ::quarry::DecodeErrors> = (|| #content)();
                         match __attempt {
                             ::quarry::__private::Ok(__x) => return ::quarry::__private::Ok(__x),
+                            // Every later variant would recurse as deep again.
+                            ::quarry::__private::Err(__e) if __e.is_recursion_limit() => {
+                                return ::quarry::__private::Err(__e)
+                            }
                             ::quarry::__private::Err(__e) => #why = __e,
                         }
                     }
@@ -701,36 +708,43 @@ fn named_direct_body(
             let mut __first = #begin_first;
             let mut __expected: usize = 0;
             '__fields: loop {
-                let __index: usize = '__key: {
+                // The key is read in a closure of its own: what reading it takes (much, in a
+                // debug build, where each of a source's inlined steps keeps its own slots) is
+                // off the stack before the value is read, not held at every level of a
+                // recursive struct. Optimized builds inline it. `None` is the object's end.
+                let __index: ::quarry::__private::Option<usize> = (|| -> ::quarry::__private::Result<::quarry::__private::Option<usize>, ::quarry::Fallback> {
                     // A source that compares a guess in place (JSON) is asked whether the
                     // key expected next in declaration order comes; the key is read only
                     // if not.
                     if <__S as ::quarry::PullSource<#de>>::GUESSES_IN_PLACE && __expected < #count {
                         const __KEYS: [::quarry::__private::Option<::quarry::PlainKey<'static>>; #count] = [#(#plain_keys),*];
                         if let ::quarry::__private::Some(__guess) = __KEYS[__expected] {
-                            break '__key match __source.next_key_guessed(__first, __guess)? {
-                                ::quarry::GuessedKey::End => break '__fields,
+                            return ::quarry::__private::Ok(::quarry::__private::Some(match __source.next_key_guessed(__first, __guess)? {
+                                ::quarry::GuessedKey::End => return ::quarry::__private::Ok(::quarry::__private::None),
                                 ::quarry::GuessedKey::Guessed => __expected,
                                 ::quarry::GuessedKey::Other(__key) => match &*__key {
                                     #(#index_arms)*
-                            #tag_arm
+                                    #tag_arm
                                     _ => usize::MAX,
                                 },
-                            };
+                            }));
                         }
                     }
-                    let ::quarry::__private::Some(__key) = __source.next_key(__first)? else { break '__fields };
+                    let ::quarry::__private::Some(__key) = __source.next_key(__first)? else {
+                        return ::quarry::__private::Ok(::quarry::__private::None);
+                    };
                     // The key expected next in declaration order is compared first, against a
                     // literal (so the comparison inlines); any other key goes through the match.
-                    match __expected {
+                    ::quarry::__private::Ok(::quarry::__private::Some(match __expected {
                         #(#expected_arms)*
                         _ => match &*__key {
                             #(#index_arms)*
                             #tag_arm
                             _ => usize::MAX,
                         },
-                    }
-                };
+                    }))
+                })()?;
+                let ::quarry::__private::Some(__index) = __index else { break '__fields };
                 __first = false;
                 __expected = __index.wrapping_add(1);
                 match __index {
@@ -796,7 +810,12 @@ fn may_accept_fn(c: &Container, de: &Lifetime) -> TokenStream {
 /// variant that may accept it (`Decode::may_accept`) is read. Every variant before it
 /// fails on the RawValue path too, so a variant read here is the one that path picks;
 /// when the read falls back, so does the whole decode.
-fn untagged_decode_direct(c: &Container, variants: &[Variant], de: &Lifetime) -> TokenStream {
+fn untagged_decode_direct(
+    c: &Container,
+    variants: &[Variant],
+    nested: &TokenStream,
+    de: &Lifetime,
+) -> TokenStream {
     let attempts = variants.iter().map(|v| {
         let accepts = variant_may_accept(v, de);
         let read = variant_direct(v, c.deny_unknown_fields, de);
@@ -805,6 +824,7 @@ fn untagged_decode_direct(c: &Container, variants: &[Variant], de: &Lifetime) ->
     quote! {
         #[inline]
         fn decode_direct<__S: ::quarry::PullSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::Fallback> {
+            #nested
             let __kind = __source.peek_token()?;
             let __text = !<__S as ::quarry::PullSource<#de>>::TYPED_STRINGS
                 && __kind == ::quarry::ValueKind::String;
@@ -874,6 +894,7 @@ fn internal_decode_direct(
     c: &Container,
     tag: &str,
     variants: &[Variant],
+    nested: &TokenStream,
     de: &Lifetime,
 ) -> TokenStream {
     let prologue = tag_first(tag, variants);
@@ -907,6 +928,7 @@ fn internal_decode_direct(
     });
     quote! {
         fn decode_direct<__S: ::quarry::PullSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::Fallback> {
+            #nested
             #prologue
             match __variant {
                 #(#reads)*
@@ -1028,9 +1050,106 @@ fn external_decode_direct(c: &Container, variants: &[Variant], de: &Lifetime) ->
     }
 }
 
+/// Whether `ty` is one of std's scalars or strings, or a std container of them: decoding
+/// it never reaches a derived type, and so never comes back to the type being derived.
+fn is_leaf(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Paren(inner) => is_leaf(&inner.elem),
+        syn::Type::Group(inner) => is_leaf(&inner.elem),
+        syn::Type::Reference(inner) => is_leaf(&inner.elem),
+        syn::Type::Array(inner) => is_leaf(&inner.elem),
+        syn::Type::Tuple(inner) => inner.elems.iter().all(is_leaf),
+        syn::Type::Path(path) if path.qself.is_none() => {
+            let Some(last) = path.path.segments.last() else {
+                return false;
+            };
+            let name = last.ident.to_string();
+            let scalar = matches!(
+                name.as_str(),
+                "bool"
+                    | "char"
+                    | "str"
+                    | "String"
+                    | "PathBuf"
+                    | "f32"
+                    | "f64"
+                    | "u8"
+                    | "u16"
+                    | "u32"
+                    | "u64"
+                    | "u128"
+                    | "usize"
+                    | "i8"
+                    | "i16"
+                    | "i32"
+                    | "i64"
+                    | "i128"
+                    | "isize"
+            );
+            let container = matches!(
+                name.as_str(),
+                "Option"
+                    | "Box"
+                    | "Rc"
+                    | "Arc"
+                    | "Cow"
+                    | "Vec"
+                    | "VecDeque"
+                    | "BTreeMap"
+                    | "HashMap"
+                    | "BTreeSet"
+                    | "HashSet"
+            );
+            match &last.arguments {
+                syn::PathArguments::None => scalar,
+                syn::PathArguments::AngleBracketed(args) if container => {
+                    args.args.iter().all(|arg| match arg {
+                        syn::GenericArgument::Type(ty) => is_leaf(ty),
+                        syn::GenericArgument::Lifetime(_) => true,
+                        _ => false,
+                    })
+                }
+                _ => false,
+            }
+        }
+        _ => false,
+    }
+}
+
+/// Whether the type's `decode` hands the value it was given (not a part of it) to a type
+/// that may lead back to its own: a newtype's field, an untagged or internally tagged
+/// enum's newtype variant, a flattened field (each unless a leaf, see `is_leaf`).
+fn decodes_again(c: &Container) -> bool {
+    let newtype_variant =
+        |v: &Variant| v.style == Style::Tuple && v.fields.len() == 1 && !is_leaf(&v.fields[0].ty);
+    match &c.data {
+        Data::Struct(Style::Named, fields) => fields.iter().any(|f| f.flatten && !is_leaf(&f.ty)),
+        Data::Struct(Style::Tuple, fields) => {
+            fields.len() == 1 && !fields[0].skip && !is_leaf(&fields[0].ty)
+        }
+        Data::Struct(Style::Unit, _) => false,
+        Data::Enum(variants) => {
+            matches!(c.tagging, Tagging::Untagged | Tagging::Internal(_))
+                && variants.iter().any(newtype_variant)
+        }
+    }
+}
+
 pub fn expand(c: &Container) -> TokenStream {
     let ident = &c.ident;
     let (generics, de) = impl_generics(c);
+    // A decoder that decodes the value it was given again, as a type that may lead back
+    // to it, counts itself against the recursion limit (see `Nested`), on both paths
+    // alike: a type holding itself on such a path would otherwise recurse on one value
+    // until the stack overflowed.
+    let (nested, nested_direct) = if decodes_again(c) {
+        (
+            quote!(let __nested = ::quarry::Nested::enter()?;),
+            quote!(let __nested = ::quarry::Nested::enter_direct()?;),
+        )
+    } else {
+        (TokenStream::new(), TokenStream::new())
+    };
     let (impl_generics, _, where_clause) = generics.split_for_impl();
     let (_, ty_generics, _) = c.generics.split_for_impl();
     let type_name = ident.to_string();
@@ -1057,6 +1176,7 @@ pub fn expand(c: &Container) -> TokenStream {
             let direct = quote! {
                 #[inline]
                 fn decode_direct<__S: ::quarry::PullSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::Fallback> {
+                    #nested_direct
                     let __x = <#ty as ::quarry::Decode<#de>>::decode_direct(__source)?;
                     #( if #checks.is_err() { return ::quarry::__private::Err(::quarry::Fallback); } )*
                     ::quarry::__private::Ok(Self(__x))
@@ -1084,8 +1204,14 @@ pub fn expand(c: &Container) -> TokenStream {
             let body = enum_decode(c, variants, &de);
             let direct = match &c.tagging {
                 Tagging::External => Some(external_decode_direct(c, variants, &de)),
-                Tagging::Untagged => Some(untagged_decode_direct(c, variants, &de)),
-                Tagging::Internal(tag) => Some(internal_decode_direct(c, tag, variants, &de)),
+                Tagging::Untagged => Some(untagged_decode_direct(c, variants, &nested_direct, &de)),
+                Tagging::Internal(tag) => Some(internal_decode_direct(
+                    c,
+                    tag,
+                    variants,
+                    &nested_direct,
+                    &de,
+                )),
                 Tagging::Adjacent(tag, content) => {
                     Some(adjacent_decode_direct(c, tag, content, variants, &de))
                 }
@@ -1099,6 +1225,7 @@ pub fn expand(c: &Container) -> TokenStream {
         #[automatically_derived]
         impl #impl_generics ::quarry::Decode<#de> for #ident #ty_generics #where_clause {
             fn decode(__value: ::quarry::RawValue<#de>) -> ::quarry::__private::Result<Self, ::quarry::DecodeErrors> {
+                #nested
                 #body
             }
             #direct

@@ -307,6 +307,7 @@ impl Container {
                 Data::Struct(Style::Unit, Vec::new())
             }
         };
+        check_self_holding(&input.ident, &tagging, &data, &mut errors);
         if deny_unknown_fields {
             if let Data::Struct(_, fields) = &data {
                 if let Some(f) = fields.iter().find(|f| f.flatten) {
@@ -326,6 +327,91 @@ impl Container {
             data,
             docs: docs_of(&input.attrs),
         })
+    }
+}
+
+/// Whether `ty` is the container `ident` itself (`Self`, or its name), possibly behind
+/// `Box`, `Rc` or `Arc` (and `Option` when `optional`).
+fn is_itself(ty: &Type, ident: &Ident, optional: bool) -> bool {
+    match ty {
+        Type::Paren(inner) => is_itself(&inner.elem, ident, optional),
+        Type::Group(inner) => is_itself(&inner.elem, ident, optional),
+        Type::Path(path) if path.qself.is_none() => {
+            let segments = &path.path.segments;
+            let Some(last) = segments.last() else {
+                return false;
+            };
+            if segments.len() == 1 && (last.ident == "Self" || last.ident == *ident) {
+                return true;
+            }
+            let wrapper = last.ident == "Box"
+                || last.ident == "Rc"
+                || last.ident == "Arc"
+                || (optional && last.ident == "Option");
+            match &last.arguments {
+                syn::PathArguments::AngleBracketed(args) if wrapper && args.args.len() == 1 => {
+                    match &args.args[0] {
+                        syn::GenericArgument::Type(inner) => is_itself(inner, ident, optional),
+                        _ => false,
+                    }
+                }
+                _ => false,
+            }
+        }
+        _ => false,
+    }
+}
+
+/// A field that decodes the very value its container was given, as the container's own
+/// type, would recurse on that value without end: an untagged enum's newtype variant
+/// holding the enum, a newtype holding itself, a flattened field of the struct's own
+/// type. Each is an error naming it. (Paths through other types are stopped at run time,
+/// by `Nested`.)
+fn check_self_holding(ident: &Ident, tagging: &Tagging, data: &Data, errors: &mut Errors) {
+    match data {
+        Data::Struct(Style::Tuple, fields) if fields.len() == 1 && !fields[0].skip => {
+            if is_itself(&fields[0].ty, ident, false) {
+                errors.push(
+                    fields[0].ty.span(),
+                    format!(
+                        "the newtype `{ident}` holds itself: it would decode the same value \
+                         again without end"
+                    ),
+                );
+            }
+        }
+        Data::Struct(_, fields) => {
+            for f in fields.iter().filter(|f| f.flatten) {
+                if is_itself(&f.ty, ident, true) {
+                    errors.push(
+                        f.ty.span(),
+                        format!(
+                            "a flattened field of `{ident}`'s own type would decode the same \
+                             keys again without end"
+                        ),
+                    );
+                }
+            }
+        }
+        Data::Enum(variants) if *tagging == Tagging::Untagged => {
+            for v in variants {
+                if v.style == Style::Tuple
+                    && v.fields.len() == 1
+                    && is_itself(&v.fields[0].ty, ident, false)
+                {
+                    errors.push(
+                        v.ident.span(),
+                        format!(
+                            "the variant `{}` of the untagged enum `{ident}` holds the enum \
+                             itself: it would decode the same value again without end (give \
+                             it a key: `{} {{ inner: Box<Self> }}`)",
+                            v.ident, v.ident
+                        ),
+                    );
+                }
+            }
+        }
+        Data::Enum(_) => {}
     }
 }
 

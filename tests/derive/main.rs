@@ -8,11 +8,14 @@
 //! - `constraints`: `range`, `len`, `pattern` and `validate`, on fields and variants;
 //! - `direct`: the direct path against the RawValue path, format by format, with a
 //!   property test for each;
-//! - `schemas`: the shapes the derive describes and the JSON Schemas written from them.
+//! - `schemas`: the shapes the derive describes and the JSON Schemas written from them;
+//! - `recursion`: recursive types on a 2 MiB stack, at the deepest input the parsers
+//!   accept, and the recursion limit that stops a type holding itself on one value.
 
 mod attributes;
 mod constraints;
 mod direct;
 mod enums;
 mod paths;
+mod recursion;
 mod schemas;
