@@ -135,27 +135,65 @@ pub(crate) enum Command {
         compact: bool,
     },
     /// Set the value at a path, changing only its bytes (comments, order, quoting and
-    /// blank lines kept); a missing key is inserted after its siblings.
+    /// blank lines kept); a missing key is inserted after its siblings. Several
+    /// `PATH VALUE` pairs are applied in order and written once.
     #[command(
         after_help = "Examples:\n  quarry set Cargo.toml package.version '\"0.2.0\"' --in-place\n  \
-                      quarry set config.yaml server.port 8080\n  \
+                      quarry set config.yaml server.port 8080 server.host example.org\n  \
                       quarry set deno.jsonc 'imports[\"$std/\"]' '\"https://deno.land/std/\"'"
     )]
     Set {
-        #[command(flatten)]
-        target: EditTarget,
-        /// The value, as a YAML flow value: `8080`, `'"8080"'`, `[a, b]`, `{k: v}`.
-        value: String,
+        /// A TOML, YAML, JSON or JSONC document (`-`: standard input).
+        file: PathBuf,
+        /// `PATH VALUE` pairs: the path (`servers[0].host`, `["key.with.dots"]`) and the
+        /// value as a YAML flow value (`8080`, `'"8080"'`, `[a, b]`, `{k: v}`).
+        #[arg(required = true, num_args = 2.., value_names = ["PATH", "VALUE"])]
+        edits: Vec<String>,
         #[command(flatten)]
         options: EditOptions,
     },
-    /// Delete the entry or item at a path, with the comment lines directly above it.
+    /// Insert a new key into its map, after the map's last entry; an error when the key
+    /// is there. Several `PATH VALUE` pairs are applied in order and written once.
     #[command(
-        after_help = "Examples:\n  quarry delete Cargo.toml dependencies.serde --in-place\n  quarry delete config.yaml 'servers[1]'"
+        after_help = "Examples:\n  quarry insert Cargo.toml dependencies.log '\"0.4\"' --in-place\n  \
+                      quarry insert config.yaml server.workers 4"
+    )]
+    Insert {
+        /// A TOML, YAML, JSON or JSONC document (`-`: standard input).
+        file: PathBuf,
+        /// `PATH VALUE` pairs: the new key's path and its value as a YAML flow value.
+        #[arg(required = true, num_args = 2.., value_names = ["PATH", "VALUE"])]
+        edits: Vec<String>,
+        #[command(flatten)]
+        options: EditOptions,
+    },
+    /// Append a value to the sequence at a path, in the sequence's style. Several
+    /// `PATH VALUE` pairs are applied in order and written once.
+    #[command(
+        after_help = "Examples:\n  quarry push .github/workflows/ci.yml 'jobs.test.strategy.matrix.rust' beta -i\n  \
+                      quarry push pyproject.toml project.dependencies '\"httpx\"'"
+    )]
+    Push {
+        /// A TOML, YAML, JSON or JSONC document (`-`: standard input).
+        file: PathBuf,
+        /// `PATH VALUE` pairs: the sequence's path and the value as a YAML flow value.
+        #[arg(required = true, num_args = 2.., value_names = ["PATH", "VALUE"])]
+        edits: Vec<String>,
+        #[command(flatten)]
+        options: EditOptions,
+    },
+    /// Delete the entry or item at a path, with the comment lines directly above it; a
+    /// collection left empty is written `{}` or `[]`. Several paths are deleted in order.
+    #[command(
+        after_help = "Examples:\n  quarry delete Cargo.toml dependencies.serde --in-place\n  \
+                      quarry delete ci.yml 'jobs.test.steps[1].name' 'jobs.test.env'"
     )]
     Delete {
-        #[command(flatten)]
-        target: EditTarget,
+        /// A TOML, YAML, JSON or JSONC document (`-`: standard input).
+        file: PathBuf,
+        /// The paths: `servers[0].host`, `["key.with.dots"]`.
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<String>,
         #[command(flatten)]
         options: EditOptions,
     },
@@ -190,16 +228,7 @@ pub(crate) enum Command {
     },
 }
 
-/// What `set` and `delete` edit.
-#[derive(Debug, clap::Args)]
-pub(crate) struct EditTarget {
-    /// A TOML, YAML, JSON or JSONC document (`-`: standard input).
-    pub(crate) file: PathBuf,
-    /// The path: `servers[0].host`, `["key.with.dots"]`.
-    pub(crate) path: String,
-}
-
-/// How `set` and `delete` read and write.
+/// How `set`, `insert`, `push` and `delete` read and write.
 #[derive(Debug, clap::Args)]
 pub(crate) struct EditOptions {
     /// The input format (default: from the file name, or from the content).
@@ -211,6 +240,17 @@ pub(crate) struct EditOptions {
     /// Write the result back into FILE (atomically) instead of to standard output.
     #[arg(long, short = 'i')]
     pub(crate) in_place: bool,
+    /// How an error is reported on standard error: `text` (`FILE:LINE:COLUMN: message`
+    /// and the line) or `json` (one object, the fields of `check --output json`).
+    #[arg(long, value_name = "FORMAT", default_value = "text")]
+    pub(crate) output: EditOutput,
+}
+
+/// The `--output` of the edit commands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum EditOutput {
+    Text,
+    Json,
 }
 
 /// `--color`.

@@ -66,11 +66,29 @@ fn main() -> ExitCode {
             compact,
         } => commands::config::run(&files, env, profile, to, show_origin, compact),
         Command::Set {
-            target,
-            value,
+            file,
+            edits,
             options,
-        } => commands::edit::run(&target, Edit::Set(value), &options),
-        Command::Delete { target, options } => commands::edit::run(&target, Edit::Delete, &options),
+        } => commands::edit::run_pairs(&file, &edits, Edit::Set, &options),
+        Command::Insert {
+            file,
+            edits,
+            options,
+        } => commands::edit::run_pairs(&file, &edits, Edit::Insert, &options),
+        Command::Push {
+            file,
+            edits,
+            options,
+        } => commands::edit::run_pairs(&file, &edits, Edit::Push, &options),
+        Command::Delete {
+            file,
+            paths,
+            options,
+        } => commands::edit::run(
+            &file,
+            paths.into_iter().map(Edit::Delete).collect(),
+            &options,
+        ),
         #[cfg(feature = "sql")]
         Command::Sql {
             query,

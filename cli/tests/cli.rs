@@ -1108,3 +1108,98 @@ fn text_of(out: &Output) -> String {
     );
     String::from_utf8(out.stdout.clone()).unwrap()
 }
+
+#[test]
+fn insert_push_and_several_edits_in_one_call() {
+    let workflow = "jobs:\n  test:\n    steps:\n      - uses: actions/checkout@v4\n      - name: Build          # the build\n        run: cargo build\n";
+    // The first key of a compact mapping in a sequence item.
+    let out = piped(
+        &["delete", "-", "jobs.test.steps[1].name", "--format", "yaml"],
+        workflow.as_bytes(),
+    );
+    assert_eq!(
+        text_of(&out),
+        "jobs:\n  test:\n    steps:\n      - uses: actions/checkout@v4\n      - run: cargo build\n"
+    );
+    // A one-key file.
+    let out = piped(
+        &["delete", "-", "github", "--format", "yaml"],
+        b"github: [me]\n",
+    );
+    assert_eq!(text_of(&out), "{}\n");
+    // Pairs applied in order, written once; insert and push.
+    let out = piped(
+        &["set", "-", "a.b", "1", "c", "two", "--format", "yaml"],
+        b"a:\n  b: 0\n",
+    );
+    assert_eq!(text_of(&out), "a:\n  b: 1\nc: two\n");
+    let out = piped(
+        &["insert", "-", "a.c", "2", "a.d", "[x]", "--format", "yaml"],
+        b"a:\n  b: 0\n",
+    );
+    assert_eq!(text_of(&out), "a:\n  b: 0\n  c: 2\n  d:\n    - x\n");
+    let out = piped(
+        &["push", "-", "xs", "3", "--format", "toml"],
+        b"xs = [1, 2]  # numbers\n",
+    );
+    assert_eq!(text_of(&out), "xs = [1, 2, 3]  # numbers\n");
+    let out = piped(
+        &["delete", "-", "a", "b", "--format", "json"],
+        b"{\"a\": 1, \"b\": 2, \"c\": 3}",
+    );
+    assert_eq!(text_of(&out), "{\"c\": 3}");
+    // A path without its value is bad usage.
+    let out = piped(&["set", "-", "a", "1", "b", "--format", "yaml"], b"a: 0\n");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn edit_errors_are_reported_as_check_reports_them() {
+    let dir = std::env::temp_dir().join(format!("quarry-cli-edit-errors-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("app.yaml");
+    std::fs::write(&file, "server:\n  port: 80\n").unwrap();
+    let f = file.to_str().unwrap();
+    // A failed edit: at the deepest node of its path, with the line and a caret.
+    let out = quarry(&["insert", f, "server.port", "81", "--color", "never"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.starts_with(&format!("{f}:2:9: server.port: already there (use set)\n")),
+        "{err}"
+    );
+    assert!(err.contains("  port: 80"), "{err}");
+    // A document that does not parse: where it stops, with the parser's message.
+    let broken = dir.join("broken.toml");
+    std::fs::write(&broken, "a = 1\nb = \n").unwrap();
+    let b = broken.to_str().unwrap();
+    let out = quarry(&["set", b, "a", "2", "--color", "never"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.starts_with(&format!("{b}:2:")), "{err}");
+    assert!(!err.contains("does not parse"), "{err}");
+    // As JSON.
+    let out = quarry(&["delete", f, "server.host", "--output", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    let record = quarry::json::parse(err.trim().as_bytes())
+        .unwrap()
+        .into_owned();
+    let get = |key: &str| match &record {
+        quarry::RawValue::Map(entries) => entries
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.clone()),
+        _ => None,
+    };
+    assert_eq!(get("line"), Some(quarry::RawValue::Int(2)));
+    assert_eq!(
+        get("kind"),
+        Some(quarry::RawValue::String("NotFound".into()))
+    );
+    assert_eq!(
+        get("file"),
+        Some(quarry::RawValue::String(f.to_owned().into()))
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
