@@ -532,3 +532,55 @@ fn a_secret_field_is_write_only_in_the_json_schema() {
         "{text}"
     );
 }
+
+#[test]
+fn append_fields_concatenate_the_layers_items_and_others_replace() {
+    // config-rs #67: some lists want every layer's items.
+    #[derive(quarry::Decode, Debug)]
+    struct Plugins {
+        #[quarry(merge = "append")]
+        plugins: Vec<String>,
+        #[quarry(default)]
+        hosts: Vec<String>,
+        #[quarry(default)]
+        nested: Option<Nested>,
+    }
+    #[derive(quarry::Decode, Debug)]
+    struct Nested {
+        #[quarry(merge = "append")]
+        paths: Vec<String>,
+    }
+    let dir = scratch("append");
+    std::fs::write(
+        dir.join("10-a.yaml"),
+        "plugins: [c]\nnested: {paths: [y]}\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("20-b.toml"), "plugins = [\"d\"]\n").unwrap();
+    let (plugins, origins) = Config::new()
+        .text(
+            "base.yaml",
+            "plugins: [a, b]\nhosts: [h1]\nnested: {paths: [x]}\n",
+            Format::Yaml,
+        )
+        .text("local.yaml", "hosts: [h2]\n", Format::Yaml)
+        .dir(&dir)
+        .env_vars("APP", [("APP_PLUGINS", "[e]")])
+        .load_with_origins::<Plugins>()
+        .unwrap();
+    assert_eq!(plugins.plugins, ["a", "b", "c", "d", "e"]);
+    assert_eq!(plugins.hosts, ["h2"]);
+    assert_eq!(plugins.nested.unwrap().paths, ["x", "y"]);
+    assert_eq!(
+        origins.get("plugins[0]").unwrap().to_string(),
+        "base.yaml:1:11"
+    );
+    assert_eq!(
+        origins.get("plugins[2]").unwrap().to_string(),
+        format!("{}:1:11", dir.join("10-a.yaml").display())
+    );
+    assert_eq!(
+        origins.get("plugins[4]").unwrap().to_string(),
+        "environment variable APP_PLUGINS"
+    );
+}

@@ -34,7 +34,9 @@
 //! - on fields: `rename`, `alias` (input only, repeatable), `default` or
 //!   `default = path`, `skip`, `flatten`, and the constraints `range = A..=B`,
 //!   `len = A..=B`, `pattern = "regex"` (regex-lite syntax, checked at compile time) and
-//!   `validate = path` (a `fn(&T) -> Result<(), impl Display>`);
+//!   `validate = path` (a `fn(&T) -> Result<(), impl Display>`), and `merge = "append"`
+//!   on a sequence field, which `quarry::Config` reads: the layers' items are
+//!   concatenated instead of the last layer's replacing the others;
 //! - on variants: `rename`, `alias`, `rename_all` (for the variant's fields).
 //!
 //! Constraints apply wherever a field is decoded: struct fields, the fields of tuple and

@@ -131,6 +131,8 @@ pub struct Field {
     pub default: Option<DefaultValue>,
     pub skip: bool,
     pub flatten: bool,
+    /// `merge = "append"`: layered configuration appends the layers' items.
+    pub merge_append: bool,
     pub constraints: Vec<Constraint>,
     /// The doc comment, for the type's shape (a JSON Schema `description`).
     pub docs: Option<String>,
@@ -545,6 +547,7 @@ fn parse_fields(
             default: None,
             skip: false,
             flatten: false,
+            merge_append: false,
             constraints: Vec::new(),
             docs: docs_of(&field.attrs),
             span: field.span(),
@@ -574,6 +577,18 @@ fn parse_fields(
                     parsed.skip = true;
                 } else if meta.path.is_ident("flatten") {
                     parsed.flatten = true;
+                } else if meta.path.is_ident("merge") {
+                    let rule: syn::LitStr = meta.value()?.parse()?;
+                    match rule.value().as_str() {
+                        "append" => parsed.merge_append = true,
+                        "replace" => parsed.merge_append = false,
+                        _ => {
+                            return Err(syn::Error::new(
+                                rule.span(),
+                                "expected `merge = \"append\"` or `merge = \"replace\"`",
+                            ))
+                        }
+                    }
                 } else if meta.path.is_ident("range") {
                     parsed
                         .constraints

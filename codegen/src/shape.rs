@@ -137,6 +137,10 @@ fn struct_shape(
         };
         let checks = checks(f);
         let docs = description(&f.docs);
+        let merge = match f.merge_append {
+            true => quote!(::quarry::shape::Merge::Append),
+            false => quote!(::quarry::shape::Merge::Replace),
+        };
         quote!(::quarry::shape::FieldShape {
             name: #key,
             aliases: &[#(#aliases),*],
@@ -145,6 +149,7 @@ fn struct_shape(
             flatten: #flatten,
             checks: #checks,
             description: #docs,
+            merge: #merge,
         })
     });
     let docs = description(docs);

@@ -101,6 +101,21 @@ pub struct FieldShape {
     pub checks: Vec<Check>,
     /// The field's doc comment.
     pub description: Option<&'static str>,
+    /// How layered configuration combines the field's values from several layers (the
+    /// derive's `merge` attribute).
+    pub merge: Merge,
+}
+
+/// How layered configuration combines one field's values from several layers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Merge {
+    /// The default: maps merge key by key, and anything else (a sequence, a scalar) from
+    /// a later layer replaces the earlier value as a whole.
+    #[default]
+    Replace,
+    /// `#[quarry(merge = "append")]` on a sequence field: each layer's items follow the
+    /// earlier layers' items.
+    Append,
 }
 
 impl FieldShape {

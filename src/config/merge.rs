@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 
 use super::{Input, Origin, Origins, Problem, ProblemKind};
+use crate::shape::Merge;
 use crate::{common, Error, Format, RawValue, Segment, Shape, ValuePath};
 
 /// Where one merged value came from: an index into [`Merged::sources`].
@@ -76,15 +77,32 @@ impl<'i> Node<'i> {
     }
 
     /// Lays `value` over this node.
-    fn merge(&mut self, value: RawValue<'i>, from: SourceId) {
+    /// Lays `value` over this node, which sits at `at` in a value of `shape` (read only
+    /// where a sequence meets a sequence, to find the field's [`Merge`] rule).
+    fn merge(
+        &mut self,
+        value: RawValue<'i>,
+        from: SourceId,
+        shape: &Shape,
+        at: &mut Vec<Cow<'i, str>>,
+    ) {
         match (self, value) {
             (Node::Map { entries, .. }, RawValue::Map(incoming)) => {
                 for (key, value) in incoming {
                     match entries.iter_mut().find(|(k, _)| *k == key) {
-                        Some((_, node)) => node.merge(value, from),
+                        Some((_, node)) => {
+                            at.push(key);
+                            node.merge(value, from, shape, at);
+                            at.pop();
+                        }
                         None => entries.push((key, Node::from_value(value, from))),
                     }
                 }
+            }
+            (Node::Seq { items, .. }, RawValue::Seq(incoming))
+                if merge_rule(shape, at) == Merge::Append =>
+            {
+                items.extend(incoming.into_iter().map(|v| Node::from_value(v, from)));
             }
             (node, value) => *node = Node::from_value(value, from),
         }
@@ -224,6 +242,33 @@ impl<'i> Node<'i> {
         }
     }
 
+    /// `path` with each index counted among the items of the same source: the item's
+    /// index in its own document when a sequence appends several layers' items.
+    fn local_path(&self, path: &ValuePath) -> ValuePath {
+        let mut node = Some(self);
+        let mut local = ValuePath::default();
+        for segment in &path.segments {
+            let segment = match (node, segment) {
+                (Some(Node::Seq { items, .. }), Segment::Index(i)) if *i < items.len() => {
+                    let from = items[*i].from();
+                    let before = items[..*i].iter().filter(|n| n.from() == from).count();
+                    node = items.get(*i);
+                    Segment::Index(before)
+                }
+                (Some(n), Segment::Key(key)) => {
+                    node = n.child(key);
+                    segment.clone()
+                }
+                _ => {
+                    node = None;
+                    segment.clone()
+                }
+            };
+            local.segments.push(segment);
+        }
+        local
+    }
+
     /// The source of the deepest node along `path`.
     fn source_of(&self, path: &ValuePath) -> SourceId {
         let mut node = self;
@@ -254,11 +299,14 @@ pub(super) struct Merged<'i> {
     pub(super) problems: Vec<Problem>,
     /// Some layer was XML: the decode runs under XML's rule for sequences.
     pub(super) any_xml: bool,
+    /// The target's shape, for the fields whose sequences append.
+    shape: Shape,
 }
 
 impl<'i> Merged<'i> {
-    pub(super) fn new() -> Self {
+    pub(super) fn new(shape: &Shape) -> Self {
         Merged {
+            shape: shape.clone(),
             root: None,
             sources: Vec::new(),
             problems: Vec::new(),
@@ -286,7 +334,7 @@ impl<'i> Merged<'i> {
         self.sources.push(source);
         let from = self.sources.len() - 1;
         match &mut self.root {
-            Some(root) => root.merge(value, from),
+            Some(root) => root.merge(value, from, &self.shape, &mut Vec::new()),
             None => self.root = Some(Node::from_value(value, from)),
         }
     }
@@ -535,7 +583,7 @@ impl<'i> Merged<'i> {
                     let in_document: Vec<ValuePath> = wanted
                         .iter()
                         .map(|&i| {
-                            let mut p = paths[i].clone();
+                            let mut p = root.local_path(&paths[i]);
                             if let Some(prefix) = prefix {
                                 p.segments.insert(0, Segment::Key(prefix.clone()));
                             }
@@ -624,5 +672,46 @@ fn collect_defaults(
             Some(child) => collect_defaults(&(field.shape)(), Some(child), at, out),
         }
         at.pop();
+    }
+}
+
+/// The [`Merge`] rule of the field at `path` in a value of `shape`.
+fn merge_rule(shape: &Shape, path: &[Cow<'_, str>]) -> Merge {
+    let mut shape = shape.clone();
+    let mut rule = Merge::Replace;
+    for key in path {
+        let Some((child, child_rule)) = child_shape(&shape, key, 0) else {
+            return Merge::Replace;
+        };
+        shape = child;
+        rule = child_rule;
+    }
+    rule
+}
+
+/// The shape of the value under `key` in a value of `shape`, and its field's rule.
+fn child_shape(shape: &Shape, key: &str, depth: usize) -> Option<(Shape, Merge)> {
+    if depth > 32 {
+        return None;
+    }
+    match shape {
+        Shape::Optional(inner) | Shape::Checked(inner, _) | Shape::Secret(inner) => {
+            child_shape(&inner(), key, depth + 1)
+        }
+        Shape::Struct(s) => {
+            if let Some(field) = s
+                .fields
+                .iter()
+                .find(|f| !f.flatten && f.names().any(|n| n == key))
+            {
+                return Some(((field.shape)(), field.merge));
+            }
+            s.fields
+                .iter()
+                .filter(|f| f.flatten)
+                .find_map(|f| child_shape(&(f.shape)(), key, depth + 1))
+        }
+        Shape::Map(value) => Some((value(), Merge::Replace)),
+        _ => None,
     }
 }

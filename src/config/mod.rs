@@ -48,7 +48,9 @@
 //!
 //! The rules:
 //! - Layers apply in the order they are given, later over earlier. Maps merge key by
-//!   key, to any depth; a sequence or a scalar replaces the earlier value as a whole.
+//!   key, to any depth; a sequence or a scalar replaces the earlier value as a whole,
+//!   except a sequence field marked `#[quarry(merge = "append")]`, whose layers' items
+//!   are concatenated in layer order (each item keeping its own origin).
 //! - Environment variables are mapped through the target type's [`Shape`]: after
 //!   `PREFIX_`, the name is matched case-insensitively against the field names (after
 //!   `rename`/`rename_all`, and aliases), so `APP_DATABASE_MAX_CONNECTIONS` is
@@ -431,7 +433,7 @@ impl Config {
         shape: &Shape,
         mut after: impl FnMut(&Merged<'i>, usize),
     ) -> Merged<'i> {
-        let mut merged = Merged::new();
+        let mut merged = Merged::new(shape);
         let profile = self.profile.clone().or_else(|| {
             inputs.iter().find_map(|input| match input {
                 Input::Env { prefix, vars } => vars
