@@ -53,7 +53,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-pub use config::{Config, ConfigError, Origin, Origins, Problem, ProblemKind};
+pub use config::{Config, ConfigError, Origin, Origins, Problem, ProblemKind, Secret};
 /// `#[derive(Decode)]` and `#[derive(Encode)]`.
 pub use quarry_codegen::{Decode, Encode};
 

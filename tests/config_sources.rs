@@ -4,8 +4,7 @@
 
 use std::path::PathBuf;
 
-use quarry::config::Secret;
-use quarry::{Config, Format, Origin, ProblemKind};
+use quarry::{Config, Format, Origin, ProblemKind, Secret};
 
 #[derive(quarry::Decode, Debug, PartialEq)]
 struct App {

@@ -17,8 +17,7 @@ use crate::{
 /// `PREFIX_FIELD_FILE` variable reads it from a mounted secret file), and encodes as `T`.
 ///
 /// ```
-/// use quarry::config::Secret;
-/// use quarry::{Config, Format};
+/// use quarry::{Config, Format, Secret};
 ///
 /// #[derive(quarry::Decode)]
 /// struct Database {
