@@ -259,3 +259,24 @@ fn xml_text_goes_through_the_bridge() {
     let Serde(server) = quarry::from_str::<Serde<Server>>(doc, Format::Xml).unwrap();
     assert_eq!(server.port, 8080);
 }
+
+#[test]
+fn a_single_xml_element_is_a_list_of_one_for_serde_types_too() {
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Person {
+        name: String,
+        tags: Vec<String>,
+    }
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Batch {
+        records: Vec<Person>,
+    }
+    let doc = "<batch><records><name>a</name><tags>x</tags><tags>y</tags></records>\
+               <records><name>b</name><tags>z</tags></records></batch>";
+    let Serde(batch) = quarry::from_str::<Serde<Batch>>(doc, Format::Xml).unwrap();
+    assert_eq!(batch.records[0].tags, ["x", "y"]);
+    assert_eq!(batch.records[1].tags, ["z"]);
+    // A JSON string is still not a list.
+    let json = r#"{"records": [{"name": "b", "tags": "z"}]}"#;
+    assert!(quarry::from_str::<Serde<Batch>>(json, Format::Json).is_err());
+}

@@ -473,7 +473,7 @@ pub fn with_xml_sequences<R>(decode: impl FnOnce() -> R) -> R {
     decode()
 }
 
-fn xml_sequences() -> bool {
+pub(crate) fn xml_sequences() -> bool {
     XML_SEQUENCES.with(std::cell::Cell::get)
 }
 

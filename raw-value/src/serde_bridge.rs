@@ -104,6 +104,19 @@ impl<'de> de::Deserializer<'de> for RawValue<'de> {
         deserialize_f64 => f64, visit_f64;
     }
 
+    /// A sequence; under XML's rule (see [`crate::with_xml_sequences`]) a single element,
+    /// which XML cannot tell from a list of one, is a list of one, as for derived types.
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DecodeErrors> {
+        match self {
+            RawValue::Seq(_) => self.deserialize_any(visitor),
+            one if crate::decode::xml_sequences() => visitor.visit_seq(SeqAccess {
+                items: vec![one].into_iter(),
+                index: 0,
+            }),
+            other => other.deserialize_any(visitor),
+        }
+    }
+
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DecodeErrors> {
         match self {
             RawValue::Null => visitor.visit_none(),
@@ -145,7 +158,7 @@ impl<'de> de::Deserializer<'de> for RawValue<'de> {
     }
 
     serde::forward_to_deserialize_any! {
-        i128 u128 char str string bytes byte_buf unit unit_struct seq tuple
+        i128 u128 char str string bytes byte_buf unit unit_struct tuple
         tuple_struct map struct identifier ignored_any
     }
 }
