@@ -61,6 +61,14 @@ impl Error {
         self
     }
 
+    /// The error with `from` in its message replaced by `to`.
+    pub(crate) fn reworded(mut self, from: &str, to: &str) -> Self {
+        if self.message.contains(from) {
+            self.message = self.message.replace(from, to);
+        }
+        self
+    }
+
     /// What went wrong, without the place.
     pub fn message(&self) -> &str {
         &self.message

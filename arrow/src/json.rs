@@ -146,12 +146,6 @@ impl<'a, S: Sink> JsonBuilder<'a> for Records<'_, '_, S> {
     }
 }
 
-pub(crate) fn limits() -> Limits {
-    let mut limits = Limits::default();
-    limits.max_document_size = usize::MAX;
-    limits
-}
-
 /// The direct path over a whole JSON Lines text (`lines`) or JSON document (an array of
 /// records, or one record): each record pulled from the parser's [`json::DirectSource`]
 /// into `columns` ([`Columns::pull_record`]). `Fallback` wherever the event path
@@ -196,9 +190,10 @@ pub(crate) fn feed_document<S: Sink>(
     bytes: &[u8],
     sink: &mut S,
     after: &mut After<'_, S>,
+    limits: Limits,
 ) -> Result<(), Error> {
     let mut records = Records::new(sink, after, true);
-    json::parse_with(bytes, &mut records, limits()).map_err(syntax_error)?;
+    json::parse_with(bytes, &mut records, limits).map_err(syntax_error)?;
     match records.failure.into_error(bytes) {
         Some(error) => Err(error),
         None => Ok(()),
@@ -228,8 +223,9 @@ pub(crate) fn feed_lines<S: Sink>(
     bytes: &[u8],
     sink: &mut S,
     after: &mut After<'_, S>,
+    limits: Limits,
 ) -> Result<(), Error> {
-    feed_stream(bytes, sink, after, limits())
+    feed_stream(bytes, sink, after, limits)
 }
 
 /// How much of a JSON Lines source is read and parsed at a time (whole lines: a chunk
@@ -251,6 +247,10 @@ pub struct JsonLinesReader<R> {
     chunk: Vec<u8>,
     ready: VecDeque<RecordBatch>,
     lines: u64,
+    /// The limits each chunk is parsed with (no size limit: `read` counts the source).
+    limits: Limits,
+    read: usize,
+    max_size: usize,
     done: bool,
 }
 
@@ -267,6 +267,9 @@ impl<R: BufRead> JsonLinesReader<R> {
             chunk: Vec::new(),
             ready: VecDeque::new(),
             lines: 0,
+            limits: options.limits.with_max_document_size(usize::MAX),
+            read: 0,
+            max_size: options.limits.max_document_size,
             done: false,
         }
     }
@@ -290,6 +293,10 @@ impl<R: BufRead> JsonLinesReader<R> {
         }
         if self.chunk.is_empty() {
             return Ok(false);
+        }
+        self.read = self.read.saturating_add(self.chunk.len());
+        if self.read > self.max_size {
+            return Err(size_limit(self.max_size));
         }
         let batch_size = self.batch_size;
         if self.lines == 0 {
@@ -319,11 +326,11 @@ impl<R: BufRead> JsonLinesReader<R> {
         self.lines += memchr::memchr_iter(b'\n', &self.chunk).count() as u64;
         let records_before = columns.records();
         let result = if self.events_only {
-            feed_stream(&self.chunk, columns, &mut after, limits())
+            feed_stream(&self.chunk, columns, &mut after, self.limits)
         } else {
             // The direct path; where it gives up, the events read the chunk again to say
             // what is wrong and where (the error ends the stream).
-            match pull(&self.chunk, true, columns, &mut after, limits()) {
+            match pull(&self.chunk, true, columns, &mut after, self.limits) {
                 Ok(()) => Ok(()),
                 Err(Fallback) if failed.is_some() => Ok(()),
                 Err(Fallback) => Err(self.explain(records_before)),
@@ -349,7 +356,7 @@ impl<R: BufRead> JsonLinesReader<R> {
             &self.chunk,
             &mut columns,
             &mut |_: &mut Columns| Flow::Go,
-            limits(),
+            self.limits,
         ) {
             Err(error) => error,
             Ok(()) => Error::new(
@@ -393,4 +400,10 @@ impl<R: BufRead> Iterator for JsonLinesReader<R> {
             }
         }
     }
+}
+
+/// The error of a source longer than `max` bytes.
+#[cold]
+pub(crate) fn size_limit(max: usize) -> Error {
+    Error::new(format!("document larger than the limit of {max} bytes"))
 }

@@ -46,6 +46,7 @@ use std::path::Path;
 
 use arrow_array::RecordBatch;
 use arrow_schema::{Schema, SchemaRef};
+pub use quarry_formats::Limits;
 
 pub use error::Error;
 pub use json::JsonLinesReader;
@@ -115,6 +116,7 @@ pub struct Options {
     string_view: bool,
     events_only: bool,
     stream_chunk: usize,
+    limits: Limits,
 }
 
 impl Default for Options {
@@ -127,6 +129,7 @@ impl Default for Options {
             string_view: false,
             events_only: false,
             stream_chunk: 256 << 10,
+            limits: Limits::default().with_max_document_size(usize::MAX),
         }
     }
 }
@@ -182,6 +185,21 @@ impl Options {
     pub fn stream_chunk(mut self, bytes: usize) -> Self {
         self.stream_chunk = bytes;
         self
+    }
+
+    /// The limits every format's parser holds to (quarry's [`Limits`]): nesting depth,
+    /// YAML alias expansion, XML entity expansion and attributes per element, and the
+    /// size of the input (a whole document, or all that a stream reads). The default
+    /// is [`Limits::default`] without a size limit, since record files are often large;
+    /// going past a limit is an error that names it.
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The configured limits.
+    pub fn get_limits(&self) -> &Limits {
+        &self.limits
     }
 
     /// The configured batch size.

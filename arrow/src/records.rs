@@ -18,10 +18,10 @@ pub(crate) fn feed<S: Sink>(
     after: &mut After<'_, S>,
 ) -> Result<(), Error> {
     match format {
-        RecordFormat::JsonLines => json::feed_lines(bytes, sink, after),
-        RecordFormat::Json => json::feed_document(bytes, sink, after),
-        RecordFormat::Yaml => yaml::feed(bytes, sink, after),
-        RecordFormat::Xml => xml::feed(bytes, sink, after),
+        RecordFormat::JsonLines => json::feed_lines(bytes, sink, after, options.limits),
+        RecordFormat::Json => json::feed_document(bytes, sink, after, options.limits),
+        RecordFormat::Yaml => yaml::feed(bytes, sink, after, options.limits),
+        RecordFormat::Xml => xml::feed(bytes, sink, after, options.limits),
         RecordFormat::Toml => toml::feed(bytes, options, sink, after),
     }
 }
@@ -47,7 +47,7 @@ pub(crate) fn read(
                     format == RecordFormat::JsonLines,
                     columns,
                     after,
-                    json::limits(),
+                    options.limits,
                 )
                 .map_err(|_| Error::new("the direct path gave up"))
             },

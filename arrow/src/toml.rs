@@ -18,7 +18,7 @@ pub(crate) fn feed<S: Sink>(
     sink: &mut S,
     after: &mut After<'_, S>,
 ) -> Result<(), Error> {
-    let document = toml::parse(bytes).map_err(syntax_error)?;
+    let document = toml::parse_with_limits(bytes, options.limits).map_err(syntax_error)?;
     let RawValue::Map(entries) = &document else {
         return Ok(());
     };

@@ -88,6 +88,7 @@ pub(crate) fn feed<S: Sink>(
     bytes: &[u8],
     sink: &mut S,
     after: &mut After<'_, S>,
+    limits: Limits,
 ) -> Result<(), Error> {
     let mut records = Records {
         sink,
@@ -98,7 +99,7 @@ pub(crate) fn feed<S: Sink>(
         failure: Failure::default(),
         stopped: false,
     };
-    xml::parse_with(bytes, &mut records, Limits::default()).map_err(syntax_error)?;
+    xml::parse_with(bytes, &mut records, limits).map_err(syntax_error)?;
     match records.failure.into_error(bytes) {
         Some(error) => Err(error),
         None => Ok(()),

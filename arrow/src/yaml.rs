@@ -431,8 +431,8 @@ pub(crate) fn feed<S: Sink>(
     bytes: &[u8],
     sink: &mut S,
     after: &mut After<'_, S>,
+    limits: Limits,
 ) -> Result<(), Error> {
-    let limits = Limits::default();
     let mut records = Records {
         sink,
         after,

@@ -19,7 +19,7 @@ use crate::error::Error;
 use crate::feed::Flow;
 use crate::json::{self, JsonLinesReader};
 use crate::sink::Sink;
-use crate::{records, xml, yaml, Options, RecordFormat};
+use crate::{records, xml, yaml, Limits, Options, RecordFormat};
 
 use self::split::{JsonArray, Place, XmlElements, YamlStream};
 
@@ -81,6 +81,8 @@ struct Chunks<R> {
     options: Options,
     chunk: Vec<u8>,
     ready: VecDeque<RecordBatch>,
+    /// Source bytes read so far, held to the document size limit.
+    read: usize,
     started: bool,
     done: bool,
 }
@@ -124,6 +126,7 @@ impl<R: BufRead> RecordReader<R> {
                 options: options.clone(),
                 chunk: Vec::new(),
                 ready: VecDeque::new(),
+                read: 0,
                 started: false,
                 done: false,
             })),
@@ -158,6 +161,12 @@ impl<R: BufRead> Chunks<R> {
                 }
             }
         };
+        self.read = self.read.saturating_add(self.chunk.len() - lead);
+        if self.read > self.options.limits.max_document_size {
+            return Err(json::size_limit(self.options.limits.max_document_size));
+        }
+        // Each chunk is parsed under the limits but the size, which holds for the source.
+        let limits = self.options.limits.with_max_document_size(usize::MAX);
         let batch_size = self.options.batch_size;
         if !self.started {
             self.started = true;
@@ -185,23 +194,30 @@ impl<R: BufRead> Chunks<R> {
         let chunk = &self.chunk[..];
         let result = match &self.split {
             Splitter::Json(split) if split.is_array() => {
-                // Items stand one level deeper in the source than in the chunk.
-                let mut limits = json::limits();
-                limits.max_depth = limits.max_depth.saturating_sub(1);
+                // Items stand one level deeper in the source than in the chunk, so the
+                // chunk is read one level short and the error names the user's limit.
+                let depth = limits.max_depth;
+                let limits = limits.with_max_depth(depth.saturating_sub(1));
+                let in_source = |error: Error| {
+                    error.reworded(
+                        &format!("the limit of {}", limits.max_depth),
+                        &format!("the limit of {depth}"),
+                    )
+                };
                 if self.options.events_only {
-                    json::feed_stream(chunk, columns, &mut after, limits)
+                    json::feed_stream(chunk, columns, &mut after, limits).map_err(in_source)
                 } else {
                     let records_before = columns.records();
                     match json::pull(chunk, true, columns, &mut after, limits) {
                         Ok(()) => Ok(()),
                         Err(Fallback) if failed.is_some() => Ok(()),
-                        Err(Fallback) => Err(explain(
+                        Err(Fallback) => Err(in_source(explain(
                             chunk,
                             &self.schema,
                             &self.options,
                             records_before,
                             limits,
-                        )),
+                        ))),
                     }
                 }
             }
@@ -215,8 +231,8 @@ impl<R: BufRead> Chunks<R> {
             .map(|batches| {
                 ready.extend(batches.into_iter().filter(|batch| batch.num_rows() > 0));
             }),
-            Splitter::Yaml(_) => yaml::feed(chunk, columns, &mut after),
-            Splitter::Xml(_) => xml::feed(chunk, columns, &mut after),
+            Splitter::Yaml(_) => yaml::feed(chunk, columns, &mut after, limits),
+            Splitter::Xml(_) => xml::feed(chunk, columns, &mut after, limits),
         };
         result.map_err(|e| relocate(e, chunk, place, lead))?;
         if let Some(e) = failed {
@@ -249,7 +265,7 @@ fn explain(
     schema: &SchemaRef,
     options: &Options,
     records_before: usize,
-    limits: quarry_formats::Limits,
+    limits: Limits,
 ) -> Error {
     let mut columns = match Columns::new(schema.clone(), options.lenient) {
         Ok(columns) => columns,
