@@ -172,3 +172,24 @@ fn toml_maps_of_tables_or_many_keys_become_sections() {
         )
     );
 }
+
+#[test]
+fn toml_tables_left_empty_stay() {
+    // A dotted table inside an inline table, and one in a section.
+    let text = "a = {a.b = 1}\n";
+    assert_eq!(
+        edited(text, Format::Toml, |d| d.remove("a.a.b").unwrap()),
+        "a = {a = {}}\n"
+    );
+    let text = "x = 1\nsite.owner.name = \"me\"\n";
+    assert_eq!(
+        edited(text, Format::Toml, |d| d.remove("site.owner.name").unwrap()),
+        "x = 1\nsite.owner = {}\n"
+    );
+    // A table made on the way to a header (`a.b` in `[a.b.c]`).
+    let text = "[a]\nx = 1\n\n[a.b.c]\ny = 2\n";
+    assert_eq!(
+        edited(text, Format::Toml, |d| d.remove("a.b.c").unwrap()),
+        "[a]\nx = 1\n\n[a.b]\n"
+    );
+}

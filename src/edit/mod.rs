@@ -164,8 +164,15 @@ impl Document {
                 crate::check(doc.text.as_bytes(), format)
                     .map_err(|e| EditError::Parse(e.to_string()))?
             }
+            // YAML: the struct door reads as much as the tree door does, sooner.
             _ => {
-                View::build(&doc.text, format, index)?;
+                let documents = crate::yaml::parse_stream(doc.text.as_bytes())
+                    .map_err(|e| EditError::Parse(e.to_string()))?;
+                if index >= documents.len() {
+                    return Err(EditError::Parse(format!(
+                        "the stream has no document {index}"
+                    )));
+                }
             }
         }
         Ok(doc)
@@ -268,10 +275,27 @@ impl Document {
                 let doc = crate::toml::parse_tree(self.text.as_bytes()).ok()?;
                 let node = doc.root().lookup(path)?;
                 let style = match toml_kind(node.kind()) {
-                    // A string where there was none takes its siblings' quoting: the
-                    // general path looks at them.
+                    // A string where there was none takes its siblings' quoting.
                     Kind::Scalar(Style::Plain) if matches!(value, RawValue::String(_)) => {
-                        return None
+                        let parent = ValuePath {
+                            segments: path.segments[..path.segments.len().saturating_sub(1)]
+                                .to_vec(),
+                        };
+                        let parent = doc.root().lookup(&parent)?;
+                        let siblings = parent
+                            .entries()
+                            .map(|(_, v)| v)
+                            .chain(parent.items())
+                            .map(|v| toml_kind(v.kind()));
+                        siblings
+                            .filter_map(|k| match k {
+                                Kind::Scalar(s @ (Style::SingleQuoted | Style::DoubleQuoted)) => {
+                                    Some(s)
+                                }
+                                _ => None,
+                            })
+                            .next()
+                            .unwrap_or(Style::Plain)
                     }
                     Kind::Scalar(style) => style,
                     _ => return None,
@@ -307,6 +331,21 @@ impl Document {
                     return None;
                 }
                 (node.span(), text)
+            }
+            Format::Yaml => {
+                let (span, style) = yaml_scalar(&self.text, self.index, path)?;
+                let text = match writer.inline(value, Some(style)) {
+                    Ok(text) => text,
+                    Err(e) => return Some(Err(e)),
+                };
+                // On one line, and read on its own as the value (no indicator, anchor or
+                // comment made of it).
+                if text.contains(['\n', '\r', '#'])
+                    || !same_value(&crate::yaml::parse(text.as_bytes()).ok()?, value)
+                {
+                    return None;
+                }
+                (span, text)
             }
             _ => return None,
         };
@@ -453,4 +492,57 @@ fn encode<T: Encode + ?Sized>(value: &T) -> Result<RawValue<'static>, EditError>
 
 fn parse_path(path: &str) -> Result<ValuePath, EditError> {
     ValuePath::parse(path).ok_or_else(|| EditError::BadPath(path.to_owned()))
+}
+
+/// YAML: the span and style of the plain or quoted scalar at `path` in document `index`,
+/// reached through block collections without aliases, anchors or repeated keys; `None`
+/// for anything else (the general path handles it).
+fn yaml_scalar(text: &str, index: usize, path: &ValuePath) -> Option<(crate::Span, Style)> {
+    use crate::yaml::{CollectionStyle, NodeKind, ScalarStyle};
+    let stream = crate::yaml::parse_tree(text.as_bytes()).ok()?;
+    let mut node = stream.document(index)?.root();
+    for segment in &path.segments {
+        if node.collection_style() != Some(CollectionStyle::Block) || node.anchor().is_some() {
+            return None;
+        }
+        node = match segment {
+            Segment::Key(k) => {
+                let mut found = node
+                    .entries()
+                    .filter(|(key, _)| key.as_str() == Some(k.as_str()));
+                let (_, value) = found.next()?;
+                if found.next().is_some() {
+                    return None;
+                }
+                value
+            }
+            Segment::Index(i) => node.items().nth(*i)?,
+        };
+    }
+    if node.kind() != NodeKind::Scalar || node.anchor().is_some() || node.tag().is_some() {
+        return None;
+    }
+    // A `<<` merge key would read the scalar into other maps.
+    if path
+        .segments
+        .iter()
+        .any(|s| matches!(s, Segment::Key(k) if k == "<<"))
+    {
+        return None;
+    }
+    let style = match node.scalar_style()? {
+        ScalarStyle::Plain => Style::Plain,
+        ScalarStyle::SingleQuoted => Style::SingleQuoted,
+        ScalarStyle::DoubleQuoted => Style::DoubleQuoted,
+        _ => return None,
+    };
+    let span = node.span();
+    // An empty scalar (`key:` alone) and a multi-line one keep the general path's care.
+    if span.start == span.end {
+        return None;
+    }
+    if text.get(span.start..span.end)?.contains('\n') {
+        return None;
+    }
+    Some((span, style))
 }

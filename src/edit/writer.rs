@@ -713,52 +713,40 @@ impl<'t> Writer<'t> {
                 let to = line_end(self.text, trim_trailing_space(self.text, start, t.span.end));
                 Ok(vec![splice(from..to, "")])
             }
-            Kind::Section | Kind::Dotted => {
+            Kind::Section | Kind::Dotted | Kind::Implicit => {
                 let (_, key_span, _) = p
                     .entries
                     .iter()
                     .find(|(_, _, c)| *c == target)
                     .ok_or_else(|| EditError::CannotPlace("an entry not found".into()))?;
-                match t.kind {
-                    Kind::Section => {
-                        let from = with_leading_comments(
-                            self.text,
-                            line_start(self.text, t.span.start),
-                            self.format,
-                        );
-                        let to = self.section_end(view, target, false);
-                        Ok(vec![splice(from..to, "")])
-                    }
-                    Kind::TableArray => {
-                        let first = t
-                            .items
-                            .first()
-                            .map_or(t.span.start, |i| view.nodes[*i].span.start);
-                        let last = *t.items.last().unwrap_or(&target);
-                        let from = with_leading_comments(
-                            self.text,
-                            line_start(self.text, first),
-                            self.format,
-                        );
-                        let to = self.section_end(view, last, false);
-                        Ok(vec![splice(from..to, "")])
-                    }
-                    Kind::Dotted => {
-                        // Every line of the dotted table.
-                        let mut lines: Vec<(usize, usize)> = Vec::new();
-                        self.dotted_lines(view, target, &mut lines);
-                        Ok(lines.into_iter().map(|(a, b)| splice(a..b, "")).collect())
-                    }
-                    _ => {
-                        let from = with_leading_comments(
-                            self.text,
-                            line_start(self.text, key_span.start),
-                            self.format,
-                        );
-                        let to = line_end(self.text, t.span.end);
-                        Ok(vec![splice(from..to, "")])
-                    }
+                let mut splices = self.remove_from_table(view, target, t, key_span)?;
+                if p.entries.len() == 1 && p.kind != Kind::Section {
+                    // The table is left empty, and stays: as `a.b = {}` where its dotted
+                    // keys were, as a `[a.b]` header where its sub-tables were.
+                    let first = splices
+                        .iter_mut()
+                        .min_by_key(|s| s.range.start)
+                        .ok_or_else(|| EditError::CannotPlace("an entry not found".into()))?;
+                    let kept = match p.kind {
+                        Kind::Dotted => {
+                            let owner = trail.len().checked_sub(2).map(|o| trail[o]);
+                            let (_, p_key, _) = owner
+                                .and_then(|o| {
+                                    view.nodes[o].entries.iter().find(|(_, _, c)| *c == parent)
+                                })
+                                .ok_or_else(|| {
+                                    EditError::CannotPlace("an entry not found".into())
+                                })?;
+                            let start = line_start(self.text, key_span.start);
+                            let indent = indentation(self.text, key_span.start);
+                            let prefix = slice(self.text, start + indent.len(), p_key.end);
+                            format!("{indent}{prefix} = {{}}\n")
+                        }
+                        _ => format!("[{}]\n", self.header_path(view, parent)?),
+                    };
+                    first.text = kept;
                 }
+                Ok(splices)
             }
             Kind::TableArray => {
                 let from = with_leading_comments(
@@ -770,6 +758,55 @@ impl<'t> Writer<'t> {
                 Ok(vec![splice(from..to, "")])
             }
             _ => Err(EditError::CannotPlace("cannot remove from here".into())),
+        }
+    }
+
+    /// The splices that remove `target` (`t`, under the key at `key_span`) from a TOML
+    /// table: a section to the next header, every line of a dotted table, or the entry's
+    /// lines.
+    fn remove_from_table(
+        &self,
+        view: &View,
+        target: usize,
+        t: &super::view::VNode,
+        key_span: &Span,
+    ) -> Result<Vec<Splice>, EditError> {
+        match t.kind {
+            Kind::Section => {
+                let from = with_leading_comments(
+                    self.text,
+                    line_start(self.text, t.span.start),
+                    self.format,
+                );
+                let to = self.section_end(view, target, false);
+                Ok(vec![splice(from..to, "")])
+            }
+            Kind::TableArray => {
+                let first = t
+                    .items
+                    .first()
+                    .map_or(t.span.start, |i| view.nodes[*i].span.start);
+                let last = *t.items.last().unwrap_or(&target);
+                let from =
+                    with_leading_comments(self.text, line_start(self.text, first), self.format);
+                let to = self.section_end(view, last, false);
+                Ok(vec![splice(from..to, "")])
+            }
+            Kind::Dotted => {
+                // Every line of the dotted table.
+                let mut lines: Vec<(usize, usize)> = Vec::new();
+                self.dotted_lines(view, target, &mut lines);
+                Ok(lines.into_iter().map(|(a, b)| splice(a..b, "")).collect())
+            }
+            _ => {
+                let from = with_leading_comments(
+                    self.text,
+                    line_start(self.text, key_span.start),
+                    self.format,
+                );
+                let to = line_end(self.text, t.span.end);
+                Ok(vec![splice(from..to, "")])
+            }
         }
     }
 
@@ -848,9 +885,34 @@ impl<'t> Writer<'t> {
         members.sort_by_key(|m| m.0);
         let mut gone = Vec::new();
         leaves(view, target, &mut gone);
+        // A dotted table left empty stays, as `a.b = {}` in its first member's place.
+        let mut rewrite = None;
+        let owner = view
+            .nodes
+            .iter()
+            .position(|n| n.entries.iter().any(|e| e.2 == target));
+        if let Some(p) = owner.filter(|&p| p != flow && view.nodes[p].kind == Kind::Dotted) {
+            let mut all = Vec::new();
+            leaves(view, p, &mut all);
+            let p_key = view
+                .nodes
+                .iter()
+                .find_map(|n| n.entries.iter().find(|e| e.2 == p).map(|e| e.1));
+            let first = members.iter().find(|m| all.contains(&m.2));
+            if let (true, Some(p_key), Some(&(start, end, leaf))) =
+                (all.iter().all(|l| gone.contains(l)), p_key, first)
+            {
+                gone.retain(|&l| l != leaf);
+                rewrite = Some(splice(
+                    start..end,
+                    format!("{} = {{}}", slice(self.text, start, p_key.end)),
+                ));
+            }
+        }
         let removed: Vec<bool> = members.iter().map(|m| gone.contains(&m.2)).collect();
         let node = &view.nodes[flow];
         let Some(kept) = removed.iter().rposition(|r| !r) else {
+            // (`rewrite` keeps a member, so it is never set here.)
             let open = node.span.start + 1;
             let close = node.span.end.saturating_sub(1);
             return Ok(vec![splice(open..close, "")]);
@@ -864,6 +926,7 @@ impl<'t> Writer<'t> {
         if let Some(last) = removed.iter().rposition(|r| *r).filter(|&l| l > kept) {
             splices.push(splice(members[kept].1..members[last].1, ""));
         }
+        splices.extend(rewrite);
         if splices.is_empty() {
             return Err(EditError::CannotPlace("a member not found".into()));
         }
