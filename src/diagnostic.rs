@@ -22,8 +22,8 @@ use std::fmt;
 
 use miette::{Diagnostic, LabeledSpan, MietteError, MietteSpanContents, SourceCode, SpanContents};
 
-use crate::config::{ConfigError, Problem, ProblemKind, SourceText};
-use crate::{Error, Origin};
+use crate::config::{ConfigError, Origin, Problem, ProblemKind, SourceText};
+use crate::Error;
 
 impl SourceCode for SourceText {
     fn read_span<'a>(

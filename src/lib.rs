@@ -53,7 +53,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-pub use config::{Config, ConfigError, Origin, Origins, Problem, ProblemKind, Secret};
+pub use config::{Config, Secret};
 /// `#[derive(Decode)]` and `#[derive(Encode)]`.
 pub use quarry_codegen::{Decode, Encode};
 
@@ -61,15 +61,15 @@ pub mod config;
 #[cfg(feature = "miette")]
 pub mod diagnostic;
 #[cfg(all(feature = "json", feature = "toml", feature = "yaml"))]
-pub mod edit;
-#[cfg(all(feature = "json", feature = "toml", feature = "yaml"))]
 mod documented;
+#[cfg(all(feature = "json", feature = "toml", feature = "yaml"))]
+pub mod edit;
 #[cfg(all(feature = "json", feature = "toml", feature = "yaml"))]
 pub use documented::to_string_documented;
 pub mod json_schema;
 pub use json_schema::schema;
 pub use quarry_formats::common::{
-    self, Comment, EntryKey, Limits, Position, Span, Spanned, Tree, TreeNode,
+    Comment, EntryKey, Limits, Position, Span, Spanned, Tree, TreeNode,
 };
 #[cfg(feature = "json")]
 pub use quarry_formats::json;
@@ -84,11 +84,47 @@ pub use quarry_formats::yaml;
 /// What a type accepts, as data: [`Decode::shape`] and its parts.
 pub use quarry_raw_value::shape;
 pub use quarry_raw_value::{
-    base64, describe, with_xml_sequences, Date, Datetime, Decode, DecodeError, DecodeErrorKind,
-    DecodeErrors, DecodeKey, Encode, EncodeError, EncodeKey, Encoder, Fallback, GuessedKey, Nested,
-    Num, Offset, Path as ValuePath, PlainKey, PullSource, RawValue, RawValueEncoder, Segment,
-    Serde, Shape, ShapeOf, Text, Time, ValueKind, RECURSION_LIMIT,
+    base64, Datetime, Decode, DecodeErrors, Encode, EncodeError, RawValue, Serde,
 };
+
+/// The formats' shared machinery (positions, the caret renderer, error shells), for the CLI
+/// and the other sibling crates; its public items are re-exported where users meet them.
+#[doc(hidden)]
+pub use quarry_formats::common;
+// The crate's own short paths to what it makes public under a module.
+pub(crate) use quarry_raw_value::{
+    with_xml_sequences, DecodeError, DecodeErrorKind, Encoder, Path as ValuePath, PullSource,
+    Segment, Shape, ShapeOf,
+};
+
+/// The pull path, for those who write a reader: a [`pull::PullSource`] hands values out
+/// one step at a time, and derived types decode straight from it, falling back to
+/// [`RawValue`] on any surprise ([`pull::Fallback`]).
+pub mod pull {
+    pub use quarry_raw_value::pull::{
+        Fallback, GuessedKey, Num, PlainKey, PlainKeys, PullSource, Text, ValueKind,
+    };
+    pub use quarry_raw_value::{Nested, RECURSION_LIMIT};
+}
+
+/// Decoding beyond the [`Decode`] trait: one error of [`DecodeErrors`] and its kind, the
+/// path it names, map keys, and XML's rule for lists.
+pub mod decode {
+    pub use quarry_raw_value::{
+        describe, with_xml_sequences, DecodeError, DecodeErrorKind, DecodeKey, Path, Segment,
+    };
+}
+
+/// Encoding beyond the [`Encode`] trait: the encoder a type writes itself to, and map
+/// keys.
+pub mod encode {
+    pub use quarry_raw_value::{EncodeKey, Encoder, RawValueEncoder};
+}
+
+/// The parts of a [`Datetime`]: TOML's four kinds and plist dates.
+pub mod datetime {
+    pub use quarry_raw_value::{Date, DatetimeParseError, Offset, Time};
+}
 
 /// What derived code refers to. Not a public API: it may change in any release.
 #[doc(hidden)]
@@ -601,7 +637,7 @@ fn locate_decode_errors(bytes: &[u8], format: Format, errors: &mut DecodeErrors)
 ///
 /// ```
 /// let bytes = b"[server]\nport = 80\n";
-/// let path = quarry::ValuePath::parse("server.port").unwrap();
+/// let path = quarry::decode::Path::parse("server.port").unwrap();
 /// let at = quarry::locate(bytes, quarry::Format::Toml, &[path]).unwrap()[0].unwrap();
 /// assert_eq!((at.line, at.column), (2, 8));
 /// ```

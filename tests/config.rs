@@ -4,7 +4,8 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
-use quarry::{Config, Format, Origin, ProblemKind, RawValue};
+use quarry::config::{Origin, ProblemKind};
+use quarry::{Config, Format, RawValue};
 
 #[derive(quarry::Decode, Debug, PartialEq)]
 struct App {

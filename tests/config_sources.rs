@@ -4,7 +4,8 @@
 
 use std::path::PathBuf;
 
-use quarry::{Config, Format, Origin, ProblemKind, Secret};
+use quarry::config::{Origin, ProblemKind};
+use quarry::{Config, Format, Secret};
 
 #[derive(quarry::Decode, Debug, PartialEq)]
 struct App {

@@ -2,7 +2,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use quarry::{DecodeErrorKind, Error, Format, RawValue};
+use quarry::decode::DecodeErrorKind;
+use quarry::{Error, Format, RawValue};
 
 #[test]
 fn formats_come_from_extensions() {

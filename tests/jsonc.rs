@@ -48,7 +48,7 @@ fn a_derived_struct_reads_jsonc_through_the_direct_path() {
     // The direct path alone reads the whole document (no fallback).
     let mut source = json::DirectSource::jsonc(bytes, quarry::Limits::default()).unwrap();
     let direct = DevContainer::decode_direct(&mut source).expect("no fallback");
-    quarry::PullSource::finish(&mut source).expect("the document ends there");
+    quarry::pull::PullSource::finish(&mut source).expect("the document ends there");
     assert_eq!(direct, dev_container());
     // The facade.
     let config: DevContainer = quarry::from_slice(bytes, Format::Jsonc).unwrap();

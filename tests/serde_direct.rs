@@ -5,9 +5,8 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt::Debug;
 
-use quarry::{
-    json, plist, toml, yaml, Decode, Fallback, Format, Limits, PullSource, RawValue, Serde,
-};
+use quarry::pull::{Fallback, PullSource};
+use quarry::{json, plist, toml, yaml, Decode, Format, Limits, RawValue, Serde};
 use serde::Deserialize;
 
 #[derive(Deserialize, Debug, PartialEq)]

@@ -8,7 +8,8 @@ mod support;
 
 use std::path::{Path, PathBuf};
 
-use quarry::{toml, Datetime, Offset, RawValue};
+use quarry::datetime::Offset;
+use quarry::{toml, Datetime, RawValue};
 use serde_json::Value as Json;
 
 fn suite_dir() -> PathBuf {

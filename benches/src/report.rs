@@ -12,7 +12,8 @@ pub fn today() -> String {
     let days = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() / 86_400) as i64;
-    quarry::Date::from_days_since_unix_epoch(days).map_or_else(String::new, |d| d.to_string())
+    quarry::datetime::Date::from_days_since_unix_epoch(days)
+        .map_or_else(String::new, |d| d.to_string())
 }
 
 /// The CPU model and how many cores this process may use.

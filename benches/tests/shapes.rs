@@ -1,7 +1,8 @@
 //! quarry and serde_json decode the corpus into the same typed values, and quarry's
 //! direct JSON path is taken (it agrees with the RawValue path).
 
-use quarry::{Decode, Format, PullSource};
+use quarry::pull::PullSource;
+use quarry::{Decode, Format};
 use quarry_benches::shapes::{citm::Catalog, twitter::Twitter};
 
 /// What the checks need of a typed value: quarry and serde decode it, quarry encodes it.

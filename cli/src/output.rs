@@ -7,7 +7,8 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use quarry::common::LineIndex;
-use quarry::{common, TreeNode, ValuePath};
+use quarry::decode::Path as ValuePath;
+use quarry::{common, TreeNode};
 
 use crate::args::ColorChoice;
 use crate::{Failure, Outcome};
@@ -182,7 +183,7 @@ pub(crate) fn key_label(key: &str) -> String {
     format!(
         "{}: ",
         ValuePath {
-            segments: vec![quarry::Segment::Key(key.to_owned())]
+            segments: vec![quarry::decode::Segment::Key(key.to_owned())]
         }
     )
 }

@@ -5,7 +5,8 @@
 
 use std::path::Path;
 
-use quarry::{Format, RawValue, Segment, ValuePath};
+use quarry::decode::{Path as ValuePath, Segment};
+use quarry::{Format, RawValue};
 use serde_json::Value;
 
 use crate::input::{read, Input};

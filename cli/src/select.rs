@@ -4,7 +4,8 @@
 //! and what paths address in every format); each match is a concrete path, which the
 //! format's tree then prints.
 
-use quarry::{RawValue, Segment, ValuePath};
+use quarry::decode::{Path as ValuePath, Segment};
+use quarry::RawValue;
 
 /// One step of a pattern.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -2,8 +2,9 @@
 
 use std::path::Path;
 
+use quarry::decode::Path as ValuePath;
 use quarry::toml::{self, Node, NodeKind, TableKind};
-use quarry::{TreeNode, ValuePath};
+use quarry::TreeNode;
 
 use crate::output::{count, encode_failure, invalid, key_label, short_string, show_each, TreeOut};
 use crate::Failure;

@@ -2,8 +2,8 @@
 
 use std::path::Path;
 
+use quarry::decode::Path as ValuePath;
 use quarry::xml::{self, Node, NodeKind, Target};
-use quarry::ValuePath;
 
 use crate::output::{count, encode_failure, invalid, short_string, show_each, TreeOut};
 use crate::Failure;

@@ -190,7 +190,7 @@ fn named_from_entries(
                 if #s {
                     ::quarry::DecodeErrors::accumulate(
                         &mut __errors,
-                        ::quarry::DecodeErrors::new(::quarry::DecodeErrorKind::DuplicateField(
+                        ::quarry::DecodeErrors::new(::quarry::decode::DecodeErrorKind::DuplicateField(
                             ::quarry::__private::String::from(#name),
                         ))
                         .at_key(&__key),
@@ -234,7 +234,7 @@ fn named_from_entries(
                 if #slot.is_none() {
                     ::quarry::DecodeErrors::accumulate(
                         &mut __errors,
-                        ::quarry::DecodeErrors::new(::quarry::DecodeErrorKind::MissingField(
+                        ::quarry::DecodeErrors::new(::quarry::decode::DecodeErrorKind::MissingField(
                             ::quarry::__private::String::from(#name),
                         )),
                     );
@@ -388,9 +388,9 @@ fn unknown_variant(variants: &[Variant]) -> TokenStream {
     let names: Vec<String> = variants.iter().map(|v| format!("`{}`", v.name)).collect();
     let expected = format!("one of {}", names.join(", "));
     quote! {
-        ::quarry::DecodeErrors::new(::quarry::DecodeErrorKind::InvalidValue {
+        ::quarry::DecodeErrors::new(::quarry::decode::DecodeErrorKind::InvalidValue {
             expected: ::quarry::__private::String::from(#expected),
-            found: ::quarry::describe(&::quarry::RawValue::String(::quarry::__private::Cow::Borrowed(&*__name))),
+            found: ::quarry::decode::describe(&::quarry::RawValue::String(::quarry::__private::Cow::Borrowed(&*__name))),
         })
     }
 }
@@ -464,7 +464,7 @@ fn enum_decode(c: &Container, variants: &[Variant], de: &Lifetime) -> TokenStrea
                 let __tag = match __position {
                     ::quarry::__private::Some(__p) => __entries.remove(__p).1,
                     ::quarry::__private::None => return ::quarry::__private::Err(::quarry::DecodeErrors::new(
-                        ::quarry::DecodeErrorKind::MissingField(::quarry::__private::String::from(#tag)),
+                        ::quarry::decode::DecodeErrorKind::MissingField(::quarry::__private::String::from(#tag)),
                     )),
                 };
                 let __name = match __tag {
@@ -491,7 +491,7 @@ fn enum_decode(c: &Container, variants: &[Variant], de: &Lifetime) -> TokenStrea
                         match __content {
                             ::quarry::__private::Some(__value) => (|| #decode)().map_err(|__e: ::quarry::DecodeErrors| __e.at_key(#content)),
                             ::quarry::__private::None => ::quarry::__private::Err(::quarry::DecodeErrors::new(
-                                ::quarry::DecodeErrorKind::MissingField(::quarry::__private::String::from(#content)),
+                                ::quarry::decode::DecodeErrorKind::MissingField(::quarry::__private::String::from(#content)),
                             )),
                         }
                     }
@@ -518,7 +518,7 @@ fn enum_decode(c: &Container, variants: &[Variant], de: &Lifetime) -> TokenStrea
                         ::quarry::DecodeErrors::invalid_type("a variant name", &__other).at_key(#tag),
                     ),
                     ::quarry::__private::None => return ::quarry::__private::Err(::quarry::DecodeErrors::new(
-                        ::quarry::DecodeErrorKind::MissingField(::quarry::__private::String::from(#tag)),
+                        ::quarry::decode::DecodeErrorKind::MissingField(::quarry::__private::String::from(#tag)),
                     )),
                 };
                 match &*__name {
@@ -609,7 +609,7 @@ fn named_decode_direct(fields: &[Field], deny_unknown: bool, de: &Lifetime) -> T
     let body = named_direct_body(fields, &quote!(Self), deny_unknown, None, de);
     quote! {
         #[inline]
-        fn decode_direct<__S: ::quarry::PullSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::Fallback> {
+        fn decode_direct<__S: ::quarry::pull::PullSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::pull::Fallback> {
             #body
         }
     }
@@ -638,7 +638,7 @@ fn named_direct_body(
     let count = names.len();
     let plain_keys = names
         .iter()
-        .map(|name| quote!(::quarry::PlainKey::new(#name)));
+        .map(|name| quote!(::quarry::pull::PlainKey::new(#name)));
     let expected_arms = names
         .iter()
         .enumerate()
@@ -656,12 +656,12 @@ fn named_direct_body(
         let ty = &f.ty;
         let checks = f.constraints.iter().map(|c| {
             let check = constraint_check(c);
-            quote!(if #check.is_err() { return ::quarry::__private::Err(::quarry::Fallback); })
+            quote!(if #check.is_err() { return ::quarry::__private::Err(::quarry::pull::Fallback); })
         });
         quote! {
             #position => {
                 if #slot.is_some() {
-                    return ::quarry::__private::Err(::quarry::Fallback);
+                    return ::quarry::__private::Err(::quarry::pull::Fallback);
                 }
                 let __x = <#ty as ::quarry::Decode<#de>>::decode_direct(__source)?;
                 #(#checks)*
@@ -670,7 +670,7 @@ fn named_direct_body(
         }
     });
     let unknown = if deny_unknown {
-        quote!(_ => return ::quarry::__private::Err(::quarry::Fallback),)
+        quote!(_ => return ::quarry::__private::Err(::quarry::pull::Fallback),)
     } else {
         quote!(_ => __source.skip_value()?,)
     };
@@ -691,7 +691,7 @@ fn named_direct_body(
                 ::quarry::__private::Some(__x) => __x,
                 ::quarry::__private::None => match #missing {
                     ::quarry::__private::Some(__x) => __x,
-                    ::quarry::__private::None => return ::quarry::__private::Err(::quarry::Fallback),
+                    ::quarry::__private::None => return ::quarry::__private::Err(::quarry::pull::Fallback),
                 },
             };
         }
@@ -700,7 +700,7 @@ fn named_direct_body(
     let begin_first = tag.is_none();
     let begin = tag.is_none().then(|| quote!(__source.begin_object()?;));
     let tag_arm =
-        tag.map(|tag| quote!(#tag => return ::quarry::__private::Err(::quarry::Fallback),));
+        tag.map(|tag| quote!(#tag => return ::quarry::__private::Err(::quarry::pull::Fallback),));
     quote! {
             #begin
             #ignores
@@ -712,17 +712,17 @@ fn named_direct_body(
                 // debug build, where each of a source's inlined steps keeps its own slots) is
                 // off the stack before the value is read, not held at every level of a
                 // recursive struct. Optimized builds inline it. `None` is the object's end.
-                let __index: ::quarry::__private::Option<usize> = (|| -> ::quarry::__private::Result<::quarry::__private::Option<usize>, ::quarry::Fallback> {
+                let __index: ::quarry::__private::Option<usize> = (|| -> ::quarry::__private::Result<::quarry::__private::Option<usize>, ::quarry::pull::Fallback> {
                     // A source that compares a guess in place (JSON) is asked whether the
                     // key expected next in declaration order comes; the key is read only
                     // if not.
-                    if <__S as ::quarry::PullSource<#de>>::GUESSES_IN_PLACE && __expected < #count {
-                        const __KEYS: [::quarry::__private::Option<::quarry::PlainKey<'static>>; #count] = [#(#plain_keys),*];
+                    if <__S as ::quarry::pull::PullSource<#de>>::GUESSES_IN_PLACE && __expected < #count {
+                        const __KEYS: [::quarry::__private::Option<::quarry::pull::PlainKey<'static>>; #count] = [#(#plain_keys),*];
                         if let ::quarry::__private::Some(__guess) = __KEYS[__expected] {
                             return ::quarry::__private::Ok(::quarry::__private::Some(match __source.next_key_guessed(__first, __guess)? {
-                                ::quarry::GuessedKey::End => return ::quarry::__private::Ok(::quarry::__private::None),
-                                ::quarry::GuessedKey::Guessed => __expected,
-                                ::quarry::GuessedKey::Other(__key) => match &*__key {
+                                ::quarry::pull::GuessedKey::End => return ::quarry::__private::Ok(::quarry::__private::None),
+                                ::quarry::pull::GuessedKey::Guessed => __expected,
+                                ::quarry::pull::GuessedKey::Other(__key) => match &*__key {
                                     #(#index_arms)*
                                     #tag_arm
                                     _ => usize::MAX,
@@ -761,36 +761,36 @@ fn named_direct_body(
 /// variant `v` of an untagged enum (see `Decode::may_accept`).
 fn variant_may_accept(v: &Variant, de: &Lifetime) -> TokenStream {
     match v.style {
-        Style::Unit => quote!(__kind == ::quarry::ValueKind::Null),
+        Style::Unit => quote!(__kind == ::quarry::pull::ValueKind::Null),
         // Untyped text may be anything a newtype's field reads from text.
         Style::Tuple if v.fields.len() == 1 => {
             let ty = &v.fields[0].ty;
             // Deep enough for `Option<Box<T>>` in a newtype; a recursive type stops there.
             quote!((__text || <#ty as ::quarry::Decode<#de>>::may_accept(__kind, 8)))
         }
-        Style::Tuple => quote!(__kind == ::quarry::ValueKind::Array),
-        Style::Named => quote!(__kind == ::quarry::ValueKind::Object),
+        Style::Tuple => quote!(__kind == ::quarry::pull::ValueKind::Array),
+        Style::Named => quote!(__kind == ::quarry::pull::ValueKind::Object),
     }
 }
 
 /// `fn may_accept` for the impl: the kinds of value the type's `decode` may accept.
 fn may_accept_fn(c: &Container, de: &Lifetime) -> TokenStream {
     let body = match &c.data {
-        Data::Struct(Style::Named, _) => quote!(__kind == ::quarry::ValueKind::Object),
+        Data::Struct(Style::Named, _) => quote!(__kind == ::quarry::pull::ValueKind::Object),
         Data::Struct(Style::Tuple, fields) if fields.len() == 1 && !fields[0].skip => {
             let ty = &fields[0].ty;
             quote!(__depth == 0 || <#ty as ::quarry::Decode<#de>>::may_accept(__kind, __depth - 1))
         }
-        Data::Struct(Style::Tuple, _) => quote!(__kind == ::quarry::ValueKind::Array),
-        Data::Struct(Style::Unit, _) => quote!(__kind == ::quarry::ValueKind::Null),
+        Data::Struct(Style::Tuple, _) => quote!(__kind == ::quarry::pull::ValueKind::Array),
+        Data::Struct(Style::Unit, _) => quote!(__kind == ::quarry::pull::ValueKind::Null),
         Data::Enum(_) => match c.tagging {
             // A unit variant's name, or a map from the name to the content.
             Tagging::External => quote!(matches!(
                 __kind,
-                ::quarry::ValueKind::String | ::quarry::ValueKind::Object
+                ::quarry::pull::ValueKind::String | ::quarry::pull::ValueKind::Object
             )),
             Tagging::Internal(_) | Tagging::Adjacent(..) => {
-                quote!(__kind == ::quarry::ValueKind::Object)
+                quote!(__kind == ::quarry::pull::ValueKind::Object)
             }
             // Any kind: asking each variant would make a recursive enum's question
             // branch at every level.
@@ -799,7 +799,7 @@ fn may_accept_fn(c: &Container, de: &Lifetime) -> TokenStream {
     };
     quote! {
         #[inline]
-        fn may_accept(__kind: ::quarry::ValueKind, __depth: u32) -> bool {
+        fn may_accept(__kind: ::quarry::pull::ValueKind, __depth: u32) -> bool {
             let _ = (__kind, __depth);
             #body
         }
@@ -823,14 +823,14 @@ fn untagged_decode_direct(
     });
     quote! {
         #[inline]
-        fn decode_direct<__S: ::quarry::PullSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::Fallback> {
+        fn decode_direct<__S: ::quarry::pull::PullSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::pull::Fallback> {
             #nested
             let __kind = __source.peek_token()?;
-            let __text = !<__S as ::quarry::PullSource<#de>>::TYPED_STRINGS
-                && __kind == ::quarry::ValueKind::String;
+            let __text = !<__S as ::quarry::pull::PullSource<#de>>::TYPED_STRINGS
+                && __kind == ::quarry::pull::ValueKind::String;
             let _ = __text;
             #(#attempts)*
-            ::quarry::__private::Err(::quarry::Fallback)
+            ::quarry::__private::Err(::quarry::pull::Fallback)
         }
     }
 }
@@ -851,17 +851,17 @@ fn variant_direct(v: &Variant, deny_unknown: bool, de: &Lifetime) -> TokenStream
             let checks = v.fields[0].constraints.iter().map(constraint_check);
             quote! {{
                 let __x = <#ty as ::quarry::Decode<#de>>::decode_direct(__source)?;
-                #( if #checks.is_err() { return ::quarry::__private::Err(::quarry::Fallback); } )*
+                #( if #checks.is_err() { return ::quarry::__private::Err(::quarry::pull::Fallback); } )*
                 ::quarry::__private::Ok(Self::#ident(__x))
             }}
         }
         Style::Named if !v.fields.iter().any(|f| f.flatten) => {
             let body = named_direct_body(&v.fields, &quote!(Self::#ident), deny_unknown, None, de);
             quote! {
-                (|| -> ::quarry::__private::Result<Self, ::quarry::Fallback> { #body })()
+                (|| -> ::quarry::__private::Result<Self, ::quarry::pull::Fallback> { #body })()
             }
         }
-        Style::Tuple | Style::Named => quote!(::quarry::__private::Err(::quarry::Fallback)),
+        Style::Tuple | Style::Named => quote!(::quarry::__private::Err(::quarry::pull::Fallback)),
     }
 }
 
@@ -876,11 +876,11 @@ fn tag_first(tag: &str, variants: &[Variant]) -> TokenStream {
         __source.begin_object()?;
         match __source.next_key(true)? {
             ::quarry::__private::Some(__key) if &*__key == #tag => {}
-            _ => return ::quarry::__private::Err(::quarry::Fallback),
+            _ => return ::quarry::__private::Err(::quarry::pull::Fallback),
         }
         let __variant: usize = match &*__source.read_str()? {
             #(#index_arms)*
-            _ => return ::quarry::__private::Err(::quarry::Fallback),
+            _ => return ::quarry::__private::Err(::quarry::pull::Fallback),
         };
     }
 }
@@ -904,7 +904,7 @@ fn internal_decode_direct(
             Style::Unit => quote! {{
                 while let ::quarry::__private::Some(__key) = __source.next_key(false)? {
                     if &*__key == #tag {
-                        return ::quarry::__private::Err(::quarry::Fallback);
+                        return ::quarry::__private::Err(::quarry::pull::Fallback);
                     }
                     __source.skip_value()?;
                 }
@@ -919,20 +919,22 @@ fn internal_decode_direct(
                     de,
                 );
                 quote! {
-                    (|| -> ::quarry::__private::Result<Self, ::quarry::Fallback> { #body })()
+                    (|| -> ::quarry::__private::Result<Self, ::quarry::pull::Fallback> { #body })()
                 }
             }
-            Style::Tuple | Style::Named => quote!(::quarry::__private::Err(::quarry::Fallback)),
+            Style::Tuple | Style::Named => {
+                quote!(::quarry::__private::Err(::quarry::pull::Fallback))
+            }
         };
         quote!(#i => #read,)
     });
     quote! {
-        fn decode_direct<__S: ::quarry::PullSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::Fallback> {
+        fn decode_direct<__S: ::quarry::pull::PullSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::pull::Fallback> {
             #nested
             #prologue
             match __variant {
                 #(#reads)*
-                _ => ::quarry::__private::Err(::quarry::Fallback),
+                _ => ::quarry::__private::Err(::quarry::pull::Fallback),
             }
         }
     }
@@ -962,7 +964,7 @@ fn adjacent_decode_direct(
             quote!(#i => ::quarry::__private::Some(Self::#ident),)
         });
     quote! {
-        fn decode_direct<__S: ::quarry::PullSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::Fallback> {
+        fn decode_direct<__S: ::quarry::pull::PullSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::pull::Fallback> {
             #prologue
             // A unit variant is built from its name; its content, if any, is passed over.
             let mut __value: ::quarry::__private::Option<Self> = match __variant {
@@ -974,22 +976,22 @@ fn adjacent_decode_direct(
                 let __is_content = match __source.next_key(false)? {
                     ::quarry::__private::None => break,
                     ::quarry::__private::Some(__key) if &*__key == #tag => {
-                        return ::quarry::__private::Err(::quarry::Fallback)
+                        return ::quarry::__private::Err(::quarry::pull::Fallback)
                     }
                     ::quarry::__private::Some(__key) => &*__key == #content,
                 };
                 if !__is_content || __unit {
                     __source.skip_value()?;
                 } else if __value.is_some() {
-                    return ::quarry::__private::Err(::quarry::Fallback);
+                    return ::quarry::__private::Err(::quarry::pull::Fallback);
                 } else {
                     __value = ::quarry::__private::Some(match __variant {
                         #(#reads)*
-                        _ => return ::quarry::__private::Err(::quarry::Fallback),
+                        _ => return ::quarry::__private::Err(::quarry::pull::Fallback),
                     });
                 }
             }
-            __value.ok_or(::quarry::Fallback)
+            __value.ok_or(::quarry::pull::Fallback)
         }
     }
 }
@@ -1005,13 +1007,13 @@ fn external_decode_direct(c: &Container, variants: &[Variant], de: &Lifetime) ->
     let by_name = quote! {
         match &*__source.read_str()? {
             #(#unit_arms)*
-            _ => ::quarry::__private::Err(::quarry::Fallback),
+            _ => ::quarry::__private::Err(::quarry::pull::Fallback),
         }
     };
     if variants.iter().all(|v| v.style == Style::Unit) {
         return quote! {
             #[inline]
-            fn decode_direct<__S: ::quarry::PullSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::Fallback> {
+            fn decode_direct<__S: ::quarry::pull::PullSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::pull::Fallback> {
                 #by_name
             }
         };
@@ -1025,25 +1027,25 @@ fn external_decode_direct(c: &Container, variants: &[Variant], de: &Lifetime) ->
         quote!(#i => #read?,)
     });
     quote! {
-        fn decode_direct<__S: ::quarry::PullSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::Fallback> {
-            if __source.peek_token()? != ::quarry::ValueKind::Object {
+        fn decode_direct<__S: ::quarry::pull::PullSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::pull::Fallback> {
+            if __source.peek_token()? != ::quarry::pull::ValueKind::Object {
                 return #by_name;
             }
             __source.begin_object()?;
             let __variant: usize = match __source.next_key(true)? {
                 ::quarry::__private::Some(__name) => match &*__name {
                     #(#index_arms)*
-                    _ => return ::quarry::__private::Err(::quarry::Fallback),
+                    _ => return ::quarry::__private::Err(::quarry::pull::Fallback),
                 },
-                ::quarry::__private::None => return ::quarry::__private::Err(::quarry::Fallback),
+                ::quarry::__private::None => return ::quarry::__private::Err(::quarry::pull::Fallback),
             };
             let __value: Self = match __variant {
                 #(#reads)*
-                _ => return ::quarry::__private::Err(::quarry::Fallback),
+                _ => return ::quarry::__private::Err(::quarry::pull::Fallback),
             };
             // One entry only, as on the RawValue path.
             if __source.next_key(false)?.is_some() {
-                return ::quarry::__private::Err(::quarry::Fallback);
+                return ::quarry::__private::Err(::quarry::pull::Fallback);
             }
             ::quarry::__private::Ok(__value)
         }
@@ -1144,8 +1146,8 @@ pub fn expand(c: &Container) -> TokenStream {
     // until the stack overflowed.
     let (nested, nested_direct) = if decodes_again(c) {
         (
-            quote!(let __nested = ::quarry::Nested::enter()?;),
-            quote!(let __nested = ::quarry::Nested::enter_direct()?;),
+            quote!(let __nested = ::quarry::pull::Nested::enter()?;),
+            quote!(let __nested = ::quarry::pull::Nested::enter_direct()?;),
         )
     } else {
         (TokenStream::new(), TokenStream::new())
@@ -1175,10 +1177,10 @@ pub fn expand(c: &Container) -> TokenStream {
             let decode = newtype_from_value(&fields[0], &quote!(Self), quote!(__value), &de);
             let direct = quote! {
                 #[inline]
-                fn decode_direct<__S: ::quarry::PullSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::Fallback> {
+                fn decode_direct<__S: ::quarry::pull::PullSource<#de> + ?Sized>(__source: &mut __S) -> ::quarry::__private::Result<Self, ::quarry::pull::Fallback> {
                     #nested_direct
                     let __x = <#ty as ::quarry::Decode<#de>>::decode_direct(__source)?;
-                    #( if #checks.is_err() { return ::quarry::__private::Err(::quarry::Fallback); } )*
+                    #( if #checks.is_err() { return ::quarry::__private::Err(::quarry::pull::Fallback); } )*
                     ::quarry::__private::Ok(Self(__x))
                 }
             };

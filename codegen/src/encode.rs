@@ -195,7 +195,7 @@ pub fn expand(c: &Container) -> TokenStream {
     quote! {
         #[automatically_derived]
         impl #impl_generics ::quarry::Encode for #ident #ty_generics #where_clause {
-            fn encode<__E: ::quarry::Encoder + ?Sized>(&self, __encoder: &mut __E) -> ::quarry::__private::Result<(), ::quarry::EncodeError> {
+            fn encode<__E: ::quarry::encode::Encoder + ?Sized>(&self, __encoder: &mut __E) -> ::quarry::__private::Result<(), ::quarry::EncodeError> {
                 #body
             }
         }

@@ -32,13 +32,13 @@ fn checks(field: &Field) -> TokenStream {
     quote!(::quarry::__private::vec![#(#checks),*])
 }
 
-/// `fn shape() -> ::quarry::Shape { ... }` for the impl of `Decode<'de>`.
+/// `fn shape() -> ::quarry::shape::Shape { ... }` for the impl of `Decode<'de>`.
 pub fn shape_fn(c: &Container, de: &Lifetime) -> TokenStream {
     let type_name = c.ident.to_string();
     let body = match &c.data {
         Data::Struct(Style::Named, fields) => {
             let shape = struct_shape(&type_name, fields, c.deny_unknown_fields, &c.docs, de);
-            quote!(::quarry::Shape::Struct(#shape))
+            quote!(::quarry::shape::Shape::Struct(#shape))
         }
         Data::Struct(Style::Tuple, fields) => {
             let kept: Vec<&Field> = fields.iter().filter(|f| !f.skip).collect();
@@ -50,17 +50,17 @@ pub fn shape_fn(c: &Container, de: &Lifetime) -> TokenStream {
                 [only] if fields.len() == 1 => {
                     let ty = &only.ty;
                     let checks = checks(only);
-                    quote!(::quarry::Shape::Checked(<#ty as ::quarry::Decode<#de>>::shape, #checks))
+                    quote!(::quarry::shape::Shape::Checked(<#ty as ::quarry::Decode<#de>>::shape, #checks))
                 }
                 _ => {
                     let items = tuple_items(&kept, de);
-                    quote!(::quarry::Shape::Tuple(
+                    quote!(::quarry::shape::Shape::Tuple(
                         ::quarry::__private::vec![#(#items),*]
                     ))
                 }
             }
         }
-        Data::Struct(Style::Unit, _) => quote!(::quarry::Shape::Null),
+        Data::Struct(Style::Unit, _) => quote!(::quarry::shape::Shape::Null),
         Data::Enum(variants) => {
             let tagging = match &c.tagging {
                 Tagging::External => quote!(::quarry::shape::Tagging::External),
@@ -74,7 +74,7 @@ pub fn shape_fn(c: &Container, de: &Lifetime) -> TokenStream {
                 .iter()
                 .map(|v| variant_shape(v, c.deny_unknown_fields, de));
             let docs = description(&c.docs);
-            quote!(::quarry::Shape::Enum(::quarry::shape::EnumShape {
+            quote!(::quarry::shape::Shape::Enum(::quarry::shape::EnumShape {
                 name: #type_name,
                 description: #docs,
                 tagging: #tagging,
@@ -83,7 +83,7 @@ pub fn shape_fn(c: &Container, de: &Lifetime) -> TokenStream {
         }
     };
     quote! {
-        fn shape() -> ::quarry::Shape {
+        fn shape() -> ::quarry::shape::Shape {
             #body
         }
     }
@@ -95,7 +95,7 @@ fn shape_fns(fields: &[&Field], de: &Lifetime) -> Vec<TokenStream> {
         .iter()
         .map(|f| {
             let ty = &f.ty;
-            quote!(<#ty as ::quarry::Decode<#de>>::shape as ::quarry::ShapeOf)
+            quote!(<#ty as ::quarry::Decode<#de>>::shape as ::quarry::shape::ShapeOf)
         })
         .collect()
 }

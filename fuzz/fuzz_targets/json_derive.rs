@@ -3,7 +3,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use quarry::{Decode, Format, PullSource};
+use quarry::{Decode, Format};
+use quarry::pull::PullSource;
 
 #[path = "common/enums.rs"]
 mod enums;

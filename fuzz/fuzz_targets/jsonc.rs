@@ -5,7 +5,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use quarry::{Decode, Format, PullSource, Tree};
+use quarry::{Decode, Format, Tree};
+use quarry::pull::PullSource;
 use quarry_formats::json;
 
 #[derive(quarry::Decode, Debug, PartialEq)]

@@ -5,7 +5,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use quarry::toml::DirectSource;
-use quarry::{Decode, Format, Limits, PullSource, RawValue};
+use quarry::{Decode, Format, Limits, RawValue};
+use quarry::pull::PullSource;
 use std::collections::BTreeMap;
 
 #[path = "common/enums.rs"]

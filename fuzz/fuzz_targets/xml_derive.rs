@@ -4,7 +4,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use quarry::{Decode, Format, PullSource};
+use quarry::{Decode, Format};
+use quarry::pull::PullSource;
 use quarry_raw_value::with_xml_sequences;
 
 #[path = "common/enums.rs"]

@@ -5,7 +5,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use quarry::yaml::{DirectSource, Options};
-use quarry::{Decode, Format, PullSource, RawValue};
+use quarry::{Decode, Format, RawValue};
+use quarry::pull::PullSource;
 use std::collections::BTreeMap;
 
 #[path = "common/enums.rs"]
@@ -107,6 +108,6 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(format!("{:?}", facade.ok()), format!("{:?}", via_raw.ok()));
 });
 
-fn source_read_raw<'a>(source: &mut DirectSource<'a>) -> Result<RawValue<'a>, quarry::Fallback> {
+fn source_read_raw<'a>(source: &mut DirectSource<'a>) -> Result<RawValue<'a>, quarry::pull::Fallback> {
     source.read_raw()
 }

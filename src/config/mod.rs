@@ -2,7 +2,8 @@
 //! merged into one typed struct, every value knowing where it came from.
 //!
 //! ```
-//! use quarry::{Config, Format, Origin};
+//! use quarry::{Config, Format};
+//! use quarry::config::Origin;
 //!
 //! #[derive(quarry::Decode, Debug)]
 //! struct App {

@@ -10,7 +10,7 @@ use crate::{
 
 /// A value kept out of every print: `Debug` and `Display` write `[redacted]`, and a
 /// value that fails to decode is described as `[redacted]` in the error, so neither a
-/// log line, a [`Problem`](crate::Problem) nor `quarry config` output shows it. Read it
+/// log line, a [`Problem`](crate::config::Problem) nor `quarry config` output shows it. Read it
 /// with [`Secret::expose`], as the `secrecy` crate's `expose_secret` does.
 ///
 /// It decodes like `T` from every format and layer (with [`Config`](crate::Config), a

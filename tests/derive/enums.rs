@@ -4,7 +4,8 @@
 
 use std::collections::BTreeMap;
 
-use quarry::{json, Decode, Encode, Format, PullSource};
+use quarry::pull::PullSource;
+use quarry::{json, Decode, Encode, Format};
 
 use crate::attributes::{Metadata, Pair, Port, Unit, Wrapper};
 use crate::constraints::CheckedUntaggedNumber;
@@ -228,9 +229,9 @@ fn derived_types_may_accept_every_kind_they_decode() {
     wrong.extend(turned_away::<Wrapper<u8>>(&docs));
     assert!(wrong.is_empty(), "{wrong:?}");
     // What they turn away.
-    assert!(!Metadata::may_accept(quarry::ValueKind::Array, 8));
-    assert!(!Internal::may_accept(quarry::ValueKind::String, 8));
-    assert!(!Level::may_accept(quarry::ValueKind::Number, 8));
+    assert!(!Metadata::may_accept(quarry::pull::ValueKind::Array, 8));
+    assert!(!Internal::may_accept(quarry::pull::ValueKind::String, 8));
+    assert!(!Level::may_accept(quarry::pull::ValueKind::Number, 8));
 }
 
 /// An untagged enum's direct path peeks the value's kind and reads the first variant

@@ -1,7 +1,8 @@
 //! Decoding through one path of one format: the RawValue path, the direct path (`None`
 //! when it falls back), both compared, and the direct path kept from building RawValues.
 
-use quarry::{json, Decode, Encode, Format, PullSource};
+use quarry::pull::PullSource;
+use quarry::{json, Decode, Encode, Format};
 
 /// Decodes through the RawValue path only.
 pub(crate) fn via_raw<'a, T: Decode<'a>>(src: &'a str) -> Result<T, quarry::DecodeErrors> {
@@ -82,49 +83,52 @@ impl<'de, S: PullSource<'de>> PullSource<'de> for NoRawValues<S> {
     const GUESSES_IN_PLACE: bool = S::GUESSES_IN_PLACE;
     const TYPED_STRINGS: bool = S::TYPED_STRINGS;
 
-    fn peek_token(&mut self) -> Result<quarry::ValueKind, quarry::Fallback> {
+    fn peek_token(&mut self) -> Result<quarry::pull::ValueKind, quarry::pull::Fallback> {
         self.0.peek_token()
     }
-    fn read_null(&mut self) -> Result<(), quarry::Fallback> {
+    fn read_null(&mut self) -> Result<(), quarry::pull::Fallback> {
         self.0.read_null()
     }
-    fn read_bool(&mut self) -> Result<bool, quarry::Fallback> {
+    fn read_bool(&mut self) -> Result<bool, quarry::pull::Fallback> {
         self.0.read_bool()
     }
-    fn read_number(&mut self) -> Result<quarry::RawValue<'de>, quarry::Fallback> {
+    fn read_number(&mut self) -> Result<quarry::RawValue<'de>, quarry::pull::Fallback> {
         self.0.read_number()
     }
-    fn read_i64(&mut self) -> Result<i64, quarry::Fallback> {
+    fn read_i64(&mut self) -> Result<i64, quarry::pull::Fallback> {
         self.0.read_i64()
     }
-    fn read_u64(&mut self) -> Result<u64, quarry::Fallback> {
+    fn read_u64(&mut self) -> Result<u64, quarry::pull::Fallback> {
         self.0.read_u64()
     }
-    fn read_str(&mut self) -> Result<quarry::Text<'de, '_>, quarry::Fallback> {
+    fn read_str(&mut self) -> Result<quarry::pull::Text<'de, '_>, quarry::pull::Fallback> {
         self.0.read_str()
     }
-    fn begin_array(&mut self) -> Result<(), quarry::Fallback> {
+    fn begin_array(&mut self) -> Result<(), quarry::pull::Fallback> {
         self.0.begin_array()
     }
-    fn next_item(&mut self, first: bool) -> Result<bool, quarry::Fallback> {
+    fn next_item(&mut self, first: bool) -> Result<bool, quarry::pull::Fallback> {
         self.0.next_item(first)
     }
-    fn begin_object(&mut self) -> Result<(), quarry::Fallback> {
+    fn begin_object(&mut self) -> Result<(), quarry::pull::Fallback> {
         self.0.begin_object()
     }
-    fn next_key(&mut self, first: bool) -> Result<Option<quarry::Text<'de, '_>>, quarry::Fallback> {
+    fn next_key(
+        &mut self,
+        first: bool,
+    ) -> Result<Option<quarry::pull::Text<'de, '_>>, quarry::pull::Fallback> {
         self.0.next_key(first)
     }
     fn ignores_keys_but(&mut self, known: &'static [&'static str]) {
         self.0.ignores_keys_but(known);
     }
-    fn skip_value(&mut self) -> Result<(), quarry::Fallback> {
+    fn skip_value(&mut self) -> Result<(), quarry::pull::Fallback> {
         self.0.skip_value()
     }
-    fn read_raw(&mut self) -> Result<quarry::RawValue<'de>, quarry::Fallback> {
-        Err(quarry::Fallback)
+    fn read_raw(&mut self) -> Result<quarry::RawValue<'de>, quarry::pull::Fallback> {
+        Err(quarry::pull::Fallback)
     }
-    fn finish(&mut self) -> Result<(), quarry::Fallback> {
+    fn finish(&mut self) -> Result<(), quarry::pull::Fallback> {
         self.0.finish()
     }
 }

@@ -14,8 +14,11 @@
 use std::cell::Cell;
 use std::collections::BTreeMap;
 
-use quarry::{json, toml, xml, yaml, Decode, DecodeErrors, Fallback, Format, Limits};
-use quarry::{DecodeErrorKind, PullSource, RawValue, ValueKind, RECURSION_LIMIT};
+use quarry::decode::DecodeErrorKind;
+use quarry::pull::Fallback;
+use quarry::pull::{PullSource, ValueKind, RECURSION_LIMIT};
+use quarry::RawValue;
+use quarry::{json, toml, xml, yaml, Decode, DecodeErrors, Format, Limits};
 
 /// The stack of a thread spawned with std's defaults.
 const STACK: usize = 2 << 20;
@@ -232,7 +235,7 @@ fn direct<T: for<'de> Decode<'de>>(format: Format, doc: &str) -> Option<T> {
         Format::Yaml => read(yaml::DirectSource::new(bytes, limits).ok()?),
         Format::Toml => read(toml::DirectSource::new(bytes, limits).ok()?),
         Format::Xml => {
-            quarry::with_xml_sequences(|| read(xml::DirectSource::new(bytes, limits).ok()?))
+            quarry::decode::with_xml_sequences(|| read(xml::DirectSource::new(bytes, limits).ok()?))
         }
         _ => unreachable!(),
     }
@@ -243,7 +246,7 @@ fn via_raw<T: for<'de> Decode<'de>>(format: Format, doc: &str) -> Result<T, Deco
     match format {
         Format::Xml => {
             let root = xml::parse_root(doc.as_bytes()).unwrap().1;
-            quarry::with_xml_sequences(|| T::decode(root))
+            quarry::decode::with_xml_sequences(|| T::decode(root))
         }
         _ => T::decode(quarry::parse_raw(doc.as_bytes(), format).unwrap()),
     }

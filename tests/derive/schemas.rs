@@ -13,8 +13,8 @@ use crate::enums::{Adjacent, External, Internal, Level, Untagged};
 
 #[test]
 fn shapes_describe_what_the_decoder_accepts() {
+    use quarry::shape::Shape;
     use quarry::shape::{Tagging, VariantContent};
-    use quarry::Shape;
 
     #[derive(quarry::Decode)]
     #[quarry(rename_all = "camelCase", deny_unknown_fields)]

@@ -152,7 +152,7 @@ fn check_against(input: &Input, document: &Document, schema: &Schema) -> Vec<Pro
         if violations.is_empty() {
             continue;
         }
-        let paths: Vec<quarry::ValuePath> = violations.iter().map(|v| v.path.clone()).collect();
+        let paths: Vec<quarry::decode::Path> = violations.iter().map(|v| v.path.clone()).collect();
         let positions = locate(text, document.format, &paths, *index);
         for (violation, position) in violations.into_iter().zip(positions) {
             let at = position.map(|p| in_line(p, *line, *start));
@@ -183,7 +183,7 @@ fn check_against(input: &Input, document: &Document, schema: &Schema) -> Vec<Pro
 fn locate(
     text: &[u8],
     format: Format,
-    paths: &[quarry::ValuePath],
+    paths: &[quarry::decode::Path],
     index: usize,
 ) -> Vec<Option<quarry::Position>> {
     use quarry::TreeNode;

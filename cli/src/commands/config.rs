@@ -36,7 +36,7 @@ pub(crate) fn run(
     let mut out = std::io::BufWriter::new(stdout.lock());
     if show_origin {
         let mut leaves = Vec::new();
-        leaves_of(&value, &mut quarry::ValuePath::default(), &mut leaves);
+        leaves_of(&value, &mut quarry::decode::Path::default(), &mut leaves);
         for (path, leaf) in leaves {
             let text = quarry::json::to_string(&leaf).unwrap_or_else(|e| e.to_string());
             let origin = origins
@@ -58,20 +58,20 @@ pub(crate) fn run(
 /// Every scalar of `value` (and every empty map or sequence) with its path.
 fn leaves_of<'v>(
     value: &'v quarry::RawValue<'v>,
-    at: &mut quarry::ValuePath,
-    out: &mut Vec<(quarry::ValuePath, &'v quarry::RawValue<'v>)>,
+    at: &mut quarry::decode::Path,
+    out: &mut Vec<(quarry::decode::Path, &'v quarry::RawValue<'v>)>,
 ) {
     match value {
         quarry::RawValue::Map(entries) if !entries.is_empty() => {
             for (key, child) in entries {
-                at.segments.push(quarry::Segment::Key(key.to_string()));
+                at.segments.push(quarry::decode::Segment::Key(key.to_string()));
                 leaves_of(child, at, out);
                 at.segments.pop();
             }
         }
         quarry::RawValue::Seq(items) if !items.is_empty() => {
             for (index, child) in items.iter().enumerate() {
-                at.segments.push(quarry::Segment::Index(index));
+                at.segments.push(quarry::decode::Segment::Index(index));
                 leaves_of(child, at, out);
                 at.segments.pop();
             }

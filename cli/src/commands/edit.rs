@@ -9,8 +9,9 @@
 
 use std::path::{Path, PathBuf};
 
+use quarry::decode::Path as ValuePath;
 use quarry::edit::{Document, EditError};
-use quarry::{Format, Position, RawValue, TreeNode, ValuePath};
+use quarry::{Format, Position, RawValue, TreeNode};
 
 use crate::args::{EditOptions, EditOutput};
 use crate::input::{read, Input};

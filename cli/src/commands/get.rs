@@ -1,6 +1,7 @@
 //! `quarry get`: the values at a path, printed as the format shows them or as JSON.
 
-use quarry::{Format, ValuePath};
+use quarry::decode::Path as ValuePath;
+use quarry::Format;
 
 use super::{check_doc, no_lines};
 use crate::args::GetOutput;

@@ -4,7 +4,8 @@
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
-use quarry::{Decode, Format, PullSource};
+use quarry::pull::PullSource;
+use quarry::{Decode, Format};
 
 use super::{mostly_direct, Seen};
 use crate::attributes::Server;

@@ -2,7 +2,8 @@
 //! `Server` records.
 
 use proptest::prelude::*;
-use quarry::{Decode, Format, PullSource};
+use quarry::pull::PullSource;
+use quarry::{Decode, Format};
 
 use super::{mostly_direct, Seen};
 use crate::attributes::Server;
