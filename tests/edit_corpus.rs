@@ -272,15 +272,18 @@ fn edit_document(
                     }
                     _ => false,
                 };
-            // A TOML dotted key starts at its first part, at the start of its line.
+            // The entry's own line belongs to it: its indentation, and in TOML the first
+            // parts of its dotted key.
+            let line = bytes[..spot.start]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+            let indented = bytes[line..spot.start]
+                .iter()
+                .all(|&b| b == b' ' || b == b'\t');
             let before = match format {
-                Format::Toml => {
-                    let line = bytes[..spot.start]
-                        .iter()
-                        .rposition(|&b| b == b'\n')
-                        .map_or(0, |i| i + 1);
-                    before.min(line)
-                }
+                Format::Toml => before.min(line),
+                _ if indented => before.min(line),
                 _ => before,
             };
             let p = l0.max(before);
@@ -405,13 +408,13 @@ fn every_entry_deletes_and_every_scalar_sets_in_place() {
         }
     }
     // (format, edits that must succeed at least, edits that may still fail at most).
-    // JSON fails none. The TOML failures left are tables whose keys are spread over
+    // No edit of a corpus file fails; JSON fails none at all. The TOML failures left are tables whose keys are spread over
     // several headers and dotted keys (`[fruit]` after `fruit.apple.color = 1`), and
     // removals inside arrays of tables nested under a header; the YAML ones are the
     // suite's explicit `? key` entries, anchors on keys, keys in flow collections
     // without values and empty nodes. Run with `--nocapture` for the list; these
     // numbers only improve.
-    for (format, done, failing) in [("json", 379, 0), ("toml", 3157, 61), ("yaml", 1725, 119)] {
+    for (format, done, failing) in [("json", 379, 0), ("toml", 3157, 61), ("yaml", 1734, 110)] {
         let tally = &tallies[format];
         assert!(tally.deleted + tally.set >= done, "{format}: {tally:?}");
         assert!(
