@@ -109,12 +109,22 @@ pub(crate) enum Command {
     #[command(
         after_help = "Examples:\n  quarry config config/base.toml config/local.yaml --env APP\n  \
                       quarry config app.toml --profile production --to json\n  \
-                      quarry config base.toml local.yaml --env APP --show-origin"
+                      quarry config base.toml local.yaml --env APP --show-origin\n  \
+                      quarry config base.toml --dir conf.d --env APP --explain web.port"
     )]
     Config {
         /// The files, lowest precedence first; each one's format comes from its name.
-        #[arg(required = true)]
+        #[arg(required_unless_present = "dir")]
         files: Vec<PathBuf>,
+        /// A folder (a `conf.d`) read after the files: each of its files of a known
+        /// format, in the byte order of their names, one layer each (hidden files and
+        /// editor backups skipped). Repeatable.
+        #[arg(long, value_name = "DIR")]
+        dir: Vec<PathBuf>,
+        /// Print every layer's value for PATH instead, in order, with its origin, marked
+        /// as replaced or used.
+        #[arg(long, value_name = "PATH")]
+        explain: Option<String>,
         /// Environment variables `PREFIX_...` as the last layer: each maps onto the keys
         /// the files hold (`APP_DATABASE_MAX_CONNECTIONS` is `database.max_connections`
         /// when the files have it).

@@ -948,6 +948,103 @@ fn config_merges_layers_with_the_environment_and_shows_origins() {
 }
 
 #[test]
+fn config_reads_conf_d_folders_explains_a_path_and_hides_secrets() {
+    let dir = std::env::temp_dir().join(format!("quarry-cli-conf-d-{}", std::process::id()));
+    let conf = dir.join("conf.d");
+    std::fs::create_dir_all(&conf).unwrap();
+    let base = dir.join("base.toml");
+    std::fs::write(&base, "[db]\nhost = \"a\"\nport = 1\npassword = \"x\"\n").unwrap();
+    std::fs::write(conf.join("10-port.yaml"), "db:\n  port: 2\n").unwrap();
+    std::fs::write(conf.join("20-port.json"), r#"{"db": {"port": 3}}"#).unwrap();
+    std::fs::write(conf.join("20-port.json~"), r#"{"db": {"port": 4}}"#).unwrap();
+    let secret = dir.join("password");
+    std::fs::write(&secret, "hunter2\n").unwrap();
+    let (b, c, s) = (
+        base.to_str().unwrap(),
+        conf.to_str().unwrap(),
+        secret.to_str().unwrap(),
+    );
+    let env = [("APP_DB_PASSWORD_FILE", s), ("NO_COLOR", "1")];
+
+    let out = piped_env(
+        &[
+            "config",
+            b,
+            "--dir",
+            c,
+            "--env",
+            "APP",
+            "--to",
+            "json",
+            "--compact",
+        ],
+        b"",
+        &env,
+    );
+    assert_eq!(
+        text(&out).trim_end(),
+        r#"{"db":{"host":"a","port":3,"password":"***"}}"#,
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // A folder alone is enough.
+    let out = run_ok(&["config", "--dir", c, "--to", "json", "--compact"]);
+    assert_eq!(out.trim_end(), r#"{"db":{"port":3}}"#);
+
+    let out = piped_env(
+        &["config", b, "--dir", c, "--env", "APP", "--show-origin"],
+        b"",
+        &env,
+    );
+    let shown = text(&out);
+    assert!(
+        shown.contains(&format!(
+            "db.password = ***  # {s} (named by APP_DB_PASSWORD_FILE)"
+        )),
+        "{shown}"
+    );
+    assert!(!shown.contains("hunter2"), "{shown}");
+
+    let out = piped_env(
+        &[
+            "config",
+            b,
+            "--dir",
+            c,
+            "--env",
+            "APP",
+            "--explain",
+            "db.port",
+        ],
+        b"",
+        &env,
+    );
+    let p10 = conf.join("10-port.yaml");
+    let p20 = conf.join("20-port.json");
+    assert_eq!(
+        text(&out),
+        format!(
+            "db.port\n  replaced  1  # {b}:3:8\n  replaced  2  # {}:2:9\n  used      3  # {}:1:17\n",
+            p10.display(),
+            p20.display()
+        )
+    );
+    let out = piped_env(
+        &["config", b, "--env", "APP", "--explain", "db.password"],
+        b"",
+        &env,
+    );
+    let explained = text(&out);
+    assert!(explained.contains("used      ***  # "), "{explained}");
+    assert!(!explained.contains("hunter2"), "{explained}");
+
+    // An absent folder is an error, exit 1.
+    let out = quarry(&["config", b, "--dir", "no-such-conf.d"]);
+    assert_eq!(out.status.code(), Some(1));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn check_against_a_schema_reports_every_violation_with_its_line_and_column() {
     let dir = std::env::temp_dir().join(format!("quarry-cli-schema-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
