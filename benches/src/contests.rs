@@ -749,7 +749,8 @@ fn config_contests() -> Vec<Contest> {
     ] {
         std::env::set_var(name, value);
     }
-    let conf_d = std::env::temp_dir().join(format!("quarry-bench-conf.d-{}", std::process::id()));
+    // One folder, rewritten by every run (the group's processes run one after another).
+    let conf_d = std::env::temp_dir().join("quarry-bench-conf.d");
     let wrote_conf_d = std::fs::create_dir_all(&conf_d).is_ok()
         && CONFIG_DIR
             .iter()
