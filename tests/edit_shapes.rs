@@ -193,3 +193,29 @@ fn toml_tables_left_empty_stay() {
         "[a]\nx = 1\n\n[a.b]\n"
     );
 }
+
+#[test]
+fn yaml_anchors_on_keys_are_not_removed_behind_the_users_back() {
+    let text = "top:\n  &k key: one\nother: *k\n";
+    for path in ["top", "top.key"] {
+        let mut doc = Document::parse(text.as_bytes(), Format::Yaml).unwrap();
+        assert!(
+            matches!(doc.remove(path), Err(quarry::edit::EditError::Anchor { ref anchor, .. }) if anchor == "k"),
+            "{path}"
+        );
+        assert_eq!(doc.to_string(), text);
+    }
+    // An alias used as a key refers to the anchor as much as any other.
+    let keyed = "a: &x 1\n*x : b\n";
+    let mut doc = Document::parse(keyed.as_bytes(), Format::Yaml).unwrap();
+    let result = doc.remove("a");
+    assert!(
+        matches!(result, Err(quarry::edit::EditError::Anchor { .. })),
+        "{result:?}"
+    );
+    // Setting the value keeps the key and its anchor.
+    assert_eq!(
+        edited(text, Format::Yaml, |d| d.set("top.key", "two").unwrap()),
+        "top:\n  &k key: two\nother: *k\n"
+    );
+}

@@ -73,6 +73,30 @@ pub(super) fn plan(
         }
         // Removing or replacing a node removes the anchors inside it too.
         if let (Some(t), Op::Remove | Op::Set(_)) = (target, op) {
+            // Anchors on keys inside the entry (its own key's included).
+            let entry_start = match last {
+                Some(Segment::Key(k)) => view.nodes[parent]
+                    .entries
+                    .iter()
+                    .rev()
+                    .find(|(key, _, _)| key == k)
+                    .map_or(view.nodes[t].span.start, |e| e.1.start),
+                _ => view.nodes[t].span.start,
+            };
+            let inside =
+                |s: &crate::Span| s.start >= entry_start && s.end <= view.nodes[t].span.end;
+            // Setting a value keeps its key, and the key's anchor.
+            let kept_key = |s: &crate::Span| matches!(op, Op::Set(_)) && s.start == entry_start;
+            if let Some((anchor, _)) = view
+                .key_anchors
+                .iter()
+                .find(|(a, s)| view.aliased.contains(a) && inside(s) && !kept_key(s))
+            {
+                return Err(EditError::Anchor {
+                    path: whole,
+                    anchor: anchor.clone(),
+                });
+            }
             let mut stack = vec![t];
             while let Some(n) = stack.pop() {
                 let node = &view.nodes[n];

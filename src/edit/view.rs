@@ -79,6 +79,8 @@ pub(super) struct View {
     extent: Span,
     /// Anchors that some alias refers to.
     pub(super) aliased: Vec<String>,
+    /// YAML anchors written on keys (`&k key: value`), with the key's span.
+    pub(super) key_anchors: Vec<(String, Span)>,
 }
 
 impl View {
@@ -89,6 +91,7 @@ impl View {
             value: RawValue::Null,
             extent: Span::new(0, text.len()),
             aliased: Vec::new(),
+            key_anchors: Vec::new(),
         };
         match format {
             Format::Json | Format::Jsonc => {
@@ -119,6 +122,7 @@ impl View {
                 view.extent = doc.span();
                 view.add_yaml(doc.root());
                 view.aliased = view.nodes.iter().filter_map(|n| n.alias.clone()).collect();
+                key_anchors(doc.root(), &mut view.key_anchors, &mut view.aliased);
             }
             other => return Err(EditError::Unsupported(other)),
         }
@@ -232,5 +236,27 @@ impl View {
             trail.push(at);
         }
         Some(trail)
+    }
+}
+
+/// The anchors written on the keys of `node`'s mappings, at any depth, and the anchors
+/// that keys refer to as aliases (`*a : value`).
+fn key_anchors(
+    node: crate::yaml::Node<'_, '_>,
+    out: &mut Vec<(String, Span)>,
+    aliased: &mut Vec<String>,
+) {
+    for (key, value) in node.entries() {
+        if let Some(anchor) = key.anchor() {
+            out.push((anchor.to_owned(), key.span()));
+        }
+        if let Some(alias) = key.alias_name() {
+            aliased.push(alias.to_owned());
+        }
+        key_anchors(key, out, aliased);
+        key_anchors(value, out, aliased);
+    }
+    for item in node.items() {
+        key_anchors(item, out, aliased);
     }
 }
