@@ -9,9 +9,16 @@
 //! megabytes through quarry-arrow's `JsonLinesReader` and arrow-json's reader, one batch
 //! held at a time, and reports each one's peak of live heap (`results/arrow-memory.md`).
 //!
+//! With `--arrow-stream-json-array MB`, `--arrow-stream-yaml MB` or `--arrow-stream-xml MB`,
+//! streams a generated file of that format (the same log records: a JSON array, a YAML
+//! stream of one document per record, or XML elements under one root) through
+//! quarry-arrow's `read_stream`, and reports the peak of live heap against the largest
+//! batch (`results/arrow-memory-FORMAT.md`). No peer streams these formats into Arrow.
+//!
 //! ```text
 //! cargo run --release -p quarry-benches --bin memory-report -- [--write]
 //! cargo run --release -p quarry-benches --bin memory-report -- --arrow-stream 1024 [--write]
+//! cargo run --release -p quarry-benches --bin memory-report -- --arrow-stream-yaml 1024 [--write]
 //! ```
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -179,9 +186,202 @@ fn arrow_stream(megabytes: usize, write: bool) {
     }
 }
 
+/// A streamed format of the Arrow rows, other than JSON Lines.
+#[derive(Debug, Clone, Copy)]
+enum Streamed {
+    JsonArray,
+    Yaml,
+    Xml,
+}
+
+impl Streamed {
+    const ALL: [Streamed; 3] = [Streamed::JsonArray, Streamed::Yaml, Streamed::Xml];
+
+    /// The flag, and the name of its results file.
+    fn name(self) -> &'static str {
+        match self {
+            Streamed::JsonArray => "json-array",
+            Streamed::Yaml => "yaml",
+            Streamed::Xml => "xml",
+        }
+    }
+
+    fn format(self) -> quarry_arrow::RecordFormat {
+        match self {
+            Streamed::JsonArray => quarry_arrow::RecordFormat::Json,
+            Streamed::Yaml => quarry_arrow::RecordFormat::Yaml,
+            Streamed::Xml => quarry_arrow::RecordFormat::Xml,
+        }
+    }
+
+    fn title(self) -> &'static str {
+        match self {
+            Streamed::JsonArray => "a JSON array",
+            Streamed::Yaml => "a YAML stream",
+            Streamed::Xml => "XML",
+        }
+    }
+
+    fn shape(self) -> &'static str {
+        match self {
+            Streamed::JsonArray => "a JSON array of log records, one item per line",
+            Streamed::Yaml => "a YAML stream of log records, one block-style document each",
+            Streamed::Xml => {
+                "XML log records, each an element under one root (two fields as attributes, the tags as repeated elements)"
+            }
+        }
+    }
+
+    /// What the document opens with, before its records.
+    fn head(self) -> &'static str {
+        match self {
+            Streamed::JsonArray => "[\n",
+            Streamed::Yaml => "",
+            Streamed::Xml => "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<logs>\n",
+        }
+    }
+
+    /// Record `i`, as a line (or a document) of its own.
+    fn record(self, out: &mut String, i: u64) {
+        let levels = ["info", "warn", "error", "debug"];
+        let level = levels[(i % 4) as usize];
+        let service = i % 17;
+        let (whole, tenths) = (i % 997, i % 10);
+        let ok = !i.is_multiple_of(3);
+        let (tag, region, worker) = (i % 5, i % 7, i % 31);
+        let _ = match self {
+            Streamed::JsonArray => writeln!(
+                out,
+                r#"{}{{"id": {i}, "level": "{level}", "service": "api-{service}", "latency_ms": {whole}.{tenths}, "ok": {ok}, "tags": ["t{tag}", "region-{region}"], "msg": "request {i} served by worker {worker}"}}"#,
+                if i == 0 { "" } else { "," }
+            ),
+            Streamed::Yaml => writeln!(
+                out,
+                "---\nid: {i}\nlevel: {level}\nservice: api-{service}\nlatency_ms: {whole}.{tenths}\nok: {ok}\ntags:\n- t{tag}\n- region-{region}\nmsg: request {i} served by worker {worker}"
+            ),
+            Streamed::Xml => writeln!(
+                out,
+                r#"  <log id="{i}" level="{level}"><service>api-{service}</service><latency_ms>{whole}.{tenths}</latency_ms><ok>{ok}</ok><tag>t{tag}</tag><tag>region-{region}</tag><msg>request {i} served by worker {worker}</msg></log>"#
+            ),
+        };
+    }
+
+    /// What the document closes with, after its records.
+    fn tail(self) -> &'static str {
+        match self {
+            Streamed::JsonArray => "]\n",
+            Streamed::Yaml => "",
+            Streamed::Xml => "</logs>\n",
+        }
+    }
+
+    /// A document of `records` records, in memory (the sample the schema is inferred from).
+    fn sample(self, records: u64) -> Vec<u8> {
+        let mut out = String::from(self.head());
+        for i in 0..records {
+            self.record(&mut out, i);
+        }
+        out.push_str(self.tail());
+        out.into_bytes()
+    }
+
+    /// Writes `megabytes` of records to a temporary file, deterministically.
+    fn generate(self, megabytes: usize) -> std::path::PathBuf {
+        use std::io::Write as _;
+        let path = std::env::temp_dir().join(format!(
+            "quarry-arrow-stream-{megabytes}-{}.{}",
+            self.name(),
+            self.format().extension()
+        ));
+        let mut out = std::io::BufWriter::new(std::fs::File::create(&path).expect("temp file"));
+        out.write_all(self.head().as_bytes()).expect("write");
+        let mut written = self.head().len();
+        let mut i: u64 = 0;
+        let mut record = String::new();
+        while written < megabytes << 20 {
+            record.clear();
+            self.record(&mut record, i);
+            out.write_all(record.as_bytes()).expect("write");
+            written += record.len();
+            i += 1;
+        }
+        out.write_all(self.tail().as_bytes()).expect("write");
+        out.flush().expect("flush");
+        path
+    }
+}
+
+/// Streams `megabytes` of `streamed` through `read_stream`, holding one batch at a time.
+fn arrow_stream_format(streamed: Streamed, megabytes: usize, write: bool) {
+    let format = streamed.format();
+    let options = quarry_arrow::Options::default().batch_size(8192);
+    let schema = quarry_arrow::infer_schema(&streamed.sample(1000), format, &options)
+        .expect("the sample's schema");
+    let schema = std::sync::Arc::new(schema);
+    let path = streamed.generate(megabytes);
+    let size = std::fs::metadata(&path).map_or(0, |m| m.len());
+    let mut batch_bytes = 0;
+    let mut rows = 0;
+    let started = std::time::Instant::now();
+    let peak = measure(|| {
+        let file = std::io::BufReader::new(std::fs::File::open(&path).expect("generated file"));
+        for batch in quarry_arrow::read_stream(file, format, schema.clone(), &options) {
+            let batch = batch.expect("quarry-arrow reads the generated file");
+            batch_bytes = batch_bytes.max(batch.get_array_memory_size());
+            rows += batch.num_rows();
+        }
+        Some(())
+    });
+    let seconds = started.elapsed().as_secs_f64();
+    let _ = std::fs::remove_file(&path);
+    let Some((_, peak)) = peak else {
+        eprintln!("memory-report: the reader failed");
+        return;
+    };
+    let mb = |x: usize| x as f64 / f64::from(1 << 20);
+    let mut report = report_head(&format!(
+        "--arrow-stream-{} {megabytes} --write",
+        streamed.name()
+    ));
+    let _ = writeln!(
+        report,
+        "A generated file of {:.2} GB, {} ({rows} records, 7 fields with a list), streamed from disk by `read_stream` into record batches of 8,192 rows, each dropped before the next; peak of live heap while reading:\n",
+        size as f64 / 1e9,
+        streamed.shape()
+    );
+    report.push_str("| reader | peak live heap | largest batch | peak ÷ batch | rows | seconds | MB/s |\n|---|---:|---:|---:|---:|---:|---:|\n");
+    let _ = writeln!(
+        report,
+        "| quarry-arrow `read_stream`, {} | {:.1} MiB | {:.1} MiB | {:.1} | {rows} | {seconds:.1} | {:.0} |",
+        streamed.title(),
+        mb(peak),
+        mb(batch_bytes),
+        peak as f64 / batch_bytes.max(1) as f64,
+        size as f64 / 1e6 / seconds
+    );
+    println!("{report}");
+    if write {
+        write_section(
+            &format!("arrow-memory-{}", streamed.name()),
+            &format!("Arrow: {}, streamed in bounded memory", streamed.title()),
+            &report,
+        );
+    }
+}
+
 fn main() {
     let write = std::env::args().any(|a| a == "--write");
     let args: Vec<String> = std::env::args().collect();
+    for streamed in Streamed::ALL {
+        let flag = format!("--arrow-stream-{}", streamed.name());
+        if let Some(at) = args.iter().position(|a| *a == flag) {
+            let megabytes = args
+                .get(at + 1)
+                .and_then(|m| m.parse().ok())
+                .unwrap_or(1024);
+            return arrow_stream_format(streamed, megabytes, write);
+        }
+    }
     if let Some(at) = args.iter().position(|a| a == "--arrow-stream") {
         let megabytes = args
             .get(at + 1)
