@@ -35,7 +35,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use bytes::{Buf, Bytes};
-use datafusion::arrow::datatypes::{Schema, SchemaRef};
+use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::record_batch::RecordBatch;
 use datafusion::catalog::Session;
 use datafusion::common::runtime::SpawnedTask;
@@ -176,14 +176,17 @@ impl FileFormat for QuarryFormat {
         store: &Arc<dyn ObjectStore>,
         objects: &[ObjectMeta],
     ) -> Result<SchemaRef> {
-        let mut schemas = Vec::with_capacity(objects.len());
-        for object in objects {
+        // Every file is read at once; the schemas merge as inference widens within a
+        // file, so a column one file adds is null in the others.
+        let schemas = futures::future::try_join_all(objects.iter().map(|object| async move {
             let sample = self.sample(store, object).await?;
-            let schema = crate::infer_schema(&sample, self.format, &self.options)
-                .map_err(|error| file_error(&object.location, None, error))?;
-            schemas.push(schema);
-        }
-        Ok(Arc::new(Schema::try_merge(schemas)?))
+            crate::infer_schema(&sample, self.format, &self.options)
+                .map_err(|error| file_error(&object.location, None, error))
+        }))
+        .await?;
+        let merged = crate::infer::merge_schemas(&schemas)
+            .map_err(|error| DataFusionError::External(Box::new(error)))?;
+        Ok(Arc::new(merged))
     }
 
     async fn infer_stats(

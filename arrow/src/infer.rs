@@ -320,3 +320,48 @@ pub(crate) fn infer_schema(
     })?;
     Ok(inferrer.schema(options.string_view))
 }
+
+/// The schemas of several files as one, by the rules inference follows within a file:
+/// fields in the order first seen (a field one file lacks is null in its rows), `Null`
+/// gives way to any type, `Int64` widens to `Float64` and mixed scalars to strings, a
+/// scalar and a list of it make a list, structs merge by field. An object meeting a
+/// scalar is an error naming the field.
+#[cfg(feature = "datafusion")]
+pub(crate) fn merge_schemas(schemas: &[Schema]) -> Result<Schema, Error> {
+    let mut fields: Vec<(String, Inferred)> = Vec::new();
+    let mut views = false;
+    for schema in schemas {
+        for field in schema.fields() {
+            views |= matches!(field.data_type(), DataType::Utf8View);
+            entry(&mut fields, field.name().clone())
+                .merge(learned(field.data_type()))
+                .map_err(|misfit| Error::new(format!("field `{}`: {misfit}", field.name())))?;
+        }
+    }
+    Ok(Schema::new(to_fields(&fields, views)))
+}
+
+/// What an inferred (or given) type says a field's values have been.
+#[cfg(feature = "datafusion")]
+fn learned(data_type: &DataType) -> Inferred {
+    match data_type {
+        DataType::Null => Inferred::Any,
+        DataType::Boolean => Inferred::Scalar(BOOL),
+        t if t.is_integer() => Inferred::Scalar(INT),
+        t if t.is_floating() => Inferred::Scalar(FLOAT),
+        DataType::Timestamp(_, Some(_)) => Inferred::Scalar(TIMESTAMP_UTC),
+        DataType::Timestamp(_, None) => Inferred::Scalar(TIMESTAMP_LOCAL),
+        DataType::Date32 | DataType::Date64 => Inferred::Scalar(DATE),
+        DataType::Time32(_) | DataType::Time64(_) => Inferred::Scalar(TIME),
+        DataType::List(item) | DataType::LargeList(item) => {
+            Inferred::List(Box::new(learned(item.data_type())))
+        }
+        DataType::Struct(fields) => Inferred::Object(
+            fields
+                .iter()
+                .map(|f| (f.name().clone(), learned(f.data_type())))
+                .collect(),
+        ),
+        _ => Inferred::Scalar(STR),
+    }
+}

@@ -639,3 +639,49 @@ async fn hive_partition_columns_come_from_the_directories() {
     let batches = query(&ctx, BY_LEVEL).await.unwrap();
     assert_batches_eq!(LEVELS, &batches);
 }
+
+/// Three files whose fields differ: the last alone has `extra`, and `n` is an integer in
+/// one and a float in another. The table has every field, `n` widened to Float64, and
+/// nulls where a file lacks a field.
+#[tokio::test]
+async fn a_table_of_files_with_different_fields_has_every_field() {
+    let dir = TempDir::new("merge");
+    dir.write("logs/a.jsonl", "{\"id\": 1, \"n\": 2}\n");
+    dir.write("logs/b.jsonl", "{\"id\": 2, \"n\": 2.5, \"tag\": null}\n");
+    dir.write(
+        "logs/c.jsonl",
+        "{\"id\": 3, \"tag\": \"x\", \"extra\": true}\n",
+    );
+    let ctx = SessionContext::new();
+    let logs = dir.path().join("logs");
+    register_table(
+        &ctx,
+        "logs",
+        text(&logs),
+        RecordFormat::JsonLines,
+        Options::default(),
+    )
+    .await
+    .unwrap();
+    let batches = query(&ctx, "SELECT id, n, tag, extra FROM logs ORDER BY id")
+        .await
+        .unwrap();
+    assert_batches_eq!(
+        [
+            "+----+-----+-----+-------+",
+            "| id | n   | tag | extra |",
+            "+----+-----+-----+-------+",
+            "| 1  | 2.0 |     |       |",
+            "| 2  | 2.5 |     |       |",
+            "| 3  |     | x   | true  |",
+            "+----+-----+-----+-------+",
+        ],
+        &batches
+    );
+    let schema = ctx.table("logs").await.unwrap().schema().as_arrow().clone();
+    let n = schema.field_with_name("n").unwrap();
+    assert_eq!(
+        n.data_type(),
+        &datafusion::arrow::datatypes::DataType::Float64
+    );
+}
