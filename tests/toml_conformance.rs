@@ -64,7 +64,7 @@ fn scalar<'j>(json: &'j Json, path: &str) -> Result<(&'j str, &'j str), String> 
     }
 }
 
-/// Seconds and nanoseconds since 0000-03-01 of a datetime, in UTC when it has an offset.
+/// Seconds and nanoseconds since the first of March of year 0 of a datetime, in UTC when it has an offset.
 fn instant(d: &Datetime) -> (i64, u32) {
     let days = d.date.map_or(0, |date| {
         let (y, m) = if date.month <= 2 {

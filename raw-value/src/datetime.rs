@@ -47,8 +47,8 @@ pub struct Datetime {
 }
 
 impl Date {
-    /// Days from 1970-01-01 to this date, in the proleptic Gregorian calendar (Howard
-    /// Hinnant's algorithm); negative before 1970.
+    /// Days from the Unix epoch to this date, in the proleptic Gregorian calendar (Howard
+    /// Hinnant's algorithm); negative before it.
     pub fn days_since_unix_epoch(&self) -> i64 {
         let (month, day) = (i64::from(self.month), i64::from(self.day));
         let year = i64::from(self.year) - i64::from(month <= 2);
@@ -59,7 +59,7 @@ impl Date {
         era * 146_097 + day_of_era - 719_468
     }
 
-    /// The date `days` after 1970-01-01 (before it when negative), if its year lies in
+    /// The date `days` after the Unix epoch (before it when negative), if its year lies in
     /// 0 ..= 9999.
     pub fn from_days_since_unix_epoch(days: i64) -> Option<Date> {
         let z = days.checked_add(719_468)?;
@@ -113,7 +113,7 @@ impl fmt::Display for Offset {
     }
 }
 
-/// RFC 3339 text: `2024-01-02T03:04:05Z`, `2024-01-02`, `03:04:05.25`.
+/// RFC 3339 text: `YYYY-MM-DDTHH:MM:SSZ`, `YYYY-MM-DD`, `HH:MM:SS.frac`.
 impl fmt::Display for Datetime {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(date) = &self.date {

@@ -173,11 +173,12 @@ impl<'a> PlistBuilder<'a> for () {
     fn end_array(&mut self, _: (), _: Span) {}
 }
 
-/// Seconds from 1970-01-01 to 2001-01-01, the epoch of binary plist dates.
+/// Seconds from the Unix epoch to Apple's (midnight UTC at the start of 2001), from which
+/// binary plist dates count.
 const APPLE_EPOCH: i64 = 978_307_200;
-/// Unix seconds of 0000-01-01T00:00:00Z.
+/// Unix seconds of the first second of year 0.
 const MIN_UNIX: i64 = -62_167_219_200;
-/// Unix seconds of 9999-12-31T23:59:59Z.
+/// Unix seconds of the last second of year 9999.
 const MAX_UNIX: i64 = 253_402_300_799;
 
 /// The Unix time (seconds, nanoseconds) of a date-time; a date-time without offset is
@@ -214,7 +215,7 @@ pub fn datetime_from_unix(seconds: i64, nanosecond: u32) -> Option<Datetime> {
     })
 }
 
-/// The UTC date-time of a binary plist date (seconds since 2001-01-01T00:00:00Z), to
+/// The UTC date-time of a binary plist date (seconds since Apple's epoch), to
 /// the nearest nanosecond; `None` for NaN, infinities and years outside 0000 ..= 9999.
 pub fn datetime_from_apple_seconds(seconds: f64) -> Option<Datetime> {
     if !seconds.is_finite() || seconds.abs() > 1e12 {
@@ -230,7 +231,7 @@ pub fn datetime_from_apple_seconds(seconds: f64) -> Option<Datetime> {
     datetime_from_unix(whole + APPLE_EPOCH, nanos)
 }
 
-/// The binary plist seconds (since 2001-01-01T00:00:00Z) of a date-time (see [`unix_time`]).
+/// The binary plist seconds (since Apple's epoch) of a date-time (see [`unix_time`]).
 pub fn apple_seconds(datetime: &Datetime) -> Option<f64> {
     let (seconds, nanos) = unix_time(datetime)?;
     Some((seconds - APPLE_EPOCH) as f64 + f64::from(nanos) / 1e9)

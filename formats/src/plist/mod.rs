@@ -38,7 +38,8 @@
 //! [`RawValue::String`] borrowed from the input when nothing was decoded (binary ASCII
 //! strings always; UTF-16 strings are decoded), integers [`RawValue::Int`] (or
 //! [`RawValue::UInt`] above `i64::MAX`), reals floats, dates [`RawValue::Datetime`] in
-//! UTC (binary dates are seconds since 2001-01-01, rounded to the nanosecond), data
+//! UTC (binary dates are seconds since Apple's epoch, the start of 2001, rounded to the
+//! nanosecond), data
 //! [`RawValue::Bytes`] (borrowed from binary plists), and a UID `n` the map
 //! `{"CF$UID": n}`, as `plistlib` and keyed archives spell it. OpenStep has only
 //! strings, data, arrays and dicts; its strings are untyped [`RawValue::Text`], so a
@@ -202,7 +203,7 @@ pub fn check_with_limits(input: &[u8], limits: Limits) -> Result<(), Error> {
 /// `<plist version="1.0">`, tab indentation).
 ///
 /// Reals are written in their shortest round-trip form (`nan`, `+infinity`,
-/// `-infinity`); dates as `2024-01-02T03:04:05Z` (with a fraction when it is not zero);
+/// `-infinity`); dates as `YYYY-MM-DDTHH:MM:SSZ` (with a fraction when it is not zero);
 /// data as base64. Text XML 1.0 cannot carry (control characters other than tab, LF and
 /// CR; U+FFFE, U+FFFF) is an error; CR is written as `&#13;` so it survives.
 pub fn to_vec_xml<T: Encode + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeError> {

@@ -9,7 +9,7 @@
 //! Integers are decimal or `0x` hexadecimal with an optional sign (`007`, `-0`,
 //! `0xFFFFFFFFFFFFFFFF`) in -2^63 ..= 2^64-1; reals take Rust's float syntax
 //! (`1e3`, `.5`, `5.`, `+infinity`, `inf`, `nan`, case-insensitive); dates are
-//! RFC 3339 date-times (`2024-01-02T03:04:05Z`; an offset is converted to UTC); data is
+//! RFC 3339 date-times (`YYYY-MM-DDTHH:MM:SSZ`; an offset is converted to UTC); data is
 //! base64 with any white space. Integer, real, date and data text may be surrounded by
 //! white space.
 
