@@ -3,11 +3,15 @@
 //! errors, the rows a batch is expected to hold, and the walk of a record gathered as a
 //! value.
 
+use std::collections::VecDeque;
 use std::fmt;
+
+use arrow_array::RecordBatch;
 
 use quarry_formats::common;
 use quarry_raw_value::RawValue;
 
+use crate::columns::Columns;
 use crate::error::Error;
 use crate::sink::{Misfit, Num, Sink};
 use crate::RecordFormat;
@@ -22,6 +26,26 @@ pub(crate) enum Flow {
 
 /// Called after each record with the sink, to take a batch or stop.
 pub(crate) type After<'f, S> = dyn FnMut(&mut S) -> Flow + 'f;
+
+/// After each record of a streamed reader: a batch that has reached `batch_size` rows goes
+/// to `ready`; an error taking it is kept in `failed` and stops the read.
+pub(crate) fn hand_over_full(
+    columns: &mut Columns,
+    batch_size: usize,
+    ready: &mut VecDeque<RecordBatch>,
+    failed: &mut Option<Error>,
+) -> Flow {
+    if columns.rows() >= batch_size {
+        match columns.take_batch() {
+            Ok(batch) => ready.push_back(batch),
+            Err(e) => {
+                *failed = Some(e);
+                return Flow::Stop;
+            }
+        }
+    }
+    Flow::Go
+}
 
 /// About how many rows the first batch of `bytes` will hold, so columns are sized once
 /// instead of growing from empty: a JSON Lines text's line count, and for the other

@@ -13,7 +13,7 @@ use quarry_raw_value::{Fallback, PullSource, Text, ValueKind};
 
 use crate::columns::Columns;
 use crate::error::Error;
-use crate::feed::{emit, record_done, syntax_error, After, Failure, Flow};
+use crate::feed::{emit, hand_over_full, record_done, syntax_error, After, Failure, Flow};
 use crate::sink::Sink;
 use crate::Options;
 
@@ -310,18 +310,8 @@ impl<R: BufRead> JsonLinesReader<R> {
         }
         let ready = &mut self.ready;
         let mut failed = None;
-        let mut after = |columns: &mut Columns| {
-            if columns.rows() >= batch_size {
-                match columns.take_batch() {
-                    Ok(batch) => ready.push_back(batch),
-                    Err(e) => {
-                        failed = Some(e);
-                        return Flow::Stop;
-                    }
-                }
-            }
-            Flow::Go
-        };
+        let mut after =
+            |columns: &mut Columns| hand_over_full(columns, batch_size, ready, &mut failed);
         let lines_before = self.lines;
         self.lines += memchr::memchr_iter(b'\n', &self.chunk).count() as u64;
         let records_before = columns.records();

@@ -16,7 +16,7 @@ use quarry_raw_value::Fallback;
 
 use crate::columns::Columns;
 use crate::error::Error;
-use crate::feed::Flow;
+use crate::feed::{hand_over_full, Flow};
 use crate::json::{self, JsonLinesReader};
 use crate::sink::Sink;
 use crate::{records, xml, yaml, Limits, Options, RecordFormat};
@@ -179,18 +179,8 @@ impl<R: BufRead> Chunks<R> {
         }
         let ready = &mut self.ready;
         let mut failed = None;
-        let mut after = |columns: &mut Columns| {
-            if columns.rows() >= batch_size {
-                match columns.take_batch() {
-                    Ok(batch) => ready.push_back(batch),
-                    Err(e) => {
-                        failed = Some(e);
-                        return Flow::Stop;
-                    }
-                }
-            }
-            Flow::Go
-        };
+        let mut after =
+            |columns: &mut Columns| hand_over_full(columns, batch_size, ready, &mut failed);
         let chunk = &self.chunk[..];
         let result = match &self.split {
             Splitter::Json(split) if split.is_array() => {
