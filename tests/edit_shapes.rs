@@ -219,3 +219,68 @@ fn yaml_anchors_on_keys_are_not_removed_behind_the_users_back() {
         "top:\n  &k key: two\nother: *k\n"
     );
 }
+
+#[test]
+fn toml_tables_spread_over_headers_and_dotted_keys_are_removed_whole() {
+    // A table defined after its sub-table's header.
+    let text = "[a.b.c]\nanswer = 42\n\n[a]\nbetter = 43\n";
+    assert_eq!(edited(text, Format::Toml, |d| d.remove("a").unwrap()), "");
+    assert_eq!(
+        edited(text, Format::Toml, |d| d.remove("a.b").unwrap()),
+        "[a]\nbetter = 43\n"
+    );
+    // Dotted keys in the parent's section, and a header of its own further down.
+    let text = "[fruit]\napple.color = \"red\"\napple.taste.sweet = true\nkind = 1\n\n[fruit.apple.texture]\nsmooth = true\n";
+    assert_eq!(
+        edited(text, Format::Toml, |d| d.remove("fruit.apple").unwrap()),
+        "[fruit]\nkind = 1\n\n"
+    );
+    // A table only headers below it made: its entries must not fall into the section
+    // above.
+    let text = "plain = 1\n\n[plain_table]\nplain = 3\n\n[table.withdot]\nplain = 5\n";
+    assert_eq!(
+        edited(text, Format::Toml, |d| d.remove("table").unwrap()),
+        "plain = 1\n\n[plain_table]\nplain = 3\n\n"
+    );
+    // Sections of one table far apart.
+    let text = "[fruit.apple]\n[animal]\n[fruit.orange]\nx = 1\n";
+    assert_eq!(
+        edited(text, Format::Toml, |d| d.remove("fruit").unwrap()),
+        "[animal]\n"
+    );
+}
+
+#[test]
+fn toml_tables_and_arrays_of_tables_left_empty_stay() {
+    let text = "[[a]]\nx = 1\n";
+    assert_eq!(
+        edited(text, Format::Toml, |d| d.remove("a[0]").unwrap()),
+        "a = []\n"
+    );
+    let text = "[[fruits]]\nname = \"banana\"\n\n[[fruits.varieties]]\nname = \"plantain\"\n";
+    assert_eq!(
+        edited(text, Format::Toml, |d| d
+            .remove("fruits[0].varieties[0]")
+            .unwrap()),
+        "[[fruits]]\nname = \"banana\"\nvarieties = []\n\n"
+    );
+    let text = "[fruit]\napple.color = \"red\"\n\n[[fruit.apple.seeds]]\nsize = 2\n";
+    assert_eq!(
+        edited(text, Format::Toml, |d| d
+            .remove("fruit.apple.seeds[0]")
+            .unwrap()),
+        "[fruit]\napple.color = \"red\"\napple.seeds = []\n\n"
+    );
+    // A table made on the way to a header, under a table defined after it.
+    let text = "[x.y.z.w]\na = 1\n[x]\nc = 3\n";
+    assert_eq!(
+        edited(text, Format::Toml, |d| d.remove("x.y.z").unwrap()),
+        "[x.y]\n[x]\nc = 3\n"
+    );
+    // Inside an array of tables, the new header names its last table so far.
+    let text = "[[a]]\n[a.b.c]\nd = 1\n[[a]]\n";
+    assert_eq!(
+        edited(text, Format::Toml, |d| d.remove("a[0].b.c").unwrap()),
+        "[[a]]\n[a.b]\n[[a]]\n"
+    );
+}

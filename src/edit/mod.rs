@@ -29,9 +29,10 @@
 //! siblings' indentation, quoting and separators (in TOML, in the table's own section,
 //! and beside its dotted-key siblings with their prefix); `remove` takes the entry's own
 //! lines and the comment lines directly above it, never a neighbour's (the first key of
-//! a YAML `- key: value` item gives its place to the next key), and a collection it
-//! leaves empty stays, written `{}` or `[]` (a TOML table: `a.b = {}` or its `[a.b]`
-//! header); `push` appends to a sequence in its style. YAML flow collections stay flow. An edit through a YAML
+//! a YAML `- key: value` item gives its place to the next key; a TOML table takes every
+//! section of it and its dotted-key lines in other sections), and a collection it leaves
+//! empty stays, written `{}` or `[]` (a TOML table: `a.b = {}` or its `[a.b]` header; an
+//! array of tables: `key = []`); `push` appends to a sequence in its style. YAML flow collections stay flow. An edit through a YAML
 //! alias, or of a node with an anchor that aliases refer to, is an error naming the
 //! anchor. A YAML stream is edited one document at a time
 //! ([`Document::parse_yaml_document`]).

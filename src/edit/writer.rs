@@ -231,10 +231,13 @@ impl<'t> Writer<'t> {
                 Ok(vec![self.line_at(at, &format!("{indent}{line}"))])
             }
             Kind::Dotted => {
-                // Beside its siblings, with the prefix they are written with.
+                // Beside its siblings, with the prefix they are written with (a sub-table
+                // under a header of its own is no sibling line).
                 let (_, key_span, child) = node
                     .entries
-                    .last()
+                    .iter()
+                    .rev()
+                    .find(|(_, _, c)| !is_header_kind(view.nodes[*c].kind))
                     .ok_or_else(|| EditError::CannotPlace("an empty dotted table".into()))?;
                 let start = line_start(self.text, key_span.start);
                 let indent = indentation(self.text, key_span.start);
@@ -381,11 +384,19 @@ impl<'t> Writer<'t> {
         Ok(Some(splice(at..at, format!("{lead}{body}"))))
     }
 
-    /// The dotted key path of a TOML table, for a new `[header]`.
+    /// The dotted key path of a TOML table, for a new `[header]` (inside an array of
+    /// tables, the header names the array's last table so far: it is written within that
+    /// table's sections).
     fn header_path(&self, view: &View, target: usize) -> Result<String, EditError> {
         fn find(view: &View, at: usize, target: usize, path: &mut Vec<String>) -> bool {
             if at == target {
                 return true;
+            }
+            if view.nodes[at].kind == Kind::TableArray {
+                return view.nodes[at]
+                    .items
+                    .iter()
+                    .any(|&i| find(view, i, target, path));
             }
             for (k, _, c) in &view.nodes[at].entries {
                 path.push(k.clone());
@@ -398,7 +409,9 @@ impl<'t> Writer<'t> {
         }
         let mut path = Vec::new();
         if !find(view, 0, target, &mut path) {
-            return Err(EditError::CannotPlace("a table inside an array".into()));
+            return Err(EditError::CannotPlace(
+                "a table inside an inline value".into(),
+            ));
         }
         Ok(path
             .iter()
@@ -713,100 +726,146 @@ impl<'t> Writer<'t> {
                 let to = line_end(self.text, trim_trailing_space(self.text, start, t.span.end));
                 Ok(vec![splice(from..to, "")])
             }
-            Kind::Section | Kind::Dotted | Kind::Implicit => {
-                let (_, key_span, _) = p
-                    .entries
-                    .iter()
-                    .find(|(_, _, c)| *c == target)
-                    .ok_or_else(|| EditError::CannotPlace("an entry not found".into()))?;
-                let mut splices = self.remove_from_table(view, target, t, key_span)?;
-                if p.entries.len() == 1 && p.kind != Kind::Section {
-                    // The table is left empty, and stays: as `a.b = {}` where its dotted
-                    // keys were, as a `[a.b]` header where its sub-tables were.
-                    let first = splices
-                        .iter_mut()
-                        .min_by_key(|s| s.range.start)
-                        .ok_or_else(|| EditError::CannotPlace("an entry not found".into()))?;
-                    let kept = match p.kind {
-                        Kind::Dotted => {
-                            let owner = trail.len().checked_sub(2).map(|o| trail[o]);
-                            let (_, p_key, _) = owner
-                                .and_then(|o| {
-                                    view.nodes[o].entries.iter().find(|(_, _, c)| *c == parent)
-                                })
-                                .ok_or_else(|| {
-                                    EditError::CannotPlace("an entry not found".into())
-                                })?;
-                            let start = line_start(self.text, key_span.start);
-                            let indent = indentation(self.text, key_span.start);
-                            let prefix = slice(self.text, start + indent.len(), p_key.end);
-                            format!("{indent}{prefix} = {{}}\n")
-                        }
-                        _ => format!("[{}]\n", self.header_path(view, parent)?),
-                    };
-                    first.text = kept;
-                }
-                Ok(splices)
-            }
-            Kind::TableArray => {
-                let from = with_leading_comments(
-                    self.text,
-                    line_start(self.text, t.span.start),
-                    self.format,
-                );
-                let to = self.section_end(view, target, false);
-                Ok(vec![splice(from..to, "")])
+            Kind::Section | Kind::Dotted | Kind::Implicit | Kind::TableArray => {
+                self.toml_remove(view, trail, target)
             }
             _ => Err(EditError::CannotPlace("cannot remove from here".into())),
         }
     }
 
-    /// The splices that remove `target` (`t`, under the key at `key_span`) from a TOML
-    /// table: a section to the next header, every line of a dotted table, or the entry's
-    /// lines.
-    fn remove_from_table(
+    /// TOML: the splices that remove `target` from its table or array of tables. A
+    /// table's text is spread: every section of its subtree goes, from its header to the
+    /// next header, and so does every `key = value` line of it written elsewhere (dotted
+    /// keys in an enclosing section), each with the comment lines directly above it. A
+    /// table left empty stays (as `a.b = {}` where its dotted keys were, as a `[a.b]`
+    /// header where its sub-tables were), and an array of tables left empty is written
+    /// `key = []` in its table.
+    fn toml_remove(
         &self,
         view: &View,
+        trail: &[usize],
         target: usize,
-        t: &super::view::VNode,
-        key_span: &Span,
     ) -> Result<Vec<Splice>, EditError> {
-        match t.kind {
-            Kind::Section => {
-                let from = with_leading_comments(
-                    self.text,
-                    line_start(self.text, t.span.start),
-                    self.format,
-                );
-                let to = self.section_end(view, target, false);
-                Ok(vec![splice(from..to, "")])
+        let parent = *trail.last().unwrap_or(&0);
+        let p = &view.nodes[parent];
+        // The key's span; an array of tables' table has its header.
+        let key_span = p
+            .entries
+            .iter()
+            .find(|(_, _, c)| *c == target)
+            .map(|e| e.1)
+            .or_else(|| p.items.contains(&target).then_some(view.nodes[target].span))
+            .ok_or_else(|| EditError::CannotPlace("an entry not found".into()))?;
+        // Every header of the document, in order.
+        let mut headers: Vec<usize> = view.nodes[1..]
+            .iter()
+            .filter(|n| n.kind == Kind::Section && self.is_header_at(n.span.start))
+            .map(|n| n.span.start)
+            .collect();
+        headers.sort_unstable();
+        let mut sections = Vec::new();
+        let mut lines = Vec::new();
+        self.toml_text_of(view, target, key_span, &mut sections, &mut lines);
+        let mut ranges: Vec<(usize, usize)> = Vec::new();
+        for &h in &sections {
+            let from = with_leading_comments(self.text, line_start(self.text, h), self.format);
+            let to = headers
+                .iter()
+                .find(|&&next| next > h)
+                .map_or(self.text.len(), |&next| {
+                    with_leading_comments(self.text, line_start(self.text, next), self.format)
+                });
+            ranges.push((from, to));
+        }
+        // Lines inside a removed section go with it.
+        let in_section = |pos: usize| ranges.iter().any(|&(a, b)| a <= pos && pos < b);
+        let lines: Vec<(usize, usize)> = lines
+            .into_iter()
+            .filter(|&(line, _)| !in_section(line))
+            .collect();
+        let first_line = lines.iter().map(|l| l.0).min();
+        for &(line, end) in &lines {
+            let from = with_leading_comments(self.text, line, self.format);
+            ranges.push((from, line_end(self.text, end)));
+        }
+        ranges.sort_unstable();
+        let mut splices: Vec<Splice> = Vec::new();
+        for (from, to) in ranges {
+            match splices.last_mut() {
+                Some(last) if from <= last.range.end => last.range.end = last.range.end.max(to),
+                _ => splices.push(splice(from..to, "")),
             }
-            Kind::TableArray => {
-                let first = t
-                    .items
-                    .first()
-                    .map_or(t.span.start, |i| view.nodes[*i].span.start);
-                let last = *t.items.last().unwrap_or(&target);
-                let from =
-                    with_leading_comments(self.text, line_start(self.text, first), self.format);
-                let to = self.section_end(view, last, false);
-                Ok(vec![splice(from..to, "")])
-            }
+        }
+        let emptied = p.entries.len() + p.items.len() == 1;
+        if !emptied {
+            return Ok(splices);
+        }
+        let owner = trail.len().checked_sub(2).map(|o| trail[o]);
+        let owner_key = owner.and_then(|o| {
+            view.nodes[o]
+                .entries
+                .iter()
+                .find(|(_, _, c)| *c == parent)
+                .map(|(k, span, _)| (o, k.as_str(), *span))
+        });
+        match p.kind {
+            // An emptied dotted table stays as `a.b = {}` on the first line that named it.
             Kind::Dotted => {
-                // Every line of the dotted table.
-                let mut lines: Vec<(usize, usize)> = Vec::new();
-                self.dotted_lines(view, target, &mut lines);
-                Ok(lines.into_iter().map(|(a, b)| splice(a..b, "")).collect())
+                let ((_, _, p_key), line) = owner_key.zip(first_line).ok_or_else(|| {
+                    EditError::CannotPlace("an emptied dotted table without its line".into())
+                })?;
+                let indent = indentation(self.text, line);
+                let prefix = slice(self.text, line + indent.len(), p_key.end);
+                let text = format!("{indent}{prefix} = {{}}\n");
+                merge_insert(&mut splices, splice(line..line, text));
             }
-            _ => {
-                let from = with_leading_comments(
-                    self.text,
-                    line_start(self.text, key_span.start),
-                    self.format,
-                );
-                let to = line_end(self.text, t.span.end);
-                Ok(vec![splice(from..to, "")])
+            // An emptied table that only sub-tables' headers made gets a header of its own.
+            Kind::Implicit => {
+                let at = splices.first().map_or(0, |s| s.range.start);
+                let text = format!("[{}]\n", self.header_path(view, parent)?);
+                merge_insert(&mut splices, splice(at..at, text));
             }
+            // An emptied array of tables is written `key = []` in its table.
+            Kind::TableArray => {
+                let (owner, key, _) = owner_key.ok_or_else(|| {
+                    EditError::CannotPlace("an array of tables without its table".into())
+                })?;
+                for insert in self.insert(view, owner, key, &RawValue::Seq(Vec::new()))? {
+                    merge_insert(&mut splices, insert);
+                }
+            }
+            _ => {}
+        }
+        Ok(splices)
+    }
+
+    /// The text of a TOML node under the key at `key_span`: the header starts of the
+    /// sections in its subtree, and the `(line start, value end)` of each of its
+    /// `key = value` lines.
+    fn toml_text_of(
+        &self,
+        view: &View,
+        node: usize,
+        key_span: Span,
+        sections: &mut Vec<usize>,
+        lines: &mut Vec<(usize, usize)>,
+    ) {
+        let n = &view.nodes[node];
+        match n.kind {
+            Kind::Section | Kind::Implicit | Kind::Dotted | Kind::TableArray => {
+                if n.kind == Kind::Section && self.is_header_at(n.span.start) {
+                    sections.push(n.span.start);
+                }
+                for (_, span, c) in &n.entries {
+                    self.toml_text_of(view, *c, *span, sections, lines);
+                }
+                if n.kind == Kind::TableArray {
+                    for &i in &n.items {
+                        self.toml_text_of(view, i, view.nodes[i].span, sections, lines);
+                    }
+                }
+            }
+            _ => lines.push((line_start(self.text, key_span.start), n.span.end)),
         }
     }
 
@@ -985,25 +1044,25 @@ impl<'t> Writer<'t> {
             }
         }
     }
+}
 
-    /// The line ranges of every entry of a dotted table (and of its dotted sub-tables).
-    fn dotted_lines(&self, view: &View, node: usize, out: &mut Vec<(usize, usize)>) {
-        for (_, key_span, c) in &view.nodes[node].entries {
-            if matches!(view.nodes[*c].kind, Kind::Dotted) {
-                self.dotted_lines(view, *c, out);
-            } else {
-                let from = with_leading_comments(
-                    self.text,
-                    line_start(self.text, key_span.start),
-                    self.format,
-                );
-                let to = line_end(self.text, view.nodes[*c].span.end);
-                if !out.iter().any(|&(a, _)| a == from) {
-                    out.push((from, to));
-                }
-            }
-        }
+/// `insert` (text at a point) folded into the removal splices: into the one that begins
+/// or ends there or holds the point (its text goes first), or kept beside them.
+fn merge_insert(splices: &mut Vec<Splice>, insert: Splice) {
+    let at = insert.range.start;
+    match splices
+        .iter_mut()
+        .find(|s| s.range.start <= at && at <= s.range.end)
+    {
+        Some(s) => s.text.insert_str(0, &insert.text),
+        None => splices.push(insert),
     }
+}
+
+/// A TOML table or array of tables written under headers of its own, not in its parent's
+/// lines.
+fn is_header_kind(kind: Kind) -> bool {
+    matches!(kind, Kind::Section | Kind::Implicit | Kind::TableArray)
 }
 
 /// A TOML table better written as a `[section]` than inline: one holding a table (or an
