@@ -585,7 +585,11 @@ fn parse_fields(
                         _ => {
                             return Err(syn::Error::new(
                                 rule.span(),
-                                "expected `merge = \"append\"` or `merge = \"replace\"`",
+                                format!(
+                                    "unknown merge rule `{}`: expected `merge = \"append\"` \
+                                     or `merge = \"replace\"`",
+                                    rule.value()
+                                ),
                             ))
                         }
                     }

@@ -1,0 +1,7 @@
+#[derive(quarry::Decode)]
+struct Config {
+    #[quarry(merge = "apend")]
+    hosts: Vec<String>,
+}
+
+fn main() {}
