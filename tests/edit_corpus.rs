@@ -233,15 +233,16 @@ fn edit_document(
         let scalar = !matches!(old, RawValue::Map(_) | RawValue::Seq(_));
         // Outside the entry: up to the end of whatever precedes it and from the start of
         // whatever follows it.
+        // (An empty span at the entry's edge is its own empty key or value.)
         let before = spans
             .iter()
-            .filter(|s| s.end <= spot.start)
+            .filter(|s| s.end <= spot.start && !(s.start == s.end && s.end == spot.start))
             .map(|s| s.end)
             .max()
             .unwrap_or(0);
         let after = spans
             .iter()
-            .filter(|s| s.start >= spot.end)
+            .filter(|s| s.start >= spot.end && !(s.start == s.end && s.start == spot.end))
             .map(|s| s.start)
             .min()
             .unwrap_or(bytes.len());
@@ -309,12 +310,16 @@ fn edit_document(
                     _ => false,
                 };
             // The entry's own line belongs to it: its indentation, in YAML the `- ` and
-            // `? ` indicators before it, and in TOML the first parts of its dotted key.
+            // `? ` indicators and the properties (`&anchor`, `!tag`) before it, and in
+            // TOML the first parts of its dotted key.
             let line = line_start(bytes, spot.start);
-            let indented = bytes[line..spot.start].iter().all(|&b| match format {
-                Format::Yaml => matches!(b, b' ' | b'\t' | b'-' | b'?'),
-                _ => matches!(b, b' ' | b'\t'),
-            });
+            let prefix = String::from_utf8_lossy(&bytes[line..spot.start]);
+            let indented = match format {
+                Format::Yaml => prefix
+                    .split_whitespace()
+                    .all(|token| matches!(token, "-" | "?") || token.starts_with(['&', '!'])),
+                _ => prefix.trim().is_empty(),
+            };
             // A removed entry takes the comment lines directly above it with it.
             let top = match new {
                 None => comments_above(bytes, line),
