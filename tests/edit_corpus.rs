@@ -312,14 +312,24 @@ fn edit_document(
             // The entry's own line belongs to it: its indentation, in YAML the `- ` and
             // `? ` indicators and the properties (`&anchor`, `!tag`) before it, and in
             // TOML the first parts of its dotted key.
-            let line = line_start(bytes, spot.start);
+            let indicators = |text: &str| {
+                text.split_whitespace()
+                    .all(|token| matches!(token, "-" | "?") || token.starts_with(['&', '!']))
+            };
+            let mut line = line_start(bytes, spot.start);
             let prefix = String::from_utf8_lossy(&bytes[line..spot.start]);
             let indented = match format {
-                Format::Yaml => prefix
-                    .split_whitespace()
-                    .all(|token| matches!(token, "-" | "?") || token.starts_with(['&', '!'])),
+                Format::Yaml => indicators(&prefix),
                 _ => prefix.trim().is_empty(),
             };
+            // A YAML item's `-` alone on the line above (`-` over `  key: value`).
+            if format == Format::Yaml && indented && line > 0 {
+                let above = line_start(bytes, line - 1);
+                let text = String::from_utf8_lossy(&bytes[above..line]);
+                if !text.trim().is_empty() && indicators(&text) {
+                    line = above;
+                }
+            }
             // A removed entry takes the comment lines directly above it with it.
             let top = match new {
                 None => comments_above(bytes, line),
@@ -455,7 +465,7 @@ fn every_entry_deletes_and_every_scalar_sets_in_place() {
     // No edit of JSON or TOML fails; the YAML ones left are the suite's explicit `? key`
     // entries, keys in flow collections without values and empty nodes. Run with
     // `--nocapture` for the list; these numbers only improve.
-    for (format, done, failing) in [("json", 379, 0), ("toml", 3218, 0), ("yaml", 1734, 99)] {
+    for (format, done, failing) in [("json", 379, 0), ("toml", 3218, 0), ("yaml", 1795, 36)] {
         let tally = &tallies[format];
         assert!(tally.deleted + tally.set >= done, "{format}: {tally:?}");
         assert!(

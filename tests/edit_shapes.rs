@@ -284,3 +284,70 @@ fn toml_tables_and_arrays_of_tables_left_empty_stay() {
         "[[a]]\n[a.b]\n[[a]]\n"
     );
 }
+
+#[test]
+fn yaml_explicit_keys_and_keys_with_properties_are_removed_whole() {
+    let text = "? a\n: 1\n? b\nc: 2\n";
+    assert_eq!(
+        edited(text, Format::Yaml, |d| d.remove("a").unwrap()),
+        "? b\nc: 2\n"
+    );
+    assert_eq!(
+        edited(text, Format::Yaml, |d| d.remove("b").unwrap()),
+        "? a\n: 1\nc: 2\n"
+    );
+    let text = "m:\n  !!str k: a\n  &n b: c\n  d: e\n";
+    assert_eq!(
+        edited(text, Format::Yaml, |d| d.remove("m.k").unwrap()),
+        "m:\n  &n b: c\n  d: e\n"
+    );
+    assert_eq!(
+        edited(text, Format::Yaml, |d| d.remove("m.b").unwrap()),
+        "m:\n  !!str k: a\n  d: e\n"
+    );
+    // An empty value whose node stands on the next line.
+    let text = "-\n  ? &d\n- x\n";
+    assert_eq!(
+        edited(text, Format::Yaml, |d| d.remove("[0][\"\"]").unwrap()),
+        "- {}\n- x\n"
+    );
+}
+
+#[test]
+fn yaml_flow_pairs_and_tagged_flow_collections_keep_their_brackets() {
+    let text = "- [a: b, c]\n- [&k d: e]\n";
+    assert_eq!(
+        edited(text, Format::Yaml, |d| d.remove("[0][0].a").unwrap()),
+        "- [{}, c]\n- [&k d: e]\n"
+    );
+    assert_eq!(
+        edited(text, Format::Yaml, |d| d.remove("[1][0].d").unwrap()),
+        "- [a: b, c]\n- [{}]\n"
+    );
+    let text = "!!map {\n  k: 1\n}\n";
+    assert_eq!(
+        edited(text, Format::Yaml, |d| d.remove("k").unwrap()),
+        "!!map {\n  \n}\n"
+    );
+}
+
+#[test]
+fn yaml_block_scalar_lines_are_not_comments_of_the_next_item() {
+    let text = "- >\n  text\n  # not a comment\n- b\n- c\n";
+    assert_eq!(
+        edited(text, Format::Yaml, |d| d.remove("[1]").unwrap()),
+        "- >\n  text\n  # not a comment\n- c\n"
+    );
+}
+
+#[test]
+fn yaml_keys_a_merge_also_gives_are_refused_with_its_anchor() {
+    let text = "base: &b\n  x: 1\nm:\n  <<: *b\n  x: 2\n  y: 3\n";
+    let mut doc = Document::parse(text.as_bytes(), Format::Yaml).unwrap();
+    assert!(
+        matches!(doc.remove("m.x"), Err(quarry::edit::EditError::Anchor { ref anchor, .. }) if anchor == "b")
+    );
+    assert_eq!(doc.to_string(), text);
+    doc.remove("m.y").unwrap();
+    assert_eq!(doc.to_string(), "base: &b\n  x: 1\nm:\n  <<: *b\n  x: 2\n");
+}

@@ -34,7 +34,7 @@
 //! empty stays, written `{}` or `[]` (a TOML table: `a.b = {}` or its `[a.b]` header; an
 //! array of tables: `key = []`); `push` appends to a sequence in its style. YAML flow collections stay flow. An edit through a YAML
 //! alias, or of a node with an anchor that aliases refer to, is an error naming the
-//! anchor. A YAML stream is edited one document at a time
+//! anchor, and so is removing a key that a `<<` merge of its map also gives. A YAML stream is edited one document at a time
 //! ([`Document::parse_yaml_document`]).
 
 mod plan;
@@ -74,7 +74,8 @@ pub enum EditError {
         /// What the edit needs there.
         expected: &'static str,
     },
-    /// The path goes through a YAML alias, or names a node whose anchor aliases refer to.
+    /// The path goes through a YAML alias, names a node whose anchor aliases refer to, or
+    /// names a key to remove that a `<<` merge of its map also gives.
     Anchor {
         /// The path.
         path: String,
@@ -100,7 +101,7 @@ impl fmt::Display for EditError {
             EditError::WrongKind { path, expected } => write!(f, "{path}: not {expected}"),
             EditError::Anchor { path, anchor } => write!(
                 f,
-                "{path}: the edit would change what the YAML anchor `&{anchor}` holds (and every alias of it)"
+                "{path}: the edit goes through the YAML anchor `&{anchor}` (it would change what the anchor holds for every alias, or a `<<` merge of it would undo it)"
             ),
             EditError::Encode(m) => write!(f, "{m}"),
             EditError::CannotPlace(m) => write!(f, "{m}"),

@@ -121,6 +121,16 @@ pub(super) fn plan(
             }
         }
     }
+    // YAML: a key that a `<<` merge of the same map also gives would come back from the
+    // merged anchor when removed.
+    if let (Op::Remove, Some(Segment::Key(k))) = (op, last) {
+        if let Some(anchor) = merged_from(view, parent, k) {
+            return Err(EditError::Anchor {
+                path: whole,
+                anchor,
+            });
+        }
+    }
     let writer = Writer::new(text, format);
     match (op, last, target) {
         (Op::Set(value), _, Some(t)) => writer.set(view, t, value, parent, last),
@@ -132,6 +142,26 @@ pub(super) fn plan(
         (Op::Push(value), None, None) => writer.push(view, 0, value),
         _ => Err(EditError::NotFound(whole)),
     }
+}
+
+/// The anchor whose map a `<<` merge key of `map` reads `key` from, if any.
+fn merged_from(view: &View, map: usize, key: &str) -> Option<String> {
+    let (_, _, merge) = view.nodes[map].entries.iter().find(|(k, _, _)| k == "<<")?;
+    let merge = &view.nodes[*merge];
+    // `<<: *a` or `<<: [*a, *b]`.
+    let aliases = std::iter::once(merge).chain(merge.items.iter().map(|&i| &view.nodes[i]));
+    for alias in aliases {
+        let Some(name) = &alias.alias else { continue };
+        let source = view
+            .nodes
+            .iter()
+            .filter(|n| n.anchor.as_ref() == Some(name) && n.span.start < alias.span.start)
+            .last()?;
+        if source.entries.iter().any(|(k, _, _)| k == key) {
+            return Some(name.clone());
+        }
+    }
+    None
 }
 
 /// `text[start..end]`, or nothing when the range does not fit (the spans of empty nodes

@@ -436,7 +436,7 @@ impl<'t> Writer<'t> {
         };
         let Some(last_end) = last_end else {
             // Empty: right after the opening bracket.
-            let open = node.span.start + 1;
+            let open = self.flow_open(node.span) + 1;
             let inner = slice(self.text, open, node.span.end.saturating_sub(1));
             let text = match (self.format, inner.trim().is_empty()) {
                 (Format::Toml, _)
@@ -628,7 +628,6 @@ impl<'t> Writer<'t> {
     ) -> Result<Vec<Splice>, EditError> {
         let parent = *trail.last().unwrap_or(&0);
         let p = &view.nodes[parent];
-        let t = &view.nodes[target];
         if self.format == Format::Toml {
             // Inside an inline table, dotted keys are members like any other.
             let inline = trail
@@ -652,28 +651,48 @@ impl<'t> Writer<'t> {
         match p.kind {
             Kind::Flow { map } => {
                 // The member and one comma beside it.
+                let yaml = self.format == Format::Yaml;
                 let members: Vec<(usize, usize)> = if map {
                     p.entries
                         .iter()
-                        .map(|(_, ks, c)| (ks.start, view.nodes[*c].span.end))
+                        .map(|(_, ks, c)| match yaml {
+                            true => (
+                                self.yaml_entry_start(ks.start),
+                                self.yaml_entry_end(*ks, view.nodes[*c].span),
+                            ),
+                            false => (ks.start, view.nodes[*c].span.end),
+                        })
                         .collect()
                 } else {
                     p.items
                         .iter()
-                        .map(|c| (view.nodes[*c].span.start, view.nodes[*c].span.end))
+                        .map(|c| {
+                            let span = view.nodes[*c].span;
+                            match yaml {
+                                true => (self.yaml_entry_start(span.start), span.end),
+                                false => (span.start, span.end),
+                            }
+                        })
                         .collect()
                 };
-                let i = members
-                    .iter()
-                    .position(|&(_, end)| end == t.span.end)
-                    .ok_or_else(|| EditError::CannotPlace("a member not found".into()))?;
+                let i = if map {
+                    p.entries.iter().position(|(_, _, c)| *c == target)
+                } else {
+                    p.items.iter().position(|&c| c == target)
+                }
+                .ok_or_else(|| EditError::CannotPlace("a member not found".into()))?;
                 let (start, end) = members[i];
+                let open = self.flow_open(p.span);
+                if yaml && map && !self.text[open..].starts_with('{') {
+                    // A single pair in a flow sequence (`[a: b]`) left empty is `{}`.
+                    return Ok(vec![splice(start..end, "{}")]);
+                }
                 let range = if i + 1 < members.len() {
                     start..members[i + 1].0
                 } else if i > 0 {
                     members[i - 1].1..end
                 } else {
-                    let open = p.span.start + 1;
+                    let open = open + 1;
                     let close = p.span.end - 1;
                     let inner_end = skip_space(self.text, end, self.format);
                     let inner_end = if self.text[inner_end..].starts_with(',') {
@@ -690,16 +709,26 @@ impl<'t> Writer<'t> {
                 Ok(vec![splice(range, "")])
             }
             Kind::Block { map } => {
-                // Where each member starts: its key, or its item's `-`.
-                let starts: Vec<usize> = if map {
+                // Where each member starts (its key, the `?` and properties before it, or
+                // its item's `-`) and ends (an empty value: after its `:`).
+                let members: Vec<(usize, usize)> = if map {
                     p.entries
                         .iter()
-                        .map(|(_, key_span, _)| key_span.start)
+                        .map(|(_, key_span, c)| {
+                            (
+                                self.yaml_entry_start(key_span.start),
+                                self.yaml_entry_end(*key_span, view.nodes[*c].span),
+                            )
+                        })
                         .collect()
                 } else {
                     p.items
                         .iter()
-                        .map(|&c| self.dash_before(view.nodes[c].span.start))
+                        .map(|&c| {
+                            let span = view.nodes[c].span;
+                            let dash = self.dash_before(span.start);
+                            (dash, self.yaml_item_end(dash, span))
+                        })
                         .collect()
                 };
                 let i = if map {
@@ -708,22 +737,29 @@ impl<'t> Writer<'t> {
                     p.items.iter().position(|&c| c == target)
                 }
                 .ok_or_else(|| EditError::CannotPlace("an entry not found".into()))?;
-                let start = starts[i];
-                if starts.len() == 1 {
-                    return self.empty_block(view, trail, parent_path, target, map);
+                let (start, end) = members[i];
+                if members.len() == 1 {
+                    return self.empty_block(view, trail, parent_path, (start, end), map);
                 }
                 if !first_on_line(self.text, start) {
                     // The first entry of a compact collection (`- a: 1` over `  b: 2`):
                     // the next entry moves up into its place.
-                    let next = starts
+                    let next = members
                         .get(i + 1)
-                        .copied()
+                        .map(|m| m.0)
                         .ok_or_else(|| EditError::CannotPlace("an entry not found".into()))?;
                     return Ok(vec![splice(start..next, "")]);
                 }
+                // The comment lines above, but not into the previous entry's text (a block
+                // scalar's lines can read as comments).
+                let floor = match i.checked_sub(1).map(|j| members[j]) {
+                    Some((a, b)) => line_end(self.text, trim_trailing_space(self.text, a, b)),
+                    None => 0,
+                };
                 let from =
-                    with_leading_comments(self.text, line_start(self.text, start), self.format);
-                let to = line_end(self.text, trim_trailing_space(self.text, start, t.span.end));
+                    with_leading_comments(self.text, line_start(self.text, start), self.format)
+                        .max(floor);
+                let to = line_end(self.text, trim_trailing_space(self.text, start, end));
                 Ok(vec![splice(from..to, "")])
             }
             Kind::Section | Kind::Dotted | Kind::Implicit | Kind::TableArray => {
@@ -869,6 +905,87 @@ impl<'t> Writer<'t> {
         }
     }
 
+    /// YAML: where the entry whose key starts at `key` begins: at the properties
+    /// (`&anchor`, `!tag`) and the `?` indicator written before the key on its line.
+    fn yaml_entry_start(&self, key: usize) -> usize {
+        let bytes = self.text.as_bytes();
+        let line = line_start(self.text, key);
+        let mut start = key;
+        loop {
+            let mut end = start;
+            while end > line && matches!(bytes[end - 1], b' ' | b'\t') {
+                end -= 1;
+            }
+            let mut token = end;
+            while token > line && !matches!(bytes[token - 1], b' ' | b'\t' | b'{' | b'[' | b',') {
+                token -= 1;
+            }
+            match &self.text[token..end] {
+                "?" => return token,
+                t if t.starts_with(['&', '!']) => start = token,
+                _ => return start,
+            }
+        }
+    }
+
+    /// YAML: where a mapping entry's text ends: its value's end, or, for an empty value
+    /// (whose span can stand on the next line), after the `:` indicator and the
+    /// properties written after it.
+    fn yaml_entry_end(&self, key: Span, value: Span) -> usize {
+        if value.start < value.end {
+            return value.end.max(key.end);
+        }
+        let colon = skip_space(self.text, key.end, self.format);
+        let bytes = self.text.as_bytes();
+        let indicator = bytes.get(colon) == Some(&b':')
+            && match bytes.get(colon + 1) {
+                None => true,
+                Some(b) => b.is_ascii_whitespace() || matches!(b, b',' | b'}' | b']'),
+            };
+        match indicator {
+            true => self.properties_end(colon + 1),
+            false => key.end,
+        }
+    }
+
+    /// YAML: where a block sequence item whose `-` is at `dash` ends: its content's end,
+    /// or, when empty, after the `-` and the properties written after it.
+    fn yaml_item_end(&self, dash: usize, item: Span) -> usize {
+        match item.start < item.end {
+            true => item.end,
+            false => self.properties_end(dash + 1),
+        }
+    }
+
+    /// The end of the node properties (`&anchor`, `!tag`) written from `pos` on its line,
+    /// or `pos` when there are none.
+    fn properties_end(&self, pos: usize) -> usize {
+        let bytes = self.text.as_bytes();
+        let mut end = pos;
+        loop {
+            let token = skip_space_on_line(self.text, end, self.format);
+            if !matches!(bytes.get(token), Some(b'&' | b'!')) {
+                return end;
+            }
+            end = token;
+            while end < bytes.len()
+                && !bytes[end].is_ascii_whitespace()
+                && !matches!(bytes[end], b',' | b'}' | b']')
+            {
+                end += 1;
+            }
+        }
+    }
+
+    /// The `{` or `[` of the flow collection at `span` (in YAML, after its properties).
+    fn flow_open(&self, span: Span) -> usize {
+        match self.format {
+            Format::Yaml => skip_space(self.text, self.properties_end(span.start), self.format)
+                .min(span.end.saturating_sub(1)),
+            _ => span.start,
+        }
+    }
+
     /// The `-` of the block sequence item whose content starts at `pos`.
     fn dash_before(&self, pos: usize) -> usize {
         self.text[..pos].rfind('-').unwrap_or(pos)
@@ -882,15 +999,14 @@ impl<'t> Writer<'t> {
         view: &View,
         trail: &[usize],
         parent_path: &[Segment],
-        target: usize,
+        (entry_start, entry_end): (usize, usize),
         map: bool,
     ) -> Result<Vec<Splice>, EditError> {
         let empty = if map { "{}" } else { "[]" };
         let parent = *trail.last().unwrap_or(&0);
         let p = &view.nodes[parent];
-        let t = &view.nodes[target];
         // The end: the entry's last line, with the comment that ends it.
-        let mut end = trim_trailing_space(self.text, t.span.start, t.span.end).max(p.span.start);
+        let mut end = trim_trailing_space(self.text, entry_start, entry_end).max(p.span.start);
         let eol = line_end(self.text, end);
         let line_rest = slice(self.text, end, eol).trim_end_matches(['\n', '\r']);
         let rest = line_rest.trim_start_matches([' ', '\t']);
