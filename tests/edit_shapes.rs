@@ -351,3 +351,52 @@ fn yaml_keys_a_merge_also_gives_are_refused_with_its_anchor() {
     doc.remove("m.y").unwrap();
     assert_eq!(doc.to_string(), "base: &b\n  x: 1\nm:\n  <<: *b\n  x: 2\n");
 }
+
+#[test]
+fn yaml_empty_values_are_set_after_their_indicator() {
+    let text = "c:\nd: !!null\ne: &x\nf: 1\n";
+    assert_eq!(
+        edited(text, Format::Yaml, |d| d.set("c", "v").unwrap()),
+        "c: v\nd: !!null\ne: &x\nf: 1\n"
+    );
+    // A tag typed the empty node and goes; an anchor stays.
+    assert_eq!(
+        edited(text, Format::Yaml, |d| d.set("d", "v").unwrap()),
+        "c:\nd: v\ne: &x\nf: 1\n"
+    );
+    assert_eq!(
+        edited(text, Format::Yaml, |d| d.set("e", "v").unwrap()),
+        "c:\nd: !!null\ne: &x v\nf: 1\n"
+    );
+    let mut map = std::collections::BTreeMap::new();
+    map.insert("k", 1);
+    assert_eq!(
+        edited(text, Format::Yaml, |d| d.set("c", &map).unwrap()),
+        "c:\n  k: 1\nd: !!null\ne: &x\nf: 1\n"
+    );
+    // An explicit key without a value gets a `:` line, after its comment.
+    let text = "? a # note\n? b\n";
+    assert_eq!(
+        edited(text, Format::Yaml, |d| d.set("a", "v").unwrap()),
+        "? a # note\n: v\n? b\n"
+    );
+    let text = "- # empty\n- &y\n";
+    assert_eq!(
+        edited(text, Format::Yaml, |d| d.set("[0]", "v").unwrap()),
+        "- v # empty\n- &y\n"
+    );
+    assert_eq!(
+        edited(text, Format::Yaml, |d| d.set("[1]", "v").unwrap()),
+        "- # empty\n- &y v\n"
+    );
+    // In a flow mapping, a key alone gets its `:`.
+    let text = "{a, b:, c: d}\n";
+    assert_eq!(
+        edited(text, Format::Yaml, |d| d.set("a", "v").unwrap()),
+        "{a: v, b:, c: d}\n"
+    );
+    assert_eq!(
+        edited(text, Format::Yaml, |d| d.set("b", "v").unwrap()),
+        "{a, b: v, c: d}\n"
+    );
+}

@@ -25,7 +25,8 @@
 //!
 //! The rules: `set` of an existing scalar replaces only its bytes, in the style it had
 //! where the new value allows (TOML basic or literal strings; YAML plain, single- or
-//! double-quoted); `insert` places a new entry after its last sibling with the
+//! double-quoted), and an empty YAML value is written after its `:` or `-` (under an
+//! explicit `? key` without one, on a `:` line of its own); `insert` places a new entry after its last sibling with the
 //! siblings' indentation, quoting and separators (in TOML, in the table's own section,
 //! and beside its dotted-key siblings with their prefix); `remove` takes the entry's own
 //! lines and the comment lines directly above it, never a neighbour's (the first key of

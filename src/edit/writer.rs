@@ -83,6 +83,11 @@ impl<'t> Writer<'t> {
             Kind::Scalar(style) => {
                 let flow_container = matches!(value, RawValue::Map(m) if !m.is_empty())
                     || matches!(value, RawValue::Seq(s) if !s.is_empty());
+                if self.format == Format::Yaml && node.span.start == node.span.end {
+                    if let Some(splices) = self.set_empty(view, value, parent, last)? {
+                        return Ok(splices);
+                    }
+                }
                 if self.format == Format::Yaml && flow_container && self.block_parent(view, parent)
                 {
                     return self.replace_block(view, target, value, parent, last);
@@ -107,6 +112,103 @@ impl<'t> Writer<'t> {
                     "a TOML table is replaced by removing it and inserting the new value".into(),
                 ))
             }
+        }
+    }
+
+    /// YAML: `value` written where an empty node is (its span only marks a place): after
+    /// its entry's `:` or its item's `-` and the anchor it keeps (a tag there typed the
+    /// empty node, and goes); under an explicit `? key` without a `:`, on a `:` line of
+    /// its own; after a flow key alone, with a `:`. `None` for an empty node elsewhere.
+    fn set_empty(
+        &self,
+        view: &View,
+        value: &RawValue<'static>,
+        parent: usize,
+        last: Option<&Segment>,
+    ) -> Result<Option<Vec<Splice>>, EditError> {
+        let p = &view.nodes[parent];
+        let block = matches!(p.kind, Kind::Block { .. });
+        // Where the entry starts, and where the value's text goes (after an indicator).
+        let (entry_start, indicator) = match (last, p.kind) {
+            (Some(Segment::Key(k)), Kind::Block { map: true } | Kind::Flow { map: true }) => {
+                let (_, key, _) = p
+                    .entries
+                    .iter()
+                    .rev()
+                    .find(|(name, _, _)| name == k)
+                    .ok_or_else(|| EditError::NotFound(k.clone()))?;
+                let start = self.yaml_entry_start(key.start);
+                let colon = skip_space(self.text, key.end, self.format);
+                let bytes = self.text.as_bytes();
+                let found = bytes.get(colon) == Some(&b':')
+                    && match bytes.get(colon + 1) {
+                        None => true,
+                        Some(b) => b.is_ascii_whitespace() || matches!(b, b',' | b'}' | b']'),
+                    };
+                if !found {
+                    let text = self.inline(value, None)?;
+                    let key_end = trim_trailing_space(self.text, key.start, key.end);
+                    if !block {
+                        // `{a, b: c}`: the key alone gets its `:` (apart from a `?`).
+                        let gap = if self.text[..key_end].ends_with('?') {
+                            " "
+                        } else {
+                            ""
+                        };
+                        let text = format!("{gap}: {text}");
+                        return Ok(Some(vec![splice(key_end..key_end, text)]));
+                    }
+                    // `? a` alone: a `:` line under the `?`, after the key's line.
+                    let eol = line_end(self.text, key_end);
+                    let at = match self.text[..eol].strip_suffix('\n') {
+                        Some(line) => line.strip_suffix('\r').unwrap_or(line).len(),
+                        None => eol,
+                    };
+                    let indent = column_indent(self.text, start);
+                    let text = self.block_or_inline(value, &format!("{indent}  "), text)?;
+                    return Ok(Some(vec![splice(at..at, format!("\n{indent}:{text}"))]));
+                }
+                (start, colon + 1)
+            }
+            (Some(Segment::Index(i)), Kind::Block { map: false }) => {
+                let item = *p
+                    .items
+                    .get(*i)
+                    .ok_or_else(|| EditError::NotFound(i.to_string()))?;
+                let dash = self.dash_before(view.nodes[item].span.start);
+                (dash, dash + 1)
+            }
+            _ => return Ok(None),
+        };
+        // The properties after the indicator: anchors stay, tags go.
+        let end = self.properties_end(indicator);
+        let anchors: Vec<&str> = self.text[indicator..end]
+            .split_whitespace()
+            .filter(|t| t.starts_with('&'))
+            .collect();
+        let mut text = self.inline(value, None)?;
+        if block {
+            let indent = format!("{}  ", column_indent(self.text, entry_start));
+            text = self.block_or_inline(value, &indent, text)?;
+        } else {
+            text = format!(" {text}");
+        }
+        let props: String = anchors.iter().map(|a| format!(" {a}")).collect();
+        Ok(Some(vec![splice(indicator..end, format!("{props}{text}"))]))
+    }
+
+    /// ` value` on the line, or a non-empty collection in block style on the lines
+    /// below, indented by `indent`.
+    fn block_or_inline(
+        &self,
+        value: &RawValue<'static>,
+        indent: &str,
+        inline: String,
+    ) -> Result<String, EditError> {
+        match value {
+            RawValue::Map(m) if !m.is_empty() => Ok(format!("\n{}", self.block(value, indent)?)),
+            RawValue::Seq(s) if !s.is_empty() => Ok(format!("\n{}", self.block(value, indent)?)),
+            _ => Ok(format!(" {inline}")),
         }
     }
 
