@@ -152,11 +152,14 @@ fn merged_from(view: &View, map: usize, key: &str) -> Option<String> {
     let aliases = std::iter::once(merge).chain(merge.items.iter().map(|&i| &view.nodes[i]));
     for alias in aliases {
         let Some(name) = &alias.alias else { continue };
-        let source = view
+        let Some(source) = view
             .nodes
             .iter()
-            .filter(|n| n.anchor.as_ref() == Some(name) && n.span.start < alias.span.start)
-            .last()?;
+            .rev()
+            .find(|n| n.anchor.as_ref() == Some(name) && n.span.start < alias.span.start)
+        else {
+            continue;
+        };
         if source.entries.iter().any(|(k, _, _)| k == key) {
             return Some(name.clone());
         }
