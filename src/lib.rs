@@ -69,7 +69,7 @@ pub use documented::to_string_documented;
 pub mod json_schema;
 pub use json_schema::schema;
 pub use quarry_formats::common::{
-    Comment, EntryKey, Limits, Position, Span, Spanned, Tree, TreeNode,
+    Comment, EntryKey, HasSpan, Limits, Position, Span, Tree, TreeNode,
 };
 #[cfg(feature = "json")]
 pub use quarry_formats::json;

@@ -41,5 +41,5 @@ pub mod xml;
 #[cfg(feature = "yaml")]
 pub mod yaml;
 
-pub use common::{Limits, Position, Span, Spanned, Tree, TreeNode};
+pub use common::{HasSpan, Limits, Position, Span, Tree, TreeNode};
 pub use quarry_raw_value::RawValue;

@@ -40,7 +40,7 @@ pub(crate) use sink::{Sink, CHUNK};
 #[cfg(test)]
 pub(crate) use spare::SPARE_BYTES;
 pub(crate) use spare::{keep_spare, take_spare};
-pub use tree::{Comment, EntryKey, Spanned, Tree, TreeNode};
+pub use tree::{Comment, EntryKey, HasSpan, Tree, TreeNode};
 pub(crate) use tree::{Entry, FlatNode, NumberedNode, Siblings};
 #[cfg(feature = "xml")]
 pub(crate) use utf8::push_utf16;

@@ -5,7 +5,7 @@
 //! XML attributes and mixed `children`) stays on its own types.
 //!
 //! ```
-//! use quarry_formats::common::{Spanned, Tree, TreeNode};
+//! use quarry_formats::common::{HasSpan, Tree, TreeNode};
 //! use quarry_formats::{json, toml};
 //!
 //! /// The text of the value at `path` in any tree.
@@ -24,19 +24,19 @@ use quarry_raw_value::{Path, RawValue};
 use super::{follow_path, Span};
 
 /// Something with a place in the source: a node, or an XML attribute.
-pub trait Spanned {
+pub trait HasSpan {
     /// The bytes it covers in the source.
     fn span(&self) -> Span;
 }
 
 /// A node of a parsed document, borrowed from it for `'d`. Nodes are small handles:
 /// every method takes the node by value.
-pub trait TreeNode<'d>: Spanned + Copy {
+pub trait TreeNode<'d>: HasSpan + Copy {
     /// A map entry's key as the format keeps it: [`EntryKey`] (its text and span), or
     /// in YAML the key's own node (a key may be any node there).
     type Key;
     /// Where a path can lead: a node, or in XML an attribute too.
-    type Target: Spanned + Copy + From<Self>;
+    type Target: HasSpan + Copy + From<Self>;
     /// Why [`TreeNode::to_raw_value`] may fail: YAML trees hold what the struct door
     /// rejects (collections as keys, bad merge keys); the other formats cannot fail
     /// ([`Infallible`](std::convert::Infallible)).
@@ -191,7 +191,7 @@ impl Entry<'_> {
 /// A node of a tree whose nodes are numbered and whose maps and sequences list their
 /// members by number (TOML, plist): what [`TreeNode`] needs from it, so that the
 /// navigation is written once for both.
-pub(crate) trait NumberedNode<'d>: Spanned + Copy + 'd {
+pub(crate) trait NumberedNode<'d>: HasSpan + Copy + 'd {
     /// A map's entries (empty for other nodes).
     fn entry_list(self) -> &'d [Entry<'d>];
     /// A sequence's item numbers (empty for other nodes).

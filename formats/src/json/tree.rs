@@ -12,7 +12,7 @@ use std::convert::Infallible;
 
 use quarry_raw_value::RawValue;
 
-use crate::common::{Comment, EntryKey, FlatNode, Siblings, Span, Spanned, Tree, TreeNode};
+use crate::common::{Comment, EntryKey, FlatNode, HasSpan, Siblings, Span, Tree, TreeNode};
 
 use super::builder::JsonBuilder;
 use super::lexer::{Number, NumberToken, Text};
@@ -387,7 +387,7 @@ impl FlatNode for NodeData {
     }
 }
 
-impl Spanned for Node<'_, '_> {
+impl HasSpan for Node<'_, '_> {
     fn span(&self) -> Span {
         Node::span(self)
     }

@@ -7,7 +7,7 @@ use std::fmt;
 
 use quarry_raw_value::{Datetime, RawValue};
 
-use crate::common::{Comment, Entry, NumberedNode, Span, Spanned, Tree, TreeNode};
+use crate::common::{Comment, Entry, HasSpan, NumberedNode, Span, Tree, TreeNode};
 
 use super::builder::{Integer, PlistBuilder, Text};
 use super::raw::{integer_value, uid_value};
@@ -280,7 +280,7 @@ impl<'d, 'a> Node<'d, 'a> {
     }
 }
 
-impl Spanned for Node<'_, '_> {
+impl HasSpan for Node<'_, '_> {
     fn span(&self) -> Span {
         self.data().span
     }

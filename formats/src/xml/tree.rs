@@ -12,7 +12,7 @@ use std::convert::Infallible;
 
 use quarry_raw_value::{Path, RawValue, Segment};
 
-use crate::common::{Comment, EntryKey, Span, Spanned, Tree, TreeNode};
+use crate::common::{Comment, EntryKey, HasSpan, Span, Tree, TreeNode};
 
 use super::builder::{StartTag, Text, XmlBuilder};
 use super::raw::TEXT_KEY;
@@ -494,7 +494,7 @@ impl<'d, 'a> Node<'d, 'a> {
     }
 }
 
-impl Spanned for Node<'_, '_> {
+impl HasSpan for Node<'_, '_> {
     fn span(&self) -> Span {
         self.data().span
     }
@@ -596,13 +596,13 @@ impl<'d, 'a> From<Node<'d, 'a>> for Target<'d, 'a> {
     }
 }
 
-impl Spanned for Target<'_, '_> {
+impl HasSpan for Target<'_, '_> {
     fn span(&self) -> Span {
         Target::span(self)
     }
 }
 
-impl Spanned for Attr<'_, '_> {
+impl HasSpan for Attr<'_, '_> {
     fn span(&self) -> Span {
         Attr::span(self)
     }

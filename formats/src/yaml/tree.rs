@@ -11,7 +11,7 @@ use std::fmt;
 
 use quarry_raw_value::{Path, RawValue};
 
-use crate::common::{follow_path, Comment, FlatNode, Siblings, Span, Spanned, Tree, TreeNode};
+use crate::common::{follow_path, Comment, FlatNode, HasSpan, Siblings, Span, Tree, TreeNode};
 
 use super::builder::{CollectionStyle, DocumentStart, Props, ScalarStyle, Tag, YamlBuilder};
 use super::raw::{resolve_scalar, RawValueBuilder};
@@ -500,7 +500,7 @@ impl FlatNode for NodeData<'_> {
     }
 }
 
-impl Spanned for Node<'_, '_> {
+impl HasSpan for Node<'_, '_> {
     fn span(&self) -> Span {
         self.data().span
     }
