@@ -400,3 +400,22 @@ fn yaml_empty_values_are_set_after_their_indicator() {
         "{a, b: v, c: d}\n"
     );
 }
+
+#[test]
+fn yaml_keys_given_by_any_of_several_merges_are_refused() {
+    // Several `<<` keys in one map (CircleCI configurations), and a merge of a merge.
+    let text =
+        "a: &a\n  x: 1\nb: &b\n  <<: *a\n  y: 2\nm:\n  <<: *b\n  <<: *a\n  x: 3\n  y: 4\n  z: 5\n";
+    for (path, anchor) in [("m.x", "b"), ("m.y", "b")] {
+        let mut doc = Document::parse(text.as_bytes(), Format::Yaml).unwrap();
+        let result = doc.remove(path);
+        assert!(
+            matches!(result, Err(quarry::edit::EditError::Anchor { anchor: ref a, .. }) if a == anchor),
+            "{path}: {result:?}"
+        );
+    }
+    assert_eq!(
+        edited(text, Format::Yaml, |d| d.remove("m.z").unwrap()),
+        text.replace("  z: 5\n", "")
+    );
+}

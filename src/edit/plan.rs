@@ -144,24 +144,35 @@ pub(super) fn plan(
     }
 }
 
-/// The anchor whose map a `<<` merge key of `map` reads `key` from, if any.
+/// The anchor whose map a `<<` merge key of `map` reads `key` from, if any: through
+/// every `<<` of the map (`<<: *a`, `<<: [*a, *b]`, or several `<<` keys), and the
+/// merges of the merged maps in turn.
 fn merged_from(view: &View, map: usize, key: &str) -> Option<String> {
-    let (_, _, merge) = view.nodes[map].entries.iter().find(|(k, _, _)| k == "<<")?;
-    let merge = &view.nodes[*merge];
-    // `<<: *a` or `<<: [*a, *b]`.
-    let aliases = std::iter::once(merge).chain(merge.items.iter().map(|&i| &view.nodes[i]));
-    for alias in aliases {
-        let Some(name) = &alias.alias else { continue };
-        let Some(source) = view
-            .nodes
-            .iter()
-            .rev()
-            .find(|n| n.anchor.as_ref() == Some(name) && n.span.start < alias.span.start)
-        else {
-            continue;
-        };
-        if source.entries.iter().any(|(k, _, _)| k == key) {
-            return Some(name.clone());
+    merged_within(view, map, key, 0)
+}
+
+fn merged_within(view: &View, map: usize, key: &str, depth: usize) -> Option<String> {
+    // Anchors cannot refer forward, so a chain of merges ends; the bound is for safety.
+    if depth > 64 {
+        return None;
+    }
+    for (_, _, merge) in view.nodes[map].entries.iter().filter(|(k, _, _)| k == "<<") {
+        let merge = &view.nodes[*merge];
+        let aliases = std::iter::once(merge).chain(merge.items.iter().map(|&i| &view.nodes[i]));
+        for alias in aliases {
+            let Some(name) = &alias.alias else { continue };
+            let Some(source) = view
+                .nodes
+                .iter()
+                .rposition(|n| n.anchor.as_ref() == Some(name) && n.span.start < alias.span.start)
+            else {
+                continue;
+            };
+            if view.nodes[source].entries.iter().any(|(k, _, _)| k == key)
+                || merged_within(view, source, key, depth + 1).is_some()
+            {
+                return Some(name.clone());
+            }
         }
     }
     None
