@@ -41,7 +41,7 @@ where
     let text = match format {
         #[cfg(feature = "toml")]
         Format::Toml => {
-            let bytes = crate::toml::to_vec_with(&raw, crate::common::NullEntries::Skip)?;
+            let bytes = crate::toml::to_vec_with_nulls(&raw, crate::encode::NullEntries::Skip)?;
             String::from_utf8(bytes).unwrap_or_default()
         }
         _ => crate::to_string(&raw, format)?,

@@ -53,6 +53,16 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use dispatch::dispatch;
+#[cfg(any(
+    feature = "json",
+    feature = "toml",
+    feature = "yaml",
+    feature = "xml",
+    feature = "plist"
+))]
+use dispatch::FormatOps;
+
 pub use config::{Config, Secret};
 /// `#[derive(Decode)]` and `#[derive(Encode)]`.
 pub use quarry_codegen::{Decode, Encode};
@@ -60,6 +70,7 @@ pub use quarry_codegen::{Decode, Encode};
 pub mod config;
 #[cfg(feature = "miette")]
 pub mod diagnostic;
+mod dispatch;
 #[cfg(all(feature = "json", feature = "toml", feature = "yaml"))]
 mod documented;
 #[cfg(all(feature = "json", feature = "toml", feature = "yaml"))]
@@ -93,8 +104,7 @@ pub use quarry_raw_value::{
 pub use quarry_formats::common;
 // The crate's own short paths to what it makes public under a module.
 pub(crate) use quarry_raw_value::{
-    with_xml_sequences, DecodeError, DecodeErrorKind, Encoder, Path as ValuePath, PullSource,
-    Segment, Shape, ShapeOf,
+    DecodeError, DecodeErrorKind, Encoder, Path as ValuePath, PullSource, Segment, Shape, ShapeOf,
 };
 
 /// The pull path, for those who write a reader: a [`pull::PullSource`] hands values out
@@ -102,7 +112,7 @@ pub(crate) use quarry_raw_value::{
 /// [`RawValue`] on any surprise ([`pull::Fallback`]).
 pub mod pull {
     pub use quarry_raw_value::pull::{
-        Fallback, GuessedKey, Num, PlainKey, PlainKeys, PullSource, Text, ValueKind,
+        Fallback, GuessedKey, Num, PlainKey, PlainKeys, PullSource, TextRef, ValueKind,
     };
     pub use quarry_raw_value::{Nested, RECURSION_LIMIT};
 }
@@ -111,13 +121,14 @@ pub mod pull {
 /// path it names, map keys, and XML's rule for lists.
 pub mod decode {
     pub use quarry_raw_value::{
-        describe, with_xml_sequences, DecodeError, DecodeErrorKind, DecodeKey, Path, Segment,
+        describe, DecodeError, DecodeErrorKind, DecodeKey, DecodeOptions, Path, Segment,
     };
 }
 
-/// Encoding beyond the [`Encode`] trait: the encoder a type writes itself to, and map
-/// keys.
+/// Encoding beyond the [`Encode`] trait: the encoder a type writes itself to, map keys,
+/// and what the TOML and plist writers do with null entries.
 pub mod encode {
+    pub use quarry_formats::common::NullEntries;
     pub use quarry_raw_value::{EncodeKey, Encoder, RawValueEncoder};
 }
 
@@ -149,7 +160,8 @@ pub enum Format {
     /// JSON (RFC 8259).
     Json,
     /// JSON with comments (`//`, `/* */`) and trailing commas, as VS Code and TypeScript
-    /// read it: a dialect of the JSON parser ([`json::Dialect::Jsonc`]), written as JSON.
+    /// read it: a dialect of the JSON parser (read by [`json::parse_jsonc`] and its
+    /// siblings), written as JSON.
     Jsonc,
     /// YAML 1.2.
     Yaml,
@@ -285,18 +297,7 @@ impl ParseError {
     /// The name of the error's kind, as its format's `ErrorKind` names it
     /// (`UnexpectedCharacter`, `DuplicateKey`): for programs that sort errors.
     pub fn kind_name(&self) -> String {
-        let debug = match self {
-            #[cfg(feature = "json")]
-            ParseError::Json(e) => format!("{:?}", e.kind()),
-            #[cfg(feature = "toml")]
-            ParseError::Toml(e) => format!("{:?}", e.kind()),
-            #[cfg(feature = "yaml")]
-            ParseError::Yaml(e) => format!("{:?}", e.kind()),
-            #[cfg(feature = "xml")]
-            ParseError::Xml(e) => format!("{:?}", e.kind()),
-            #[cfg(feature = "plist")]
-            ParseError::Plist(e) => format!("{:?}", e.kind()),
-        };
+        let debug: String = dispatch!(error self, e => format!("{:?}", e.kind()));
         let end = debug
             .find(|c: char| !c.is_alphanumeric() && c != '_')
             .unwrap_or(debug.len());
@@ -305,34 +306,12 @@ impl ParseError {
 
     /// Where the error is.
     pub fn position(&self) -> Position {
-        match self {
-            #[cfg(feature = "json")]
-            ParseError::Json(e) => e.position(),
-            #[cfg(feature = "toml")]
-            ParseError::Toml(e) => e.position(),
-            #[cfg(feature = "yaml")]
-            ParseError::Yaml(e) => e.position(),
-            #[cfg(feature = "xml")]
-            ParseError::Xml(e) => e.position(),
-            #[cfg(feature = "plist")]
-            ParseError::Plist(e) => e.position(),
-        }
+        dispatch!(error self, e => e.position())
     }
 
     /// The message without its position (`expected `,` or `]`, found `}``).
     pub fn message(&self) -> String {
-        match self {
-            #[cfg(feature = "json")]
-            ParseError::Json(e) => e.kind().to_string(),
-            #[cfg(feature = "toml")]
-            ParseError::Toml(e) => e.kind().to_string(),
-            #[cfg(feature = "yaml")]
-            ParseError::Yaml(e) => e.kind().to_string(),
-            #[cfg(feature = "xml")]
-            ParseError::Xml(e) => e.kind().to_string(),
-            #[cfg(feature = "plist")]
-            ParseError::Plist(e) => e.kind().to_string(),
-        }
+        dispatch!(error self, e => e.kind().to_string())
     }
 }
 
@@ -445,44 +424,12 @@ impl From<plist::Error> for Error {
 /// A YAML stream must hold at most one document here (see [`yaml::parse_stream`]); an
 /// XML document is the one-entry map from its root element's name to its value.
 pub fn parse_raw(bytes: &[u8], format: Format) -> Result<RawValue<'_>, Error> {
-    match format {
-        #[cfg(feature = "json")]
-        Format::Json => Ok(json::parse(bytes)?),
-        #[cfg(feature = "json")]
-        Format::Jsonc => Ok(json::parse_jsonc(bytes)?),
-        #[cfg(feature = "toml")]
-        Format::Toml => Ok(toml::parse(bytes)?),
-        #[cfg(feature = "yaml")]
-        Format::Yaml => Ok(yaml::parse(bytes)?),
-        #[cfg(feature = "xml")]
-        Format::Xml => Ok(xml::parse(bytes)?),
-        #[cfg(feature = "plist")]
-        Format::Plist => Ok(plist::parse(bytes)?),
-        // Reachable when a format's feature is off.
-        #[allow(unreachable_patterns)]
-        other => Err(Error::Unsupported(other)),
-    }
+    dispatch!(format, F => F::parse_raw(bytes), other => Err(Error::Unsupported(other)))
 }
 
 /// Checks that `bytes` is a well-formed `format` document, building nothing.
 pub fn check(bytes: &[u8], format: Format) -> Result<(), Error> {
-    match format {
-        #[cfg(feature = "json")]
-        Format::Json => Ok(json::check(bytes)?),
-        #[cfg(feature = "json")]
-        Format::Jsonc => Ok(json::check_jsonc(bytes)?),
-        #[cfg(feature = "toml")]
-        Format::Toml => Ok(toml::check(bytes)?),
-        #[cfg(feature = "yaml")]
-        Format::Yaml => Ok(yaml::check(bytes)?),
-        #[cfg(feature = "xml")]
-        Format::Xml => Ok(xml::check(bytes)?),
-        #[cfg(feature = "plist")]
-        Format::Plist => Ok(plist::check(bytes)?),
-        // Reachable when a format's feature is off.
-        #[allow(unreachable_patterns)]
-        other => Err(Error::Unsupported(other)),
-    }
+    dispatch!(format, F => F::check(bytes), other => Err(Error::Unsupported(other)))
 }
 
 /// Decodes a `T` from `bytes` in `format`. On failure, every decode error carries its
@@ -495,16 +442,8 @@ pub fn from_slice<'de, T: Decode<'de>>(bytes: &'de [u8], format: Format) -> Resu
     if let Some(value) = decode_direct(bytes, format) {
         return Ok(value);
     }
-    let decoded = match format {
-        // A struct decodes from the root element itself, as quick-xml's serde does, and
-        // under XML's rule for sequences (one child is a one-element `Vec`).
-        #[cfg(feature = "xml")]
-        Format::Xml => {
-            let root = xml::parse_root(bytes)?.1;
-            quarry_raw_value::with_xml_sequences(|| T::decode(root))
-        }
-        _ => T::decode(parse_raw(bytes, format)?),
-    };
+    let decoded =
+        dispatch!(format, F => F::decode(bytes), other => Err(Error::Unsupported(other)))?;
     decoded.map_err(|mut errors| {
         locate_decode_errors(bytes, format, &mut errors);
         Error::Decode(errors)
@@ -513,50 +452,12 @@ pub fn from_slice<'de, T: Decode<'de>>(bytes: &'de [u8], format: Format) -> Resu
 
 /// The direct path of `format`, where it has one: `T` is read straight from the bytes
 /// through the format's `DirectSource`. `None` (any failure, or anything the source
-/// leaves to the RawValue door: a TOML table added to after it closed, YAML aliases,
+/// leaves to the RawValue path: a TOML table added to after it closed, YAML aliases,
 /// anchors, tags, merge keys or a second document, an XML name repeated after another
 /// child, a plist that is not binary) sends the caller to the RawValue path.
 #[inline]
 fn decode_direct<'de, T: Decode<'de>>(bytes: &'de [u8], format: Format) -> Option<T> {
-    match format {
-        #[cfg(feature = "json")]
-        Format::Json => pull(json::DirectSource::new(bytes, Limits::default())),
-        #[cfg(feature = "json")]
-        Format::Jsonc => pull(json::DirectSource::jsonc(bytes, Limits::default())),
-        #[cfg(feature = "toml")]
-        Format::Toml => pull(toml::DirectSource::new(bytes, Limits::default())),
-        #[cfg(feature = "yaml")]
-        Format::Yaml => pull(yaml::DirectSource::new(bytes, Limits::default())),
-        #[cfg(feature = "plist")]
-        Format::Plist if plist::detect(bytes) == plist::PlistFormat::Binary => {
-            pull(plist::DirectSource::new(bytes, Limits::default()))
-        }
-        // Under XML's rule for sequences, as on the RawValue door below.
-        #[cfg(feature = "xml")]
-        Format::Xml => quarry_raw_value::with_xml_sequences(|| {
-            pull(xml::DirectSource::new(bytes, Limits::default()))
-        }),
-        _ => None,
-    }
-}
-
-/// Decodes one `T` from `source` and checks that the document ended there.
-///
-/// The source is read and finished where it was built, inside its `Result`: moved out
-/// first, a source of several hundred bytes would be copied for every document.
-#[cfg(any(
-    feature = "json",
-    feature = "toml",
-    feature = "yaml",
-    feature = "xml",
-    feature = "plist"
-))]
-#[inline]
-fn pull<'de, T: Decode<'de>, S: PullSource<'de>, E>(mut source: Result<S, E>) -> Option<T> {
-    let source = source.as_mut().ok()?;
-    let value = T::decode_direct(source).ok()?;
-    source.finish().ok()?;
-    Some(value)
+    dispatch!(format, F => F::decode_direct(bytes), _ => None)
 }
 
 /// Decodes a `T` from the text `s` in `format`.
@@ -583,30 +484,10 @@ pub fn from_path<T: for<'de> Decode<'de>>(path: impl AsRef<Path>) -> Result<T, E
 /// element, as [`xml::parse`] reads it); anything else is written under a root element
 /// named `root` (use [`xml::to_vec_with_root`] to name it). Plists are written as XML
 /// plists (see [`plist::to_vec_binary`] for binary). TOML and plists have no null: a
-/// `None` field is an error naming its path here; `toml::to_vec_with` and
-/// `plist::to_vec_with` with [`NullEntries::Skip`](common::NullEntries) leave them out.
+/// `None` field is an error naming its path here; `toml::to_vec_with_nulls` and
+/// `plist::to_vec_with_nulls` with [`NullEntries::Skip`](encode::NullEntries) leave them out.
 pub fn to_vec<T: Encode + ?Sized>(value: &T, format: Format) -> Result<Vec<u8>, Error> {
-    match format {
-        #[cfg(feature = "json")]
-        Format::Json | Format::Jsonc => Ok(json::to_vec_pretty(value)?),
-        #[cfg(feature = "toml")]
-        Format::Toml => Ok(toml::to_vec(value)?),
-        #[cfg(feature = "yaml")]
-        Format::Yaml => Ok(yaml::to_vec(value)?),
-        #[cfg(feature = "xml")]
-        Format::Xml => {
-            let raw = value.to_raw_value()?;
-            match &raw {
-                RawValue::Map(entries) if entries.len() == 1 => Ok(xml::to_vec_pretty(&raw)?),
-                _ => Ok(xml::to_string_pretty_with_root(&raw, "root")?.into_bytes()),
-            }
-        }
-        #[cfg(feature = "plist")]
-        Format::Plist => Ok(plist::to_vec_xml(value)?),
-        // Reachable when a format's feature is off.
-        #[allow(unreachable_patterns)]
-        other => Err(Error::Unsupported(other)),
-    }
+    dispatch!(format, F => F::to_vec(value), other => Err(Error::Unsupported(other)))
 }
 
 /// Encodes `value` in `format` as a string.
@@ -651,74 +532,5 @@ pub(crate) fn locate_paths(
     format: Format,
     paths: &[ValuePath],
 ) -> Option<Vec<Option<Position>>> {
-    match format {
-        #[cfg(feature = "json")]
-        Format::Json => Some(locate_in(
-            json::parse_tree(bytes).ok()?.root(),
-            bytes,
-            paths,
-        )),
-        #[cfg(feature = "json")]
-        Format::Jsonc => Some(locate_in(
-            json::parse_tree_jsonc(bytes).ok()?.root(),
-            bytes,
-            paths,
-        )),
-        #[cfg(feature = "toml")]
-        Format::Toml => Some(locate_in(
-            toml::parse_tree(bytes).ok()?.root(),
-            bytes,
-            paths,
-        )),
-        #[cfg(feature = "yaml")]
-        Format::Yaml => {
-            let stream = yaml::parse_tree(bytes).ok()?;
-            Some(locate_in(stream.document(0)?.root(), bytes, paths))
-        }
-        // Spans refer to the UTF-8 text the parser read (transcoded from UTF-16).
-        #[cfg(feature = "xml")]
-        Format::Xml => {
-            let doc = xml::parse_tree(bytes).ok()?;
-            Some(locate_in(
-                doc.root_element(),
-                doc.source().as_bytes(),
-                paths,
-            ))
-        }
-        #[cfg(feature = "plist")]
-        Format::Plist if plist::detect(bytes) == plist::PlistFormat::Binary => {
-            Some(vec![None; paths.len()])
-        }
-        #[cfg(feature = "plist")]
-        Format::Plist => Some(locate_in(
-            plist::parse_tree(bytes).ok()?.root(),
-            bytes,
-            paths,
-        )),
-        #[allow(unreachable_patterns)]
-        _ => None,
-    }
-}
-
-/// The start of the deepest node along each path from `root`, in the text `src` the
-/// tree's spans refer to.
-#[cfg(any(
-    feature = "json",
-    feature = "toml",
-    feature = "yaml",
-    feature = "xml",
-    feature = "plist"
-))]
-fn locate_in<'d, N: TreeNode<'d>>(
-    root: N,
-    src: &[u8],
-    paths: &[ValuePath],
-) -> Vec<Option<Position>> {
-    paths
-        .iter()
-        .map(|path| {
-            let (target, _) = root.lookup_prefix(path);
-            Some(common::position_at(src, target.span().start))
-        })
-        .collect()
+    dispatch!(format, F => F::locate(bytes, paths), _ => None)
 }

@@ -76,10 +76,9 @@ fn run_case(bytes: Vec<u8>, namespaces: bool) -> Outcome {
         let outcome = std::panic::catch_unwind(|| {
             let options = xml::Options::default().with_namespaces(namespaces);
             let mut builder = xml::RawValueBuilder::default();
-            let raw =
-                xml::parse_with_options(&bytes, &mut builder, options).map(|()| builder.finish());
-            let tree = xml::parse_tree_with_options(&bytes, options);
-            let check = xml::parse_with_options(&bytes, &mut (), options);
+            let raw = xml::parse_with(&bytes, &mut builder, options).map(|()| builder.finish());
+            let tree = xml::parse_tree_with_options(&bytes, &options);
+            let check = xml::parse_with(&bytes, &mut (), options);
             assert_eq!(raw.is_ok(), tree.is_ok(), "doors disagree");
             assert_eq!(raw.is_ok(), check.is_ok(), "validator disagrees");
             if let (Ok(raw), Ok(tree)) = (&raw, &tree) {
@@ -87,7 +86,7 @@ fn run_case(bytes: Vec<u8>, namespaces: bool) -> Outcome {
                 // What the tree writer writes parses back to the same value.
                 let written = tree.to_string();
                 let mut builder = xml::RawValueBuilder::default();
-                xml::parse_with_options(written.as_bytes(), &mut builder, options)
+                xml::parse_with(written.as_bytes(), &mut builder, options)
                     .expect("the written tree parses");
                 let again = builder.finish();
                 assert_eq!(&again, raw, "the written tree reads differently");
@@ -296,7 +295,7 @@ fn valid_documents_report_what_their_canonical_form_holds() {
         let expected = std::fs::read(suite_dir().join("xmlconf").join(&case.output))
             .unwrap_or_else(|e| panic!("{}: {e}", case.output));
         let options = xml::Options::default().with_namespaces(case.namespaces);
-        let doc = xml::parse_tree_with_options(&bytes, options).unwrap();
+        let doc = xml::parse_tree_with_options(&bytes, &options).unwrap();
         compared += 1;
         let (got, want) = (canonical(&doc), expected_canonical(&expected));
         if got != want {

@@ -1,7 +1,7 @@
 //! yaml-test-suite (testdata/suites/yaml): every case with an `error` file is
 //! rejected; every other case parses, and when it has `in.json` its documents equal
 //! those JSON texts (compared as JSON values, numbers numerically). The tree door and
-//! the validator must agree with the RawValue door on every verdict. Known failures are
+//! the validator must agree with the RawValue path on every verdict. Known failures are
 //! listed with a reason in tests/conformance/yaml-failures.txt: the list may only shrink.
 #![cfg(feature = "yaml")]
 
@@ -247,7 +247,7 @@ fn judge(
             tree.as_ref().err()
         ));
     }
-    // The RawValue door may reject what the tree accepts only for a door-specific reason.
+    // The RawValue path may reject what the tree accepts only for a door-specific reason.
     let door_specific = |e: &yaml::Error| {
         matches!(
             e.kind(),
@@ -260,7 +260,7 @@ fn judge(
         (Ok(_), Err(e)) => return Err(format!("the tree door rejects: {e}")),
         (Err(e), Ok(_)) if !door_specific(e) => {
             return Err(format!(
-                "the tree door accepts what the RawValue door rejects: {e}"
+                "the tree door accepts what the RawValue path rejects: {e}"
             ));
         }
         _ => {}
@@ -271,7 +271,7 @@ fn judge(
             .map(|d| d.to_raw_value().expect("the tree converts"))
             .collect();
         if format!("{from_tree:?}") != format!("{raw:?}") {
-            return Err("the tree converts to other values than the RawValue door builds".into());
+            return Err("the tree converts to other values than the RawValue path builds".into());
         }
     }
     if expect_error {
@@ -295,7 +295,7 @@ fn judge(
     let Some(json) = json else {
         return Ok(());
     };
-    let raw = raw.map_err(|e| format!("the RawValue door rejects: {e}"))?;
+    let raw = raw.map_err(|e| format!("the RawValue path rejects: {e}"))?;
     let expected: Vec<serde_json::Value> = serde_json::Deserializer::from_str(json)
         .into_iter::<serde_json::Value>()
         .collect::<Result<_, _>>()

@@ -1,7 +1,7 @@
 //! TOML: each table of a top-level array of tables (`[[package]]`) is a record. A TOML
 //! table may be reopened anywhere below (`[package.metadata]` after other tables), so a
 //! record is complete only when the document is: the one TOML parser reads the document
-//! through the RawValue door, and the records are handed to the sink from it.
+//! through the RawValue path, and the records are handed to the sink from it.
 
 use quarry_formats::toml;
 use quarry_raw_value::RawValue;

@@ -5,8 +5,9 @@
 //! sink and dropped as soon as the element closes, so memory holds one record.
 
 use quarry_formats::common::Span;
-use quarry_formats::xml::{self, RawValueBuilder, StartTag, Text, XmlBuilder};
+use quarry_formats::xml::{self, RawValueBuilder, StartTag, XmlBuilder};
 use quarry_formats::Limits;
+use quarry_raw_value::pull::TextRef;
 use quarry_raw_value::RawValue;
 
 use crate::error::Error;
@@ -58,25 +59,30 @@ impl<'a, S: Sink> XmlBuilder<'a> for Records<'_, '_, 'a, S> {
         self.depth -= 1;
     }
 
-    fn text(&mut self, text: Text<'a, '_>, span: Span) {
+    fn text(&mut self, text: TextRef<'a, '_>, span: Span) {
         if self.depth >= 2 {
             self.record.text(text, span);
         }
     }
 
-    fn cdata(&mut self, text: Text<'a, '_>, span: Span) {
+    fn cdata(&mut self, text: TextRef<'a, '_>, span: Span) {
         if self.depth >= 2 {
             self.record.cdata(text, span);
         }
     }
 
-    fn comment(&mut self, text: Text<'a, '_>, span: Span) {
+    fn comment(&mut self, text: TextRef<'a, '_>, span: Span) {
         if self.depth >= 2 {
             self.record.comment(text, span);
         }
     }
 
-    fn processing_instruction(&mut self, target: Text<'a, '_>, data: Text<'a, '_>, span: Span) {
+    fn processing_instruction(
+        &mut self,
+        target: TextRef<'a, '_>,
+        data: TextRef<'a, '_>,
+        span: Span,
+    ) {
         if self.depth >= 2 {
             self.record.processing_instruction(target, data, span);
         }

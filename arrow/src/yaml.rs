@@ -1,9 +1,9 @@
 //! YAML streams: a [`YamlBuilder`] that hands each node to a sink as the one YAML parser
 //! reads it. A document that is a mapping is a record; one that is a sequence holds a
 //! record per item; an empty document holds none. Scalars are typed by the core schema
-//! exactly as the RawValue door types them. An alias replays the events of its anchor
+//! exactly as the RawValue path types them. An alias replays the events of its anchor
 //! (counted against the alias expansion limit). Merge keys (`<<`) merge as in the RawValue
-//! door: a mapping's own keys win, then earlier merged mappings over later ones.
+//! path: a mapping's own keys win, then earlier merged mappings over later ones.
 
 use std::borrow::Cow;
 use std::collections::HashMap;

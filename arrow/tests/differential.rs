@@ -1,7 +1,7 @@
 //! quarry-arrow against arrow-json on the same records: the schema each infers and the
 //! batches each reads must agree, for every corpus input arrow-json can read. YAML, XML
 //! and TOML inputs are compared with arrow-json reading their JSON conversions (quarry's
-//! RawValue door, written as JSON Lines).
+//! RawValue path, written as JSON Lines).
 
 use std::io::Cursor;
 use std::path::{Path, PathBuf};

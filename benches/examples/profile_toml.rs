@@ -5,7 +5,7 @@
 
 use quarry::Format;
 
-const SKIP: quarry::toml::NullEntries = quarry::toml::NullEntries::Skip;
+const SKIP: quarry::encode::NullEntries = quarry::encode::NullEntries::Skip;
 use quarry_benches::shapes::cargo_lock::CargoLock;
 use quarry_corpus_gen::shapes::{Person, Records, SmallMessage};
 
@@ -27,7 +27,7 @@ fn main() {
             "lock-encode" => {
                 let lock: CargoLock = quarry::from_slice(&bytes, Format::Toml).expect("lock");
                 (0..10)
-                    .map(|_| quarry::toml::to_vec_with(&lock, SKIP).map_or(0, |v| v.len()))
+                    .map(|_| quarry::toml::to_vec_with_nulls(&lock, SKIP).map_or(0, |v| v.len()))
                     .sum()
             }
             "people" => quarry::from_slice::<Records<Person>>(&bytes, Format::Toml)
@@ -39,7 +39,7 @@ fn main() {
                 let people: Records<Person> =
                     quarry::from_slice(&bytes, Format::Toml).expect("people");
                 (0..10)
-                    .map(|_| quarry::toml::to_vec_with(&people, SKIP).map_or(0, |v| v.len()))
+                    .map(|_| quarry::toml::to_vec_with_nulls(&people, SKIP).map_or(0, |v| v.len()))
                     .sum()
             }
             other => panic!("unknown arm {other}"),

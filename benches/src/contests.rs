@@ -405,12 +405,12 @@ fn toml_typed_against<T: Typed>(
     more: Vec<Library<T>>,
     contests: &mut Vec<Contest>,
 ) {
-    let skip = quarry::toml::NullEntries::Skip;
+    let skip = quarry::encode::NullEntries::Skip;
     let mut libraries = vec![
         library(
             "quarry",
             |b| size(quarry::from_slice::<T>(b, Format::Toml)),
-            move |v: &T| len(quarry::toml::to_vec_with(v, skip)),
+            move |v: &T| len(quarry::toml::to_vec_with_nulls(v, skip)),
         ),
         library(
             "toml",
@@ -623,7 +623,8 @@ fn xml_contests() -> Vec<Contest> {
 /// Plist struct decode and encode (XML or binary) against the plist crate. Encoding
 /// leaves `None` fields out; the plist crate refuses them (those contests say so).
 fn plist_typed<T: Typed>(input: &str, binary: bool, bytes: &[u8], contests: &mut Vec<Contest>) {
-    use quarry::plist::{NullEntries, PlistFormat};
+    use quarry::encode::NullEntries;
+    use quarry::plist::PlistFormat;
     let form = if binary {
         PlistFormat::Binary
     } else {
@@ -633,7 +634,7 @@ fn plist_typed<T: Typed>(input: &str, binary: bool, bytes: &[u8], contests: &mut
         library(
             "quarry",
             |b| size(quarry::from_slice::<T>(b, Format::Plist)),
-            move |v: &T| len(quarry::plist::to_vec_with(v, form, NullEntries::Skip)),
+            move |v: &T| len(quarry::plist::to_vec_with_nulls(v, form, NullEntries::Skip)),
         ),
         library(
             "plist",

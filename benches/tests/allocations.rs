@@ -3,7 +3,7 @@
 //! - the struct door, per generated shape, allocates only what the decoded value owns (its
 //!   `String`s and `Vec`s), never more than serde_json does for the same struct;
 //! - on the real corpus, the JSON tree door allocates per document (not per node) plus one
-//!   string per escaped string, the RawValue door one `Vec` per non-empty container plus one
+//!   string per escaped string, the RawValue path one `Vec` per non-empty container plus one
 //!   string per escaped string, and the validator only its reusable buffers.
 //!
 //! One test function, so no other test allocates while it counts.
@@ -280,10 +280,14 @@ fn both_bplist<T>(bytes: &[u8]) -> (usize, usize)
 where
     T: for<'de> Decode<'de> + quarry::Encode + serde::Serialize,
 {
-    use quarry::plist::{NullEntries, PlistFormat};
+    use quarry::encode::NullEntries;
+    use quarry::plist::PlistFormat;
     let value = &quarry::from_slice::<T>(bytes, Format::Plist).unwrap();
     let quarry = count(|| {
-        drop(quarry::plist::to_vec_with(value, PlistFormat::Binary, NullEntries::Skip).unwrap())
+        drop(
+            quarry::plist::to_vec_with_nulls(value, PlistFormat::Binary, NullEntries::Skip)
+                .unwrap(),
+        )
     });
     let plist = count(|| {
         let mut out = Vec::new();

@@ -55,14 +55,15 @@ fn check_toml<T: Typed>(name: &str, bytes: &[u8]) {
     let theirs: T = toml::from_str(std::str::from_utf8(bytes).unwrap())
         .unwrap_or_else(|e| panic!("{name}: toml: {e}"));
     assert!(ours == theirs, "{name}: quarry and toml disagree");
-    // The facade's direct path reads it, with no fallback to the RawValue door.
+    // The facade's direct path reads it, with no fallback to the RawValue path.
     let mut source = quarry::toml::DirectSource::new(bytes, quarry::Limits::default()).unwrap();
     let direct = T::decode_direct(&mut source)
         .ok()
         .filter(|_| source.finish().is_ok())
         .unwrap_or_else(|| panic!("{name}: the direct path fell back"));
     assert!(direct == theirs, "{name}: the direct path disagrees");
-    let encoded = quarry::toml::to_vec_with(&ours, quarry::toml::NullEntries::Skip).unwrap();
+    let encoded =
+        quarry::toml::to_vec_with_nulls(&ours, quarry::encode::NullEntries::Skip).unwrap();
     let again: T = quarry::from_slice(&encoded, Format::Toml).unwrap();
     assert!(again == theirs, "{name}: encode round trip");
 }
@@ -173,9 +174,10 @@ fn generated_plists_decode_like_the_plist_crate() {
 /// A typed value quarry writes as a binary plist (derived `Encode`, through
 /// `plist::BinaryWriter`) reads back as the same value in the plist crate and in quarry.
 fn binary_round_trip<T: Typed>(name: &str, bytes: &[u8]) {
-    use quarry::plist::{NullEntries, PlistFormat};
+    use quarry::encode::NullEntries;
+    use quarry::plist::PlistFormat;
     let value: T = quarry::from_slice(bytes, Format::Plist).unwrap();
-    let written = quarry::plist::to_vec_with(&value, PlistFormat::Binary, NullEntries::Skip)
+    let written = quarry::plist::to_vec_with_nulls(&value, PlistFormat::Binary, NullEntries::Skip)
         .unwrap_or_else(|e| panic!("{name}: {e}"));
     let theirs: T = plist::from_bytes(&written).unwrap_or_else(|e| panic!("{name}: plist: {e}"));
     assert!(

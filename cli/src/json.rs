@@ -3,15 +3,18 @@
 use std::path::Path;
 
 use quarry::decode::Path as ValuePath;
-use quarry::json::{self, Dialect, Document, Node, NodeKind};
-use quarry::TreeNode;
+use quarry::json::{self, Document, Node, NodeKind};
+use quarry::{Format, TreeNode};
 
 use crate::output::{count, encode_failure, invalid, key_label, short_string, show_each, TreeOut};
 use crate::Failure;
 
-/// The tree of `bytes` in `dialect`, with default limits.
-fn parse_tree(bytes: &[u8], dialect: Dialect) -> Result<Document<'_>, json::Error> {
-    json::parse_tree_with_dialect(bytes, quarry::Limits::default(), dialect)
+/// The tree of `bytes` in `format` (JSON or JSONC).
+fn parse_tree(bytes: &[u8], format: Format) -> Result<Document<'_>, json::Error> {
+    match format {
+        Format::Jsonc => json::parse_tree_jsonc(bytes),
+        _ => json::parse_tree(bytes),
+    }
 }
 
 /// A one-line rendering of a scalar: strings quoted and cut at 60 characters.
@@ -23,8 +26,8 @@ fn scalar(node: Node<'_, '_>) -> String {
 }
 
 /// The indented tree: line number, then `key: kind value` per node.
-pub fn tree(file: &Path, bytes: &[u8], dialect: Dialect) -> Result<String, Failure> {
-    let doc = parse_tree(bytes, dialect).map_err(invalid(file, bytes))?;
+pub fn tree(file: &Path, bytes: &[u8], format: Format) -> Result<String, Failure> {
+    let doc = parse_tree(bytes, format).map_err(invalid(file, bytes))?;
     let mut out = TreeOut::new(bytes);
     // Explicit stack of (node, depth, label); children pushed in reverse to print in order.
     let mut stack = vec![(doc.root(), 0usize, String::new())];
@@ -59,9 +62,9 @@ pub fn get(
     file: &Path,
     bytes: &[u8],
     paths: &[ValuePath],
-    dialect: Dialect,
+    format: Format,
 ) -> Result<String, Failure> {
-    let doc = parse_tree(bytes, dialect).map_err(invalid(file, bytes))?;
+    let doc = parse_tree(bytes, format).map_err(invalid(file, bytes))?;
     show_each(file, doc.root(), paths, |node| {
         let mut out = match node.kind() {
             NodeKind::String => node.as_str().unwrap_or_default().to_owned(),

@@ -68,7 +68,7 @@ fn newtype_from_value(
     let checks = field.constraints.iter().map(constraint_check);
     let refine = range_refinement(field);
     quote! {{
-        let __x = <#ty as ::quarry::Decode<#de>>::decode(#value).map_err(|__e| __e #refine)?;
+        let __x = <#ty as ::quarry::Decode<#de>>::decode_with_options(#value, __options).map_err(|__e| __e #refine)?;
         #( #checks?; )*
         ::quarry::__private::Ok(#ctor(__x))
     }}
@@ -96,7 +96,7 @@ fn decode_into_slot(
         }
     });
     quote! {
-        match <#ty as ::quarry::Decode<#de>>::decode(#value) {
+        match <#ty as ::quarry::Decode<#de>>::decode_with_options(#value, __options) {
             ::quarry::__private::Ok(__x) => {
                 #[allow(unused_mut)]
                 let mut __ok = true;
@@ -112,15 +112,16 @@ fn decode_into_slot(
     }
 }
 
-/// The value of a missing field: its default, `Decode::missing`, or `None` (required).
-fn missing_value(field: &Field, de: &Lifetime) -> TokenStream {
+/// The value of a missing field: its default, `Decode::missing_with_options` under
+/// `options` (an expression), or `None` (required).
+fn missing_value(field: &Field, options: TokenStream, de: &Lifetime) -> TokenStream {
     let ty = &field.ty;
     match &field.default {
         Some(DefaultValue::Trait) => quote!(::quarry::__private::Some(
             ::core::default::Default::default()
         )),
         Some(DefaultValue::Path(path)) => quote!(::quarry::__private::Some(#path())),
-        None => quote!(<#ty as ::quarry::Decode<#de>>::missing()),
+        None => quote!(<#ty as ::quarry::Decode<#de>>::missing_with_options(#options)),
     }
 }
 
@@ -224,7 +225,7 @@ fn named_from_entries(
         let slot = format_ident!("__f{}", i);
         let s = format_ident!("__s{}", i);
         let name = &f.name;
-        let value = missing_value(f, de);
+        let value = missing_value(f, quote!(__options), de);
         // In a closure of its own: its temporaries are not in the frame that a recursive
         // struct keeps on the stack at every level (a debug build gives each its own
         // slot). Optimized builds inline it.
@@ -316,7 +317,7 @@ fn tuple_from_value(
             }
         });
         quote! {
-            let #v = match <#ty as ::quarry::Decode<#de>>::decode(__items.next().unwrap_or_default()) {
+            let #v = match <#ty as ::quarry::Decode<#de>>::decode_with_options(__items.next().unwrap_or_default(), __options) {
                 ::quarry::__private::Ok(__x) => {
                     #(#checks)*
                     ::quarry::__private::Some(__x)
@@ -620,7 +621,7 @@ fn named_decode_direct(fields: &[Field], deny_unknown: bool, de: &Lifetime) -> T
 /// order tried first. They `return` a fallback, so they sit in a function or closure
 /// returning `Result<Self, Fallback>`. With `tag`, the object's `{` and its first key, the
 /// internal tag, were read already, and the tag's key coming again falls back (XML's
-/// RawValue door gathers the two into a sequence, which names no variant).
+/// RawValue path gathers the two into a sequence, which names no variant).
 fn named_direct_body(
     fields: &[Field],
     ctor: &TokenStream,
@@ -685,7 +686,7 @@ fn named_direct_body(
     let finals = active.iter().map(|(i, f)| {
         let slot = format_ident!("__f{}", i);
         let v = format_ident!("__v{}", i);
-        let missing = missing_value(f, de);
+        let missing = missing_value(f, quote!(__source.decode_options()), de);
         quote! {
             let #v = match #slot {
                 ::quarry::__private::Some(__x) => __x,
@@ -766,7 +767,7 @@ fn variant_may_accept(v: &Variant, de: &Lifetime) -> TokenStream {
         Style::Tuple if v.fields.len() == 1 => {
             let ty = &v.fields[0].ty;
             // Deep enough for `Option<Box<T>>` in a newtype; a recursive type stops there.
-            quote!((__text || <#ty as ::quarry::Decode<#de>>::may_accept(__kind, 8)))
+            quote!((__text || <#ty as ::quarry::Decode<#de>>::may_accept_with_options(__kind, 8, __source.decode_options())))
         }
         Style::Tuple => quote!(__kind == ::quarry::pull::ValueKind::Array),
         Style::Named => quote!(__kind == ::quarry::pull::ValueKind::Object),
@@ -779,7 +780,7 @@ fn may_accept_fn(c: &Container, de: &Lifetime) -> TokenStream {
         Data::Struct(Style::Named, _) => quote!(__kind == ::quarry::pull::ValueKind::Object),
         Data::Struct(Style::Tuple, fields) if fields.len() == 1 && !fields[0].skip => {
             let ty = &fields[0].ty;
-            quote!(__depth == 0 || <#ty as ::quarry::Decode<#de>>::may_accept(__kind, __depth - 1))
+            quote!(__depth == 0 || <#ty as ::quarry::Decode<#de>>::may_accept_with_options(__kind, __depth - 1, __options))
         }
         Data::Struct(Style::Tuple, _) => quote!(__kind == ::quarry::pull::ValueKind::Array),
         Data::Struct(Style::Unit, _) => quote!(__kind == ::quarry::pull::ValueKind::Null),
@@ -800,7 +801,12 @@ fn may_accept_fn(c: &Container, de: &Lifetime) -> TokenStream {
     quote! {
         #[inline]
         fn may_accept(__kind: ::quarry::pull::ValueKind, __depth: u32) -> bool {
-            let _ = (__kind, __depth);
+            <Self as ::quarry::Decode<#de>>::may_accept_with_options(__kind, __depth, ::quarry::decode::DecodeOptions::STRICT)
+        }
+
+        #[inline]
+        fn may_accept_with_options(__kind: ::quarry::pull::ValueKind, __depth: u32, __options: ::quarry::decode::DecodeOptions) -> bool {
+            let _ = (__kind, __depth, __options);
             #body
         }
     }
@@ -1227,6 +1233,10 @@ pub fn expand(c: &Container) -> TokenStream {
         #[automatically_derived]
         impl #impl_generics ::quarry::Decode<#de> for #ident #ty_generics #where_clause {
             fn decode(__value: ::quarry::RawValue<#de>) -> ::quarry::__private::Result<Self, ::quarry::DecodeErrors> {
+                <Self as ::quarry::Decode<#de>>::decode_with_options(__value, ::quarry::decode::DecodeOptions::STRICT)
+            }
+            fn decode_with_options(__value: ::quarry::RawValue<#de>, __options: ::quarry::decode::DecodeOptions) -> ::quarry::__private::Result<Self, ::quarry::DecodeErrors> {
+                let _ = __options;
                 #nested
                 #body
             }

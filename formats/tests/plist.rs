@@ -9,7 +9,7 @@ use proptest::prelude::*;
 use quarry_formats::plist::{self, ErrorKind, Integer, NodeKind, PlistFormat};
 use quarry_formats::{Limits, TreeNode};
 use quarry_raw_value::{
-    Date, Datetime, Decode, Fallback, Offset, Path, PullSource, RawValue, Text, Time,
+    Date, Datetime, Decode, Fallback, Offset, Path, PullSource, RawValue, TextRef, Time,
 };
 use support::{map, pull, s, t, without_odd_entries};
 
@@ -410,12 +410,12 @@ fn binary_direct_source_reads_what_the_raw_value_door_reads() {
     source.begin_object().unwrap();
     assert!(matches!(
         source.next_key(true),
-        Ok(Some(Text::Borrowed("a")))
+        Ok(Some(TextRef::Borrowed("a")))
     ));
-    assert!(matches!(source.read_str(), Ok(Text::Borrowed("xyz"))));
+    assert!(matches!(source.read_str(), Ok(TextRef::Borrowed("xyz"))));
     assert!(matches!(
         source.next_key(false),
-        Ok(Some(Text::Decoded("é")))
+        Ok(Some(TextRef::Decoded("é")))
     ));
     assert_eq!(source.read_u64(), Ok(300));
     // Wrong reads fall back: data is not a string, a plist has no null.
@@ -594,7 +594,7 @@ fn binary_direct_source_peeks_the_kind_from_the_marker_and_reads_check_the_rest(
 #[test]
 fn binary_direct_source_typed_reads_take_their_own_kinds_and_fall_back_on_the_rest() {
     // Each typed read tells its kind by the marker first; every object of every kind is
-    // read by every typed read, and what it returns is what the RawValue door read.
+    // read by every typed read, and what it returns is what the RawValue path read.
     let mut wide = vec![0x14];
     wide.extend_from_slice(&u128::from(u64::MAX).to_be_bytes());
     let items: Vec<Vec<u8>> = vec![
@@ -637,7 +637,7 @@ fn binary_direct_source_typed_reads_take_their_own_kinds_and_fall_back_on_the_re
         source
     };
     for i in 0..usize::from(count) {
-        // What the RawValue door read (every item but the bad ASCII string) is the oracle.
+        // What the RawValue path read (every item but the bad ASCII string) is the oracle.
         let raw = RawValue::decode_direct(&mut at(i)).ok();
         let ok = |kind: bool| if kind { "ok" } else { "fallback" };
         let want_bool = match raw {
@@ -669,7 +669,7 @@ fn binary_direct_source_typed_reads_take_their_own_kinds_and_fall_back_on_the_re
         };
         assert_eq!(at(i).read_string(), want_str, "item {i}: read_string");
         let is_seq = matches!(raw, Some(RawValue::Seq(_)));
-        // A UID reads as a one-entry map through the RawValue door; it is no dict.
+        // A UID reads as a one-entry map through the RawValue path; it is no dict.
         let is_uid = objects[i + 1][0] >> 4 == 0x8;
         let is_map = matches!(raw, Some(RawValue::Map(_))) && !is_uid;
         assert_eq!(
@@ -1255,7 +1255,9 @@ fn null_entries_can_be_skipped() {
     let expected = map(vec![("b", RawValue::Int(1)), ("c", RawValue::Map(vec![]))]);
     let openstep_expected = map(vec![("b", t("1")), ("c", RawValue::Map(vec![]))]);
     for format in [PlistFormat::Xml, PlistFormat::Binary, PlistFormat::OpenStep] {
-        let bytes = plist::to_vec_with(&value, format, plist::NullEntries::Skip).unwrap();
+        let bytes =
+            plist::to_vec_with_nulls(&value, format, quarry_formats::common::NullEntries::Skip)
+                .unwrap();
         let back = plist::parse(&bytes).unwrap();
         if format == PlistFormat::OpenStep {
             assert_eq!(
@@ -1267,17 +1269,34 @@ fn null_entries_can_be_skipped() {
         } else {
             assert_eq!(back, expected, "{}", String::from_utf8_lossy(&bytes));
         }
-        let err = plist::to_vec_with(&value, format, plist::NullEntries::Reject).unwrap_err();
+        let err =
+            plist::to_vec_with_nulls(&value, format, quarry_formats::common::NullEntries::Reject)
+                .unwrap_err();
         assert_eq!(err.to_string(), "a: a property list cannot represent null");
         let in_array = RawValue::Seq(vec![RawValue::Null]);
-        assert!(plist::to_vec_with(&in_array, format, plist::NullEntries::Skip).is_err());
+        assert!(plist::to_vec_with_nulls(
+            &in_array,
+            format,
+            quarry_formats::common::NullEntries::Skip
+        )
+        .is_err());
     }
     // The binary writer leaves no object of a skipped entry behind.
     assert_eq!(
-        plist::to_vec_with(&value, PlistFormat::Binary, plist::NullEntries::Skip).unwrap(),
+        plist::to_vec_with_nulls(
+            &value,
+            PlistFormat::Binary,
+            quarry_formats::common::NullEntries::Skip
+        )
+        .unwrap(),
         plist::to_vec_binary(&expected).unwrap()
     );
-    let xml = plist::to_vec_with(&value, PlistFormat::Xml, plist::NullEntries::Skip).unwrap();
+    let xml = plist::to_vec_with_nulls(
+        &value,
+        PlistFormat::Xml,
+        quarry_formats::common::NullEntries::Skip,
+    )
+    .unwrap();
     assert!(String::from_utf8(xml)
         .unwrap()
         .contains("<key>c</key>\n\t<dict/>\n"));
@@ -1303,7 +1322,7 @@ fn allocations_are_per_container_not_per_value() {
         // One exact Vec per container (1001), plus the builder's stacks growing.
         assert!(
             raw <= 1001 + 40,
-            "{form}: {raw} allocations for the RawValue door"
+            "{form}: {raw} allocations for the RawValue path"
         );
         assert_eq!(parsed, value);
         let ((), check) = support::counting::count(|| plist::check(bytes).unwrap());
@@ -1313,7 +1332,7 @@ fn allocations_are_per_container_not_per_value() {
             tree <= 1001 + 60,
             "{form}: {tree} allocations for the tree door"
         );
-        println!("{form}: RawValue door {raw}, validator {check}, tree {tree} allocations");
+        println!("{form}: RawValue path {raw}, validator {check}, tree {tree} allocations");
     }
 }
 

@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use proptest::prelude::*;
 use quarry_formats::toml::{self, ErrorKind, NodeKind, StringKind, TableKind};
 use quarry_formats::{Limits, TreeNode};
-use quarry_raw_value::{Datetime, Decode, Fallback, Path, PullSource, RawValue, Text};
+use quarry_raw_value::{Datetime, Decode, Fallback, Path, PullSource, RawValue, TextRef};
 use support::{map, pull, without_odd_entries};
 
 fn err(input: &str) -> (String, usize, usize) {
@@ -286,7 +286,8 @@ fn writer_refuses_what_toml_cannot_hold_and_names_the_path() {
     )]);
     let e = toml::to_string(&value).unwrap_err();
     assert_eq!(e.to_string(), "a.gone: TOML cannot represent null");
-    let skipped = toml::to_vec_with(&value, toml::NullEntries::Skip).unwrap();
+    let skipped =
+        toml::to_vec_with_nulls(&value, quarry_formats::common::NullEntries::Skip).unwrap();
     assert_eq!(skipped, b"[a]\nx = 1\n");
 }
 
@@ -563,14 +564,14 @@ fn direct_source_borrows_keys_and_strings_unless_unescaped() {
     source.begin_object().unwrap();
     assert!(matches!(
         source.next_key(true),
-        Ok(Some(Text::Borrowed("a")))
+        Ok(Some(TextRef::Borrowed("a")))
     ));
-    assert!(matches!(source.read_str(), Ok(Text::Borrowed("x"))));
+    assert!(matches!(source.read_str(), Ok(TextRef::Borrowed("x"))));
     assert!(matches!(
         source.next_key(false),
-        Ok(Some(Text::Decoded("b")))
+        Ok(Some(TextRef::Decoded("b")))
     ));
-    assert!(matches!(source.read_str(), Ok(Text::Decoded("y"))));
+    assert!(matches!(source.read_str(), Ok(TextRef::Decoded("y"))));
     assert!(matches!(source.next_key(false), Ok(None)));
     assert!(source.finish().is_ok());
     // A string decoded from escapes is handed over as the String the lexer made.
@@ -621,7 +622,7 @@ fn direct_source_falls_back_on_errors_and_limits() {
 }
 
 /// Every toml-test 1.0 case through the direct source: a valid document reads as the
-/// RawValue door reads it (or falls back), an invalid one always falls back.
+/// RawValue path reads it (or falls back), an invalid one always falls back.
 #[test]
 fn direct_source_agrees_with_the_raw_value_door_on_toml_test() {
     let dir =

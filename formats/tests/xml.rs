@@ -9,6 +9,7 @@ use std::borrow::Cow;
 use proptest::prelude::*;
 use quarry_formats::common::{Limits, Span, TreeNode};
 use quarry_formats::xml::*;
+use quarry_raw_value::pull::TextRef;
 use quarry_raw_value::{Path, PullSource, RawValue};
 use support::{map, t as text};
 
@@ -785,16 +786,16 @@ fn a_builder_of_ones_own_sees_every_event() {
         fn end_element(&mut self, _: Span) {
             self.0.push("end".into());
         }
-        fn text(&mut self, text: Text<'a, '_>, _: Span) {
+        fn text(&mut self, text: TextRef<'a, '_>, _: Span) {
             self.0.push(format!("text {}", text.as_str()));
         }
-        fn cdata(&mut self, text: Text<'a, '_>, _: Span) {
+        fn cdata(&mut self, text: TextRef<'a, '_>, _: Span) {
             self.0.push(format!("cdata {}", text.as_str()));
         }
-        fn comment(&mut self, text: Text<'a, '_>, _: Span) {
+        fn comment(&mut self, text: TextRef<'a, '_>, _: Span) {
             self.0.push(format!("comment {}", text.as_str()));
         }
-        fn processing_instruction(&mut self, t: Text<'a, '_>, d: Text<'a, '_>, _: Span) {
+        fn processing_instruction(&mut self, t: TextRef<'a, '_>, d: TextRef<'a, '_>, _: Span) {
             self.0.push(format!("pi {} {}", t.as_str(), d.as_str()));
         }
     }
@@ -905,14 +906,22 @@ fn namespace_processing_can_be_turned_off() {
     let input = b"<a:b:c xmlns:a='' :x='1'><?p:i?></a:b:c>";
     assert_eq!(kind(input), ErrorKind::InvalidName);
     let options = Options::default().with_namespaces(false);
-    let doc = parse_tree_with_options(input, options).unwrap();
+    let doc = parse_tree_with_options(input, &options).unwrap();
     let root = doc.root_element();
     assert_eq!(
         (root.tag_name(), root.prefix(), root.namespace()),
         ("a:b:c", None, None)
     );
     assert_eq!(root.attribute(":x"), Some("1"));
-    parse_with_options(input, &mut (), options).unwrap();
+    parse_with(input, &mut (), options).unwrap();
+    // The RawValue path takes the same options.
+    assert_eq!(
+        parse_with_options(input, &options).unwrap(),
+        map(vec![(
+            "a:b:c",
+            map(vec![("@xmlns:a", text("")), ("@:x", text("1"))])
+        )])
+    );
 }
 
 /// Found by the xml fuzz target: a PI whose target starts with `xml` (here `xmlN`) was

@@ -1,5 +1,5 @@
 //! YAML through the public API: both doors, limits, errors, the emitter; and the direct
-//! path (`yaml::DirectSource`), which reads what the RawValue door reads, or falls back.
+//! path (`yaml::DirectSource`), which reads what the RawValue path reads, or falls back.
 #![cfg(feature = "yaml")]
 
 mod support;
@@ -12,7 +12,7 @@ use proptest::prelude::*;
 use quarry_formats::common::{Tree, TreeNode};
 use quarry_formats::yaml::{self, *};
 use quarry_formats::Limits;
-use quarry_raw_value::{Decode, Fallback, PullSource, RawValue, Text, ValueKind};
+use quarry_raw_value::{Decode, Fallback, PullSource, RawValue, TextRef, ValueKind};
 use support::{map, pull, s, without_odd_entries};
 
 /// Reads `input` whole through the direct source; `None` when it falls back.
@@ -123,7 +123,7 @@ fn direct_source_resolves_plain_scalars_by_the_core_schema() {
     let mut source = direct("- five\n- 18446744073709551615\n- 3\n- null\n");
     source.begin_array().unwrap();
     source.next_item(true).unwrap();
-    assert_eq!(source.read_str(), Ok(Text::Borrowed("five")));
+    assert_eq!(source.read_str(), Ok(TextRef::Borrowed("five")));
     source.next_item(false).unwrap();
     assert_eq!(source.read_u64(), Ok(u64::MAX));
     // A plain number is no string, and `null` no string either.
@@ -137,13 +137,16 @@ fn direct_source_resolves_plain_scalars_by_the_core_schema() {
 fn direct_source_borrows_keys_and_strings_unless_rewritten() {
     let mut source = direct("plain: \"a\\tb\"\n\"esc\\u0061ped\": ok\nfolded\n  key: v\n");
     source.begin_object().unwrap();
-    assert_eq!(source.next_key(true), Ok(Some(Text::Borrowed("plain"))));
-    assert_eq!(source.read_str(), Ok(Text::Decoded("a\tb")));
-    assert_eq!(source.next_key(false), Ok(Some(Text::Decoded("escaped"))));
-    assert_eq!(source.read_str(), Ok(Text::Borrowed("ok")));
+    assert_eq!(source.next_key(true), Ok(Some(TextRef::Borrowed("plain"))));
+    assert_eq!(source.read_str(), Ok(TextRef::Decoded("a\tb")));
+    assert_eq!(
+        source.next_key(false),
+        Ok(Some(TextRef::Decoded("escaped")))
+    );
+    assert_eq!(source.read_str(), Ok(TextRef::Borrowed("ok")));
 }
 
-/// Whatever the RawValue door gives a meaning of its own falls back.
+/// Whatever the RawValue path gives a meaning of its own falls back.
 #[test]
 fn direct_source_falls_back_on_what_the_raw_value_door_resolves() {
     for input in [
@@ -218,7 +221,7 @@ fn suite_inputs() -> Vec<PathBuf> {
     out
 }
 
-/// Every yaml-test-suite case through the direct source: what the RawValue door reads,
+/// Every yaml-test-suite case through the direct source: what the RawValue path reads,
 /// the direct source reads the same (or falls back); what it rejects always falls back.
 #[test]
 fn direct_source_agrees_with_the_raw_value_door_on_yaml_test_suite() {

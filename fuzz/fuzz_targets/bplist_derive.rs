@@ -4,7 +4,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use quarry::plist::{DirectSource, NullEntries, PlistFormat};
+use quarry::encode::NullEntries;
+use quarry::plist::{DirectSource, PlistFormat};
 use quarry::{Decode, Format, Limits, RawValue};
 
 #[derive(quarry::Decode, Debug, PartialEq)]
@@ -43,7 +44,7 @@ fuzz_target!(|data: &[u8]| {
         let Ok(value) = quarry::json::parse(data) else {
             return;
         };
-        let Ok(bytes) = quarry::plist::to_vec_with(&value, PlistFormat::Binary, NullEntries::Skip)
+        let Ok(bytes) = quarry::plist::to_vec_with_nulls(&value, PlistFormat::Binary, NullEntries::Skip)
         else {
             return;
         };
@@ -58,10 +59,10 @@ fuzz_target!(|data: &[u8]| {
             .is_none_or(|mut s| RawValue::decode_direct(&mut s).is_err()));
         return;
     };
-    // Any value reads whole through the direct source as the RawValue door reads it.
+    // Any value reads whole through the direct source as the RawValue path reads it.
     let mut source = DirectSource::new(file, Limits::default()).unwrap();
     // (Compared as text: NaN is not equal to itself.)
-    let direct = RawValue::decode_direct(&mut source).expect("the RawValue door read it");
+    let direct = RawValue::decode_direct(&mut source).expect("the RawValue path read it");
     assert_eq!(format!("{direct:?}"), format!("{raw:?}"));
     let via_raw = Config::decode(raw);
     let mut source = DirectSource::new(file, Limits::default()).unwrap();

@@ -1,6 +1,6 @@
 //! The struct door on TOML: a derived type decodes the same through the direct path
 //! (`toml::DirectSource`) and through RawValue, and any document read whole through the
-//! direct source equals the RawValue door's value (or the source fell back).
+//! direct source equals the RawValue path's value (or the source fell back).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

@@ -6,7 +6,7 @@
 use libfuzzer_sys::fuzz_target;
 use quarry::{Decode, Format};
 use quarry::pull::PullSource;
-use quarry_raw_value::with_xml_sequences;
+use quarry_raw_value::DecodeOptions;
 
 #[path = "common/enums.rs"]
 mod enums;
@@ -68,12 +68,14 @@ enum Mode {
 }
 
 fuzz_target!(|data: &[u8]| {
-    with_xml_sequences(|| {
-        let raw = quarry::xml::parse_root(data).map(|(_, root)| Config::decode(root));
+    // The source reports XML's rule for sequences; the RawValue path is given it.
+    {
+        let raw = quarry::xml::parse_root(data)
+            .map(|(_, root)| Config::decode_with_options(root, DecodeOptions::XML));
         if let Ok(mut source) = quarry::xml::DirectSource::new(data, quarry::Limits::default()) {
             assert!(
                 raw.is_ok(),
-                "the tape parsed what the RawValue door rejects"
+                "the tape parsed what the RawValue path rejects"
             );
             if let Ok(direct) = Config::decode_direct(&mut source) {
                 assert!(source.finish().is_ok());
@@ -87,16 +89,14 @@ fuzz_target!(|data: &[u8]| {
         } else {
             assert!(
                 raw.is_err(),
-                "the tape rejected what the RawValue door parses"
+                "the tape rejected what the RawValue path parses"
             );
         }
-    });
+    }
     let facade = quarry::from_slice::<Config>(data, Format::Xml);
-    let raw = with_xml_sequences(|| {
-        quarry::xml::parse_root(data)
-            .ok()
-            .and_then(|(_, root)| Config::decode(root).ok())
-    });
+    let raw = quarry::xml::parse_root(data)
+        .ok()
+        .and_then(|(_, root)| Config::decode_with_options(root, DecodeOptions::XML).ok());
     // (Compared as text: a NaN field is not equal to itself.)
     assert_eq!(format!("{:?}", facade.ok()), format!("{raw:?}"));
 });

@@ -1,5 +1,5 @@
 //! The YAML parser through both doors and the validator: no panic, the three agree on
-//! every verdict (the RawValue door may also refuse what only it cannot hold), the tree
+//! every verdict (the RawValue path may also refuse what only it cannot hold), the tree
 //! converts to the same RawValues, and whatever parses writes back (block and flow) to
 //! the same values.
 #![no_main]
@@ -39,10 +39,10 @@ fuzz_target!(|data: &[u8]| {
                 e.kind(),
                 ErrorKind::ComplexKey | ErrorKind::InvalidTaggedScalar(_) | ErrorKind::InvalidMerge
             ),
-            "only the RawValue door rejects: {e}"
+            "only the RawValue path rejects: {e}"
         ),
         (Err(a), Err(b)) => {
-            // The RawValue door may stop earlier, at something only it cannot hold.
+            // The RawValue path may stop earlier, at something only it cannot hold.
             if !matches!(
                 a.kind(),
                 ErrorKind::ComplexKey | ErrorKind::InvalidTaggedScalar(_) | ErrorKind::InvalidMerge

@@ -2,7 +2,7 @@ use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasher, Hash};
 
-use crate::pull::{cow_into_string, Fallback, PullSource, Text, ValueKind};
+use crate::pull::{cow_into_string, Fallback, PullSource, TextRef, ValueKind};
 use crate::shape::Shape;
 use crate::{DecodeErrorKind, DecodeErrors, RawValue};
 
@@ -16,10 +16,30 @@ pub trait Decode<'de>: Sized {
     /// Builds `Self` from `value`.
     fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors>;
 
+    /// Builds `Self` from `value` under `options`: what the value's format cannot mark
+    /// (see [`DecodeOptions`]). The default ignores them and calls
+    /// [`decode`](Decode::decode); a type that holds other decoded values (std's
+    /// containers, derived types) passes them on to each, so implement this too in a
+    /// wrapper of your own.
+    fn decode_with_options(
+        value: RawValue<'de>,
+        options: DecodeOptions,
+    ) -> Result<Self, DecodeErrors> {
+        let _ = options;
+        Self::decode(value)
+    }
+
     /// The value to use when a struct field of this type is absent from the input;
     /// `None` means the field is required. `Option<T>` answers `Some(None)`.
     fn missing() -> Option<Self> {
         None
+    }
+
+    /// [`missing`](Decode::missing) under `options`: under XML's rule for sequences a
+    /// `Vec` answers an empty one. The default ignores them.
+    fn missing_with_options(options: DecodeOptions) -> Option<Self> {
+        let _ = options;
+        Self::missing()
     }
 
     /// Decodes `Self` straight from a format's bytes through a [`PullSource`] (the direct
@@ -30,7 +50,7 @@ pub trait Decode<'de>: Sized {
     /// a value that [`Decode::decode`] would not produce.
     fn decode_direct<S: PullSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
         let raw = source.read_raw()?;
-        Self::decode(raw).map_err(|_| Fallback)
+        Self::decode_with_options(raw, source.decode_options()).map_err(|_| Fallback)
     }
 
     /// What `Self` accepts, as data (see [`Shape`]). Derived types describe their
@@ -54,6 +74,57 @@ pub trait Decode<'de>: Sized {
     fn may_accept(kind: ValueKind, depth: u32) -> bool {
         let _ = (kind, depth);
         true
+    }
+
+    /// [`may_accept`](Decode::may_accept) under `options` (the source's
+    /// [`PullSource::decode_options`]): under XML's rule for sequences a `Vec` may
+    /// accept whatever one item may. The default ignores them.
+    #[inline]
+    fn may_accept_with_options(kind: ValueKind, depth: u32, options: DecodeOptions) -> bool {
+        let _ = options;
+        Self::may_accept(kind, depth)
+    }
+}
+
+/// How a decode reads what the document's format cannot mark. XML cannot tell a single
+/// child element from a list of one, nor a missing list from an empty one, so its
+/// documents decode under [`DecodeOptions::XML`]; JSON, YAML, TOML and plists mark their
+/// sequences and decode under [`DecodeOptions::STRICT`] (the default).
+///
+/// The RawValue path takes them as an argument ([`Decode::decode_with_options`]); the
+/// direct path from its source ([`PullSource::decode_options`]: XML's `DirectSource`
+/// answers [`DecodeOptions::XML`]).
+///
+/// ```
+/// use quarry_raw_value::{Decode, DecodeOptions, RawValue};
+///
+/// let one = || RawValue::Text("80".into());
+/// assert!(Vec::<u16>::decode(one()).is_err());
+/// assert_eq!(Vec::<u16>::decode_with_options(one(), DecodeOptions::XML).unwrap(), [80]);
+/// assert_eq!(Vec::<u16>::missing_with_options(DecodeOptions::XML), Some(vec![]));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct DecodeOptions {
+    xml_sequences: bool,
+}
+
+impl DecodeOptions {
+    /// A sequence is a sequence, and a `Vec` field is required: JSON, YAML, TOML and
+    /// plists.
+    pub const STRICT: DecodeOptions = DecodeOptions {
+        xml_sequences: false,
+    };
+
+    /// XML's rule for sequences: a `Vec<T>` takes a single value (one child element) as
+    /// a one-element sequence, and an absent field as empty.
+    pub const XML: DecodeOptions = DecodeOptions {
+        xml_sequences: true,
+    };
+
+    /// Whether XML's rule for sequences applies.
+    #[inline]
+    pub const fn xml_sequences(self) -> bool {
+        self.xml_sequences
     }
 }
 
@@ -332,8 +403,8 @@ impl<'de> Decode<'de> for &'de str {
     #[inline]
     fn decode_direct<S: PullSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
         match source.read_str()? {
-            Text::Borrowed(s) => Ok(s),
-            Text::Decoded(_) => Err(Fallback),
+            TextRef::Borrowed(s) => Ok(s),
+            TextRef::Decoded(_) => Err(Fallback),
         }
     }
 
@@ -385,9 +456,16 @@ impl<'de> Decode<'de> for std::path::PathBuf {
 
 impl<'de, T: Decode<'de>> Decode<'de> for Option<T> {
     fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors> {
+        Self::decode_with_options(value, DecodeOptions::STRICT)
+    }
+
+    fn decode_with_options(
+        value: RawValue<'de>,
+        options: DecodeOptions,
+    ) -> Result<Self, DecodeErrors> {
         match value {
             RawValue::Null => Ok(None),
-            other => T::decode(other).map(Some),
+            other => T::decode_with_options(other, options).map(Some),
         }
     }
 
@@ -410,7 +488,14 @@ impl<'de, T: Decode<'de>> Decode<'de> for Option<T> {
 
     #[inline]
     fn may_accept(kind: ValueKind, depth: u32) -> bool {
-        depth == 0 || kind == ValueKind::Null || T::may_accept(kind, depth - 1)
+        Self::may_accept_with_options(kind, depth, DecodeOptions::STRICT)
+    }
+
+    #[inline]
+    fn may_accept_with_options(kind: ValueKind, depth: u32, options: DecodeOptions) -> bool {
+        depth == 0
+            || kind == ValueKind::Null
+            || T::may_accept_with_options(kind, depth - 1, options)
     }
 }
 
@@ -419,8 +504,19 @@ impl<'de, T: Decode<'de>> Decode<'de> for Box<T> {
         T::decode(value).map(Box::new)
     }
 
+    fn decode_with_options(
+        value: RawValue<'de>,
+        options: DecodeOptions,
+    ) -> Result<Self, DecodeErrors> {
+        T::decode_with_options(value, options).map(Box::new)
+    }
+
     fn missing() -> Option<Self> {
         T::missing().map(Box::new)
+    }
+
+    fn missing_with_options(options: DecodeOptions) -> Option<Self> {
+        T::missing_with_options(options).map(Box::new)
     }
 
     fn decode_direct<S: PullSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
@@ -435,14 +531,22 @@ impl<'de, T: Decode<'de>> Decode<'de> for Box<T> {
     fn may_accept(kind: ValueKind, depth: u32) -> bool {
         depth == 0 || T::may_accept(kind, depth - 1)
     }
+
+    #[inline]
+    fn may_accept_with_options(kind: ValueKind, depth: u32, options: DecodeOptions) -> bool {
+        depth == 0 || T::may_accept_with_options(kind, depth - 1, options)
+    }
 }
 
 /// Decodes every item, collecting the errors of all of them.
-fn decode_items<'de, T: Decode<'de>>(items: Vec<RawValue<'de>>) -> Result<Vec<T>, DecodeErrors> {
+fn decode_items<'de, T: Decode<'de>>(
+    items: Vec<RawValue<'de>>,
+    options: DecodeOptions,
+) -> Result<Vec<T>, DecodeErrors> {
     let mut out = Vec::with_capacity(items.len());
     let mut errors: Option<DecodeErrors> = None;
     for (i, item) in items.into_iter().enumerate() {
-        match T::decode(item) {
+        match T::decode_with_options(item, options) {
             Ok(v) if errors.is_none() => out.push(v),
             Ok(_) => {}
             Err(e) => DecodeErrors::accumulate(&mut errors, e.at_index(i)),
@@ -452,29 +556,6 @@ fn decode_items<'de, T: Decode<'de>>(items: Vec<RawValue<'de>>) -> Result<Vec<T>
         None => Ok(out),
         Some(e) => Err(e),
     }
-}
-
-thread_local! {
-    static XML_SEQUENCES: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Runs `decode` under XML's rule for sequences, which XML cannot mark: a `Vec<T>` then
-/// takes a single value (one child element) as a one-element sequence, and an absent
-/// field as empty. The facade decodes XML documents this way; JSON, YAML, TOML and
-/// plists keep the strict rule (a sequence is a sequence, and a `Vec` field is required).
-pub fn with_xml_sequences<R>(decode: impl FnOnce() -> R) -> R {
-    struct Restore(bool);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            XML_SEQUENCES.with(|rule| rule.set(self.0));
-        }
-    }
-    let _restore = Restore(XML_SEQUENCES.with(|rule| rule.replace(true)));
-    decode()
-}
-
-pub(crate) fn xml_sequences() -> bool {
-    XML_SEQUENCES.with(std::cell::Cell::get)
 }
 
 /// How many items a list of unknown length first allocates room for: 128 bytes of them,
@@ -505,22 +586,29 @@ const fn max_preallocation<T>() -> usize {
 
 impl<'de, T: Decode<'de>> Decode<'de> for Vec<T> {
     fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors> {
+        Self::decode_with_options(value, DecodeOptions::STRICT)
+    }
+
+    fn decode_with_options(
+        value: RawValue<'de>,
+        options: DecodeOptions,
+    ) -> Result<Self, DecodeErrors> {
         match value {
-            RawValue::Seq(items) => decode_items(items),
-            other if xml_sequences() => T::decode(other)
+            RawValue::Seq(items) => decode_items(items, options),
+            other if options.xml_sequences() => T::decode_with_options(other, options)
                 .map(|item| vec![item])
                 .map_err(|e| e.at_index(0)),
             other => Err(DecodeErrors::invalid_type("sequence", &other)),
         }
     }
 
-    fn missing() -> Option<Self> {
-        xml_sequences().then(Vec::new)
+    fn missing_with_options(options: DecodeOptions) -> Option<Self> {
+        options.xml_sequences().then(Vec::new)
     }
 
     fn decode_direct<S: PullSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
         // XML's rule, as in `decode`: any value but a sequence is a one-element one.
-        if xml_sequences() && source.peek_token()? != ValueKind::Array {
+        if source.decode_options().xml_sequences() && source.peek_token()? != ValueKind::Array {
             return T::decode_direct(source).map(|item| vec![item]);
         }
         source.begin_array()?;
@@ -540,20 +628,32 @@ impl<'de, T: Decode<'de>> Decode<'de> for Vec<T> {
         Shape::Seq(T::shape)
     }
 
-    /// An array; under XML's rule, anything one item may be.
     #[inline]
     fn may_accept(kind: ValueKind, depth: u32) -> bool {
+        Self::may_accept_with_options(kind, depth, DecodeOptions::STRICT)
+    }
+
+    /// An array; under XML's rule, anything one item may be.
+    #[inline]
+    fn may_accept_with_options(kind: ValueKind, depth: u32, options: DecodeOptions) -> bool {
         depth == 0
             || kind == ValueKind::Array
-            || (xml_sequences() && T::may_accept(kind, depth - 1))
+            || (options.xml_sequences() && T::may_accept_with_options(kind, depth - 1, options))
     }
 }
 
 impl<'de, T: Decode<'de>, const N: usize> Decode<'de> for [T; N] {
     fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors> {
+        Self::decode_with_options(value, DecodeOptions::STRICT)
+    }
+
+    fn decode_with_options(
+        value: RawValue<'de>,
+        options: DecodeOptions,
+    ) -> Result<Self, DecodeErrors> {
         match value {
             RawValue::Seq(items) if items.len() == N => {
-                let items = decode_items::<T>(items)?;
+                let items = decode_items::<T>(items, options)?;
                 Ok(items
                     .try_into()
                     .unwrap_or_else(|_| unreachable!("length checked above")))
@@ -584,6 +684,10 @@ macro_rules! decode_tuple {
     ($len:literal => $($name:ident $index:tt),+) => {
         impl<'de, $($name: Decode<'de>),+> Decode<'de> for ($($name,)+) {
             fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors> {
+                Self::decode_with_options(value, DecodeOptions::STRICT)
+            }
+
+            fn decode_with_options(value: RawValue<'de>, options: DecodeOptions) -> Result<Self, DecodeErrors> {
                 let items = match value {
                     RawValue::Seq(items) if items.len() == $len => items,
                     other => return Err(DecodeErrors::invalid_type(concat!("sequence of ", $len), &other)),
@@ -591,7 +695,7 @@ macro_rules! decode_tuple {
                 let mut items = items.into_iter();
                 let mut errors: Option<DecodeErrors> = None;
                 let tuple = ($(
-                    match $name::decode(items.next().unwrap_or_default()) {
+                    match $name::decode_with_options(items.next().unwrap_or_default(), options) {
                         Ok(v) => Some(v),
                         Err(e) => {
                             DecodeErrors::accumulate(&mut errors, e.at_index($index));
@@ -676,6 +780,7 @@ impl<'de> DecodeKey<'de> for bool {
 /// Decodes map entries into `insert`, rejecting duplicate keys and collecting every error.
 fn decode_entries<'de, K, V>(
     value: RawValue<'de>,
+    options: DecodeOptions,
     mut insert: impl FnMut(K, V) -> bool,
 ) -> Result<(), DecodeErrors>
 where
@@ -689,7 +794,7 @@ where
     let mut errors: Option<DecodeErrors> = None;
     for (key, value) in entries {
         let decoded_key = K::decode_key(key.clone());
-        let decoded_value = V::decode(value);
+        let decoded_value = V::decode_with_options(value, options);
         match (decoded_key, decoded_value) {
             (Ok(k), Ok(v)) => {
                 if !insert(k, v) {
@@ -746,12 +851,19 @@ where
     S: BuildHasher + Default,
 {
     fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors> {
+        Self::decode_with_options(value, DecodeOptions::STRICT)
+    }
+
+    fn decode_with_options(
+        value: RawValue<'de>,
+        options: DecodeOptions,
+    ) -> Result<Self, DecodeErrors> {
         let capacity = match &value {
             RawValue::Map(entries) => entries.len(),
             _ => 0,
         };
         let mut map = HashMap::with_capacity_and_hasher(capacity, S::default());
-        decode_entries(value, |k, v| map.insert(k, v).is_none())?;
+        decode_entries(value, options, |k, v| map.insert(k, v).is_none())?;
         Ok(map)
     }
 
@@ -777,8 +889,15 @@ where
     V: Decode<'de>,
 {
     fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors> {
+        Self::decode_with_options(value, DecodeOptions::STRICT)
+    }
+
+    fn decode_with_options(
+        value: RawValue<'de>,
+        options: DecodeOptions,
+    ) -> Result<Self, DecodeErrors> {
         let mut map = BTreeMap::new();
-        decode_entries(value, |k, v| map.insert(k, v).is_none())?;
+        decode_entries(value, options, |k, v| map.insert(k, v).is_none())?;
         Ok(map)
     }
 
@@ -886,16 +1005,13 @@ mod tests {
                     continue;
                 };
                 let shown = format!("{value:?}");
-                let decoded = if xml {
-                    with_xml_sequences(|| T::decode(value).is_ok())
+                let options = if xml {
+                    DecodeOptions::XML
                 } else {
-                    T::decode(value).is_ok()
+                    DecodeOptions::STRICT
                 };
-                let may = if xml {
-                    with_xml_sequences(|| T::may_accept(kind, 8))
-                } else {
-                    T::may_accept(kind, 8)
-                };
+                let decoded = T::decode_with_options(value, options).is_ok();
+                let may = T::may_accept_with_options(kind, 8, options);
                 if decoded && !may {
                     wrong.push(format!(
                         "{name} (xml: {xml}) decodes {shown} but rejects {kind:?}"

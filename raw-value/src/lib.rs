@@ -36,11 +36,11 @@ pub mod shape;
 mod value;
 
 pub use datetime::{Date, Datetime, DatetimeParseError, Offset, Time};
-pub use decode::{describe, with_xml_sequences, Decode, DecodeKey};
+pub use decode::{describe, Decode, DecodeKey, DecodeOptions};
 pub use encode::{raw_value_of, Encode, EncodeKey, Encoder, FlattenEncoder, RawValueEncoder};
 pub use error::{DecodeError, DecodeErrorKind, DecodeErrors, EncodeError, Path, Position, Segment};
 pub use nesting::{Nested, RECURSION_LIMIT};
-pub use pull::{Fallback, GuessedKey, Num, PlainKey, PlainKeys, PullSource, Text, ValueKind};
+pub use pull::{Fallback, GuessedKey, Num, PlainKey, PlainKeys, PullSource, TextRef, ValueKind};
 pub use serde_bridge::Serde;
 pub use shape::{Shape, ShapeOf};
 pub use value::RawValue;

@@ -59,23 +59,23 @@ impl ValueKind {
 /// data and attribute values, plist strings. (It is not [`RawValue::Text`], the
 /// untyped text of XML that `Decode` parses numbers from.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Text<'de, 's> {
+pub enum TextRef<'de, 's> {
     /// Exactly the input's bytes: no escape or reference was decoded.
     Borrowed(&'de str),
     /// Decoded into the reader's scratch buffer.
     Decoded(&'s str),
 }
 
-impl<'de, 's> Text<'de, 's> {
+impl<'de, 's> TextRef<'de, 's> {
     /// The text of `cow` as a reader hands it out: a borrow stays one, an owned string
     /// is kept in the reader's `scratch` buffer and lent from there.
     #[inline]
     pub fn from_cow(cow: Cow<'de, str>, scratch: &'s mut String) -> Self {
         match cow {
-            Cow::Borrowed(s) => Text::Borrowed(s),
+            Cow::Borrowed(s) => TextRef::Borrowed(s),
             Cow::Owned(s) => {
                 *scratch = s;
-                Text::Decoded(scratch)
+                TextRef::Decoded(scratch)
             }
         }
     }
@@ -84,24 +84,24 @@ impl<'de, 's> Text<'de, 's> {
     #[inline]
     pub fn as_str(&self) -> &str {
         match *self {
-            Text::Borrowed(s) | Text::Decoded(s) => s,
+            TextRef::Borrowed(s) | TextRef::Decoded(s) => s,
         }
     }
 
     /// True when the text is borrowed from the input.
     #[inline]
     pub fn is_borrowed(&self) -> bool {
-        matches!(self, Text::Borrowed(_))
+        matches!(self, TextRef::Borrowed(_))
     }
 }
 
-impl<'de> Text<'de, '_> {
+impl<'de> TextRef<'de, '_> {
     /// Keeps the borrow, or copies the decoded text.
     #[inline]
     pub fn into_cow(self) -> Cow<'de, str> {
         match self {
-            Text::Borrowed(s) => Cow::Borrowed(s),
-            Text::Decoded(s) => Cow::Owned(s.to_owned()),
+            TextRef::Borrowed(s) => Cow::Borrowed(s),
+            TextRef::Decoded(s) => Cow::Owned(s.to_owned()),
         }
     }
 }
@@ -157,7 +157,7 @@ pub fn cow_into_string(cow: Cow<'_, str>) -> String {
     }
 }
 
-impl Deref for Text<'_, '_> {
+impl Deref for TextRef<'_, '_> {
     type Target = str;
     #[inline]
     fn deref(&self) -> &str {
@@ -263,7 +263,7 @@ pub enum GuessedKey<'de, 's> {
     /// The key guessed.
     Guessed,
     /// Another key.
-    Other(Text<'de, 's>),
+    Other(TextRef<'de, 's>),
 }
 
 impl<'de, 's> GuessedKey<'de, 's> {
@@ -271,7 +271,7 @@ impl<'de, 's> GuessedKey<'de, 's> {
     /// default [`PullSource::next_key_guessed`], and a reader's own where it had to read
     /// the key after all.
     #[inline]
-    pub fn compare(key: Option<Text<'de, 's>>, guess: PlainKey<'_>) -> Self {
+    pub fn compare(key: Option<TextRef<'de, 's>>, guess: PlainKey<'_>) -> Self {
         match key {
             None => GuessedKey::End,
             Some(key) if key.as_bytes() == guess.as_bytes() => GuessedKey::Guessed,
@@ -306,6 +306,21 @@ pub trait PullSource<'de> {
     /// read from too, as XML's is: an untagged enum then passes over no newtype variant
     /// for it.
     const TYPED_STRINGS: bool = false;
+
+    /// How values read from this source decode what its format cannot mark:
+    /// [`DecodeOptions::XML`] from XML's source (a single child element may stand for a
+    /// list of one, and a missing one for an empty list),
+    /// [`DecodeOptions::STRICT`] (the default) from the others. Decoders read it where
+    /// the rule applies, and pass it to [`Decode::decode_with_options`] when they read a
+    /// value as a [`RawValue`].
+    ///
+    /// [`Decode::decode_with_options`]: crate::Decode::decode_with_options
+    /// [`DecodeOptions::XML`]: crate::DecodeOptions::XML
+    /// [`DecodeOptions::STRICT`]: crate::DecodeOptions::STRICT
+    #[inline]
+    fn decode_options(&self) -> crate::DecodeOptions {
+        crate::DecodeOptions::STRICT
+    }
 
     /// The kind of the next value (whitespace skipped); `Fallback` at the end of input.
     fn peek_token(&mut self) -> Result<ValueKind, Fallback>;
@@ -355,7 +370,7 @@ pub trait PullSource<'de> {
         }
     }
     /// Reads a string.
-    fn read_str(&mut self) -> Result<Text<'de, '_>, Fallback>;
+    fn read_str(&mut self) -> Result<TextRef<'de, '_>, Fallback>;
     /// Reads a string into a `String` of its own; a reader that already decoded it
     /// into one hands that over.
     #[inline]
@@ -374,7 +389,7 @@ pub trait PullSource<'de> {
     /// decoded it into a `String` hands that over.
     #[inline]
     fn read_cow(&mut self) -> Result<Cow<'de, str>, Fallback> {
-        self.read_str().map(Text::into_cow)
+        self.read_str().map(TextRef::into_cow)
     }
     /// Reads `[` (checking the depth limit).
     fn begin_array(&mut self) -> Result<(), Fallback>;
@@ -394,7 +409,7 @@ pub trait PullSource<'de> {
     /// A key may come twice: a JSON object may repeat one, and a TOML table that was
     /// skipped may be handed out again when a later header adds to it. A decoder
     /// decides on each key by its text, and falls back when one it reads repeats.
-    fn next_key(&mut self, first: bool) -> Result<Option<Text<'de, '_>>, Fallback>;
+    fn next_key(&mut self, first: bool) -> Result<Option<TextRef<'de, '_>>, Fallback>;
     /// [`PullSource::next_key`], told which key is likely next: [`GuessedKey::Guessed`]
     /// when it is `guess`. A reader of text compares `guess` with the input in place
     /// instead of scanning the key (JSON's does); the default reads the key and compares.

@@ -11,7 +11,7 @@ use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 use serde::ser::{SerializeMap, SerializeSeq};
 
 use crate::pull::{Fallback, PullSource};
-use crate::{Decode, DecodeErrors, RawValue};
+use crate::{Decode, DecodeErrors, DecodeOptions, RawValue};
 
 mod direct;
 
@@ -32,6 +32,13 @@ impl<'de, T: de::Deserialize<'de>> Decode<'de> for Serde<T> {
         T::deserialize(value).map(Serde)
     }
 
+    fn decode_with_options(
+        value: RawValue<'de>,
+        options: DecodeOptions,
+    ) -> Result<Self, DecodeErrors> {
+        T::deserialize(Value::new(value, options)).map(Serde)
+    }
+
     /// serde's `Deserialize` straight over the bytes (the `direct` module), falling back to the
     /// RawValue bridge on anything it does not read the bridge's way.
     fn decode_direct<S: PullSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
@@ -42,11 +49,33 @@ impl<'de, T: de::Deserialize<'de>> Decode<'de> for Serde<T> {
 macro_rules! typed_text {
     ($($method:ident => $ty:ty, $visit:ident;)*) => {$(
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DecodeErrors> {
-            match self {
+            match self.raw {
                 // XML text carries no types: parse it as the type the visitor asks for.
-                RawValue::Text(_) => visitor.$visit(<$ty>::decode(self)?),
-                other => other.deserialize_any(visitor),
+                RawValue::Text(_) => visitor.$visit(<$ty>::decode(self.raw)?),
+                _ => self.deserialize_any(visitor),
             }
+        }
+    )*};
+}
+
+/// A [`RawValue`] deserialized under [`DecodeOptions`], which it passes on to every value
+/// inside it. `RawValue` itself deserializes under [`DecodeOptions::STRICT`].
+struct Value<'de> {
+    raw: RawValue<'de>,
+    options: DecodeOptions,
+}
+
+impl<'de> Value<'de> {
+    fn new(raw: RawValue<'de>, options: DecodeOptions) -> Self {
+        Value { raw, options }
+    }
+}
+
+/// `RawValue`'s methods, each that of its [`Value`] under [`DecodeOptions::STRICT`].
+macro_rules! strict_value {
+    ($($method:ident($($arg:ident: $ty:ty),*);)*) => {$(
+        fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, DecodeErrors> {
+            Value::new(self, DecodeOptions::STRICT).$method($($arg,)* visitor)
         }
     )*};
 }
@@ -54,8 +83,30 @@ macro_rules! typed_text {
 impl<'de> de::Deserializer<'de> for RawValue<'de> {
     type Error = DecodeErrors;
 
+    strict_value! {
+        deserialize_any(); deserialize_bool(); deserialize_i8(); deserialize_i16();
+        deserialize_i32(); deserialize_i64(); deserialize_i128(); deserialize_u8();
+        deserialize_u16(); deserialize_u32(); deserialize_u64(); deserialize_u128();
+        deserialize_f32(); deserialize_f64(); deserialize_char(); deserialize_str();
+        deserialize_string(); deserialize_bytes(); deserialize_byte_buf();
+        deserialize_option(); deserialize_unit();
+        deserialize_unit_struct(name: &'static str);
+        deserialize_newtype_struct(name: &'static str);
+        deserialize_seq(); deserialize_tuple(len: usize);
+        deserialize_tuple_struct(name: &'static str, len: usize);
+        deserialize_map();
+        deserialize_struct(name: &'static str, fields: &'static [&'static str]);
+        deserialize_enum(name: &'static str, variants: &'static [&'static str]);
+        deserialize_identifier(); deserialize_ignored_any();
+    }
+}
+
+impl<'de> de::Deserializer<'de> for Value<'de> {
+    type Error = DecodeErrors;
+
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DecodeErrors> {
-        match self {
+        let options = self.options;
+        match self.raw {
             RawValue::Null => visitor.visit_unit(),
             RawValue::Bool(b) => visitor.visit_bool(b),
             RawValue::Int(i) => visitor.visit_i64(i),
@@ -82,10 +133,12 @@ impl<'de> de::Deserializer<'de> for RawValue<'de> {
             RawValue::Seq(items) => visitor.visit_seq(SeqAccess {
                 items: items.into_iter(),
                 index: 0,
+                options,
             }),
             RawValue::Map(entries) => visitor.visit_map(MapAccess {
                 entries: entries.into_iter(),
                 key: None,
+                options,
             }),
         }
     }
@@ -104,23 +157,24 @@ impl<'de> de::Deserializer<'de> for RawValue<'de> {
         deserialize_f64 => f64, visit_f64;
     }
 
-    /// A sequence; under XML's rule (see [`crate::with_xml_sequences`]) a single element,
-    /// which XML cannot tell from a list of one, is a list of one, as for derived types.
+    /// A sequence; under XML's rule ([`DecodeOptions::XML`]) a single element, which XML
+    /// cannot tell from a list of one, is a list of one, as for derived types.
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DecodeErrors> {
-        match self {
+        match self.raw {
             RawValue::Seq(_) => self.deserialize_any(visitor),
-            one if crate::decode::xml_sequences() => visitor.visit_seq(SeqAccess {
+            one if self.options.xml_sequences() => visitor.visit_seq(SeqAccess {
                 items: vec![one].into_iter(),
                 index: 0,
+                options: self.options,
             }),
-            other => other.deserialize_any(visitor),
+            _ => self.deserialize_any(visitor),
         }
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DecodeErrors> {
-        match self {
+        match self.raw {
             RawValue::Null => visitor.visit_none(),
-            other => visitor.visit_some(other),
+            _ => visitor.visit_some(self),
         }
     }
 
@@ -138,16 +192,19 @@ impl<'de> de::Deserializer<'de> for RawValue<'de> {
         _: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, DecodeErrors> {
-        match self {
+        let options = self.options;
+        match self.raw {
             RawValue::String(name) | RawValue::Text(name) => visitor.visit_enum(EnumAccess {
                 name,
                 content: None,
+                options,
             }),
             RawValue::Map(entries) if entries.len() == 1 => {
                 let (name, content) = entries.into_iter().next().unwrap_or_default();
                 visitor.visit_enum(EnumAccess {
                     name,
                     content: Some(content),
+                    options,
                 })
             }
             other => Err(DecodeErrors::invalid_type(
@@ -173,6 +230,7 @@ impl<'de> IntoDeserializer<'de, DecodeErrors> for RawValue<'de> {
 struct SeqAccess<'de> {
     items: std::vec::IntoIter<RawValue<'de>>,
     index: usize,
+    options: DecodeOptions,
 }
 
 impl<'de> de::SeqAccess<'de> for SeqAccess<'de> {
@@ -187,7 +245,7 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'de> {
         };
         let index = self.index;
         self.index += 1;
-        seed.deserialize(item)
+        seed.deserialize(Value::new(item, self.options))
             .map(Some)
             .map_err(|e| e.at_index(index))
     }
@@ -200,6 +258,7 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'de> {
 struct MapAccess<'de> {
     entries: std::vec::IntoIter<(Cow<'de, str>, RawValue<'de>)>,
     key: Option<(Cow<'de, str>, RawValue<'de>)>,
+    options: DecodeOptions,
 }
 
 impl<'de> de::MapAccess<'de> for MapAccess<'de> {
@@ -228,7 +287,8 @@ impl<'de> de::MapAccess<'de> for MapAccess<'de> {
             .key
             .take()
             .ok_or_else(|| DecodeErrors::custom("a map value without its key"))?;
-        seed.deserialize(value).map_err(|e| e.at_key(&key))
+        seed.deserialize(Value::new(value, self.options))
+            .map_err(|e| e.at_key(&key))
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -239,6 +299,7 @@ impl<'de> de::MapAccess<'de> for MapAccess<'de> {
 struct EnumAccess<'de> {
     name: Cow<'de, str>,
     content: Option<RawValue<'de>>,
+    options: DecodeOptions,
 }
 
 impl<'de> de::EnumAccess<'de> for EnumAccess<'de> {
@@ -255,6 +316,7 @@ impl<'de> de::EnumAccess<'de> for EnumAccess<'de> {
             VariantAccess {
                 name: self.name,
                 content: self.content,
+                options: self.options,
             },
         ))
     }
@@ -263,12 +325,13 @@ impl<'de> de::EnumAccess<'de> for EnumAccess<'de> {
 struct VariantAccess<'de> {
     name: Cow<'de, str>,
     content: Option<RawValue<'de>>,
+    options: DecodeOptions,
 }
 
 impl<'de> VariantAccess<'de> {
-    fn content(self) -> Result<(RawValue<'de>, Cow<'de, str>), DecodeErrors> {
+    fn content(self) -> Result<(Value<'de>, Cow<'de, str>), DecodeErrors> {
         match self.content {
-            Some(content) => Ok((content, self.name)),
+            Some(content) => Ok((Value::new(content, self.options), self.name)),
             None => Err(DecodeErrors::custom(format!(
                 "variant `{}` needs content",
                 self.name

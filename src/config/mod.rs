@@ -311,11 +311,11 @@ impl Config {
             .root
             .take()
             .map_or(RawValue::Map(Vec::new()), Node::into_value);
-        let decoded = if merged.any_xml {
-            crate::with_xml_sequences(|| T::decode(value))
-        } else {
-            T::decode(value)
+        let options = match merged.any_xml {
+            true => crate::decode::DecodeOptions::XML,
+            false => crate::decode::DecodeOptions::STRICT,
         };
+        let decoded = T::decode_with_options(value, options);
         let errors = match decoded {
             Ok(value) if problems.is_empty() => return Ok(value),
             Ok(_) => return Err(ConfigError::with_documents(problems, inputs)),

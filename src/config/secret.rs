@@ -3,6 +3,7 @@
 use std::fmt;
 
 use super::merge::{Merged, Node};
+use crate::decode::DecodeOptions;
 use crate::{
     Decode, DecodeErrorKind, DecodeErrors, Encode, EncodeError, Encoder, RawValue, Segment, Shape,
     ValuePath,
@@ -71,16 +72,29 @@ impl<T> fmt::Display for Secret<T> {
 
 impl<'de, T: Decode<'de>> Decode<'de> for Secret<T> {
     fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors> {
-        T::decode(value).map(Secret).map_err(|mut errors| {
-            for error in errors.iter_mut() {
-                error.kind = redact(&error.kind);
-            }
-            errors
-        })
+        Self::decode_with_options(value, DecodeOptions::STRICT)
+    }
+
+    fn decode_with_options(
+        value: RawValue<'de>,
+        options: DecodeOptions,
+    ) -> Result<Self, DecodeErrors> {
+        T::decode_with_options(value, options)
+            .map(Secret)
+            .map_err(|mut errors| {
+                for error in errors.iter_mut() {
+                    error.kind = redact(&error.kind);
+                }
+                errors
+            })
     }
 
     fn missing() -> Option<Self> {
         T::missing().map(Secret)
+    }
+
+    fn missing_with_options(options: DecodeOptions) -> Option<Self> {
+        T::missing_with_options(options).map(Secret)
     }
 
     fn shape() -> Shape {

@@ -361,7 +361,7 @@ fn internally_tagged_enums_read_directly_when_the_tag_comes_first() {
         (None, Some(moved.clone()))
     );
     // In JSON the first tag names the variant and a second is an unknown field; XML's
-    // RawValue door gathers the two into a sequence, which names none. The direct path
+    // RawValue path gathers the two into a sequence, which names none. The direct path
     // falls back on a second tag in both.
     for (src, raw) in [
         (

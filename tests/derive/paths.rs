@@ -1,6 +1,7 @@
 //! Decoding through one path of one format: the RawValue path, the direct path (`None`
 //! when it falls back), both compared, and the direct path kept from building RawValues.
 
+use quarry::decode::DecodeOptions;
 use quarry::pull::PullSource;
 use quarry::{json, Decode, Encode, Format};
 
@@ -60,19 +61,19 @@ pub(crate) fn toml_raw<'a, T: Decode<'a> + std::fmt::Debug>(src: &'a str) -> T {
 /// the RawValue path's result (from the root element), and the direct path's (`None`
 /// when it falls back).
 pub(crate) fn xml_paths<'a, T: Decode<'a>>(src: &'a str) -> (Result<T, String>, Option<T>) {
-    quarry_raw_value::with_xml_sequences(|| {
-        let raw = quarry::xml::parse_root(src.as_bytes())
-            .map_err(|e| e.to_string())
-            .and_then(|(_, root)| T::decode(root).map_err(|e| e.to_string()));
-        let direct = quarry::xml::DirectSource::new(src.as_bytes(), quarry::Limits::default())
-            .ok()
-            .and_then(|mut source| {
-                let value = T::decode_direct(&mut source).ok()?;
-                source.finish().ok()?;
-                Some(value)
-            });
-        (raw, direct)
-    })
+    let raw = quarry::xml::parse_root(src.as_bytes())
+        .map_err(|e| e.to_string())
+        .and_then(|(_, root)| {
+            T::decode_with_options(root, DecodeOptions::XML).map_err(|e| e.to_string())
+        });
+    let direct = quarry::xml::DirectSource::new(src.as_bytes(), quarry::Limits::default())
+        .ok()
+        .and_then(|mut source| {
+            let value = T::decode_direct(&mut source).ok()?;
+            source.finish().ok()?;
+            Some(value)
+        });
+    (raw, direct)
 }
 
 /// A source that cannot build a [`quarry::RawValue`]: through it, a decoder reads every
@@ -83,6 +84,9 @@ impl<'de, S: PullSource<'de>> PullSource<'de> for NoRawValues<S> {
     const GUESSES_IN_PLACE: bool = S::GUESSES_IN_PLACE;
     const TYPED_STRINGS: bool = S::TYPED_STRINGS;
 
+    fn decode_options(&self) -> DecodeOptions {
+        self.0.decode_options()
+    }
     fn peek_token(&mut self) -> Result<quarry::pull::ValueKind, quarry::pull::Fallback> {
         self.0.peek_token()
     }
@@ -101,7 +105,7 @@ impl<'de, S: PullSource<'de>> PullSource<'de> for NoRawValues<S> {
     fn read_u64(&mut self) -> Result<u64, quarry::pull::Fallback> {
         self.0.read_u64()
     }
-    fn read_str(&mut self) -> Result<quarry::pull::Text<'de, '_>, quarry::pull::Fallback> {
+    fn read_str(&mut self) -> Result<quarry::pull::TextRef<'de, '_>, quarry::pull::Fallback> {
         self.0.read_str()
     }
     fn begin_array(&mut self) -> Result<(), quarry::pull::Fallback> {
@@ -116,7 +120,7 @@ impl<'de, S: PullSource<'de>> PullSource<'de> for NoRawValues<S> {
     fn next_key(
         &mut self,
         first: bool,
-    ) -> Result<Option<quarry::pull::Text<'de, '_>>, quarry::pull::Fallback> {
+    ) -> Result<Option<quarry::pull::TextRef<'de, '_>>, quarry::pull::Fallback> {
         self.0.next_key(first)
     }
     fn ignores_keys_but(&mut self, known: &'static [&'static str]) {
@@ -175,10 +179,9 @@ where
     direct
 }
 
-/// XML's direct path without RawValues, under XML's rule for sequences.
+/// XML's direct path without RawValues (under XML's rule for sequences, which its
+/// source reports).
 pub(crate) fn xml_without_raw_values<T: Decode<'static>>(src: &'static str) -> Option<T> {
-    quarry_raw_value::with_xml_sequences(|| {
-        let source = quarry::xml::DirectSource::new(src.as_bytes(), quarry::Limits::default());
-        without_raw_values::<T, _>(source.unwrap())
-    })
+    let source = quarry::xml::DirectSource::new(src.as_bytes(), quarry::Limits::default());
+    without_raw_values::<T, _>(source.unwrap())
 }

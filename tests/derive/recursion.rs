@@ -234,9 +234,7 @@ fn direct<T: for<'de> Decode<'de>>(format: Format, doc: &str) -> Option<T> {
         Format::Json => read(json::DirectSource::new(bytes, limits).ok()?),
         Format::Yaml => read(yaml::DirectSource::new(bytes, limits).ok()?),
         Format::Toml => read(toml::DirectSource::new(bytes, limits).ok()?),
-        Format::Xml => {
-            quarry::decode::with_xml_sequences(|| read(xml::DirectSource::new(bytes, limits).ok()?))
-        }
+        Format::Xml => read(xml::DirectSource::new(bytes, limits).ok()?),
         _ => unreachable!(),
     }
 }
@@ -246,7 +244,7 @@ fn via_raw<T: for<'de> Decode<'de>>(format: Format, doc: &str) -> Result<T, Deco
     match format {
         Format::Xml => {
             let root = xml::parse_root(doc.as_bytes()).unwrap().1;
-            quarry::decode::with_xml_sequences(|| T::decode(root))
+            T::decode_with_options(root, quarry::decode::DecodeOptions::XML)
         }
         _ => T::decode(quarry::parse_raw(doc.as_bytes(), format).unwrap()),
     }

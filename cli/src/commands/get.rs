@@ -67,8 +67,7 @@ pub(crate) fn run(
     }
     let paths: Vec<ValuePath> = matches.into_iter().map(|(p, _)| p).collect();
     let text = match format {
-        Format::Json => json::get(file, bytes, &paths, quarry::json::Dialect::Json)?,
-        Format::Jsonc => json::get(file, bytes, &paths, quarry::json::Dialect::Jsonc)?,
+        Format::Json | Format::Jsonc => json::get(file, bytes, &paths, format)?,
         Format::Yaml => yaml::get(file, bytes, &paths, doc)?,
         Format::Toml => toml::get(file, bytes, &paths)?,
         Format::Xml => xml::get(file, bytes, &paths)?,

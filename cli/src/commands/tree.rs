@@ -14,8 +14,7 @@ pub(crate) fn run(input: &Input, format: Option<Format>, doc: Option<usize>) -> 
     no_lines(&document, "tree")?;
     check_doc(format, doc)?;
     let text = match format {
-        Format::Json => json::tree(file, bytes, quarry::json::Dialect::Json)?,
-        Format::Jsonc => json::tree(file, bytes, quarry::json::Dialect::Jsonc)?,
+        Format::Json | Format::Jsonc => json::tree(file, bytes, format)?,
         Format::Yaml => yaml::tree(file, bytes, doc)?,
         Format::Toml => toml::tree(file, bytes)?,
         Format::Xml => xml::tree(file, bytes)?,

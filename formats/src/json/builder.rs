@@ -2,7 +2,7 @@
 
 use crate::common::Span;
 
-use super::lexer::{NumberToken, Text};
+use super::lexer::{NumberToken, TextRef};
 
 /// Receives the parse of one JSON value, in document order, and builds the result.
 ///
@@ -27,7 +27,7 @@ pub trait JsonBuilder<'a> {
     /// A number at `span`, scanned but not converted (call [`NumberToken::value`]).
     fn number(&mut self, value: NumberToken<'a>, span: Span) -> Self::Value;
     /// A string at `span` (the span includes the quotes).
-    fn string(&mut self, value: Text<'a, '_>, span: Span) -> Self::Value;
+    fn string(&mut self, value: TextRef<'a, '_>, span: Span) -> Self::Value;
     /// `[` at byte `start`.
     fn begin_array(&mut self, start: usize) -> Self::Array;
     /// The next array item.
@@ -37,7 +37,7 @@ pub trait JsonBuilder<'a> {
     /// `{` at byte `start`.
     fn begin_object(&mut self, start: usize) -> Self::Object;
     /// An object key at `span`; its value follows.
-    fn key(&mut self, key: Text<'a, '_>, span: Span) -> Self::Key;
+    fn key(&mut self, key: TextRef<'a, '_>, span: Span) -> Self::Key;
     /// The key and value of the next member.
     fn object_member(&mut self, object: &mut Self::Object, key: Self::Key, value: Self::Value);
     /// `}`; `span` covers the whole object.
@@ -70,7 +70,7 @@ impl<'a> JsonBuilder<'a> for () {
     #[inline]
     fn number(&mut self, _: NumberToken<'a>, _: Span) {}
     #[inline]
-    fn string(&mut self, _: Text<'a, '_>, _: Span) {}
+    fn string(&mut self, _: TextRef<'a, '_>, _: Span) {}
     #[inline]
     fn begin_array(&mut self, _: usize) {}
     #[inline]
@@ -80,7 +80,7 @@ impl<'a> JsonBuilder<'a> for () {
     #[inline]
     fn begin_object(&mut self, _: usize) {}
     #[inline]
-    fn key(&mut self, _: Text<'a, '_>, _: Span) {}
+    fn key(&mut self, _: TextRef<'a, '_>, _: Span) {}
     #[inline]
     fn object_member(&mut self, _: &mut (), _: (), _: ()) {}
     #[inline]

@@ -2,7 +2,7 @@
 //! JSON document from, one step of the parser at a time.
 
 use quarry_raw_value::{
-    Decode, Fallback, GuessedKey, Num, PlainKey, PullSource, RawValue, Text, ValueKind,
+    Decode, Fallback, GuessedKey, Num, PlainKey, PullSource, RawValue, TextRef, ValueKind,
 };
 
 use crate::common::{plain_integer, same_bytes, Limits};
@@ -18,9 +18,9 @@ use super::Error;
 /// the RawValue builder for [`PullSource::read_raw`]. Every failure is a [`Fallback`];
 /// the caller decodes through `RawValue` again to learn the error.
 ///
-/// `JSONC` is the dialect, as [`Dialect`](super::Dialect) names it: `false` (the default,
-/// made by [`DirectSource::new`]) reads strict JSON, `true` (made by
-/// [`DirectSource::jsonc`]) reads JSON with comments and trailing commas.
+/// `JSONC` is the dialect: `false` (the default, made by [`DirectSource::new`]) reads
+/// strict JSON, `true` (made by [`DirectSource::jsonc`]) reads JSON with comments and
+/// trailing commas.
 #[derive(Debug)]
 pub struct DirectSource<'a, const JSONC: bool = false> {
     parser: Parser<'a, JSONC>,
@@ -110,14 +110,14 @@ impl<'a, const JSONC: bool> DirectSource<'a, JSONC> {
 
     /// The key whose opening quote is at the current position, and its `:`.
     #[inline(always)]
-    fn read_key(&mut self) -> Result<Text<'a, '_>, Fallback> {
+    fn read_key(&mut self) -> Result<TextRef<'a, '_>, Fallback> {
         // The common key, with no escape, is read into registers and returned.
         if let Some(key) = self.parser.lexer.read_unescaped_string() {
             if self.parser.lexer.peek_in_loop() != Some(b':') {
                 return Err(Fallback);
             }
             self.parser.lexer.bump();
-            return Ok(Text::Borrowed(key));
+            return Ok(TextRef::Borrowed(key));
         }
         self.escaped_key()
     }
@@ -132,7 +132,7 @@ impl<'a, const JSONC: bool> DirectSource<'a, JSONC> {
 
     /// [`PullSource::next_key`] for a key with an escape (or a malformed one).
     #[inline(never)]
-    fn escaped_key(&mut self) -> Result<Text<'a, '_>, Fallback> {
+    fn escaped_key(&mut self) -> Result<TextRef<'a, '_>, Fallback> {
         let key = self
             .parser
             .lexer
@@ -264,12 +264,12 @@ impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
     }
 
     #[inline(always)]
-    fn read_str(&mut self) -> Result<Text<'a, '_>, Fallback> {
+    fn read_str(&mut self) -> Result<TextRef<'a, '_>, Fallback> {
         if self.parser.lexer.peek_in_loop() != Some(b'"') {
             return Err(Fallback);
         }
         match self.parser.lexer.read_unescaped_string() {
-            Some(s) => Ok(Text::Borrowed(s)),
+            Some(s) => Ok(TextRef::Borrowed(s)),
             None => self
                 .parser
                 .lexer
@@ -331,7 +331,7 @@ impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
     }
 
     #[inline(always)]
-    fn next_key(&mut self, first: bool) -> Result<Option<Text<'a, '_>>, Fallback> {
+    fn next_key(&mut self, first: bool) -> Result<Option<TextRef<'a, '_>>, Fallback> {
         if !self.open_key(first)? {
             return Ok(None);
         }
@@ -413,7 +413,7 @@ impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
 
 #[cfg(test)]
 mod tests {
-    use quarry_raw_value::{Fallback, GuessedKey, Num, PlainKey, PullSource, RawValue, Text};
+    use quarry_raw_value::{Fallback, GuessedKey, Num, PlainKey, PullSource, RawValue, TextRef};
 
     use super::DirectSource;
     use crate::common::Limits;
@@ -520,7 +520,7 @@ mod tests {
         fn read_number(&mut self) -> Result<RawValue<'a>, Fallback> {
             self.0.read_number()
         }
-        fn read_str(&mut self) -> Result<Text<'a, '_>, Fallback> {
+        fn read_str(&mut self) -> Result<TextRef<'a, '_>, Fallback> {
             self.0.read_str()
         }
         fn begin_array(&mut self) -> Result<(), Fallback> {
@@ -532,7 +532,7 @@ mod tests {
         fn begin_object(&mut self) -> Result<(), Fallback> {
             self.0.begin_object()
         }
-        fn next_key(&mut self, first: bool) -> Result<Option<Text<'a, '_>>, Fallback> {
+        fn next_key(&mut self, first: bool) -> Result<Option<TextRef<'a, '_>>, Fallback> {
             self.0.next_key(first)
         }
         fn skip_value(&mut self) -> Result<(), Fallback> {
@@ -721,8 +721,8 @@ mod tests {
                     }
                 }
                 "b" => match source.read_str().ok()? {
-                    Text::Borrowed(s) => text = s.to_owned(),
-                    Text::Decoded(s) => text = s.to_owned(),
+                    TextRef::Borrowed(s) => text = s.to_owned(),
+                    TextRef::Decoded(s) => text = s.to_owned(),
                 },
                 _ => source.skip_value().ok()?,
             }

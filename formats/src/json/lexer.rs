@@ -18,7 +18,7 @@ use quarry_raw_value::Num;
 /// A string read from the input: borrowed when it held no escape, otherwise decoded into
 /// the caller's scratch buffer. The caller is told which, so it can keep the borrow.
 /// (The same type the direct decode path sees through `PullSource`.)
-pub use quarry_raw_value::Text;
+pub use quarry_raw_value::TextRef;
 
 /// A JSON number, typed as narrowly as it fits.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -341,9 +341,9 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
     // unescaped = %x20-21 / %x23-5B / %x5D-10FFFF
     /// Reads a string whose opening `"` is at the current position.
     #[inline]
-    pub fn read_string<'s>(&mut self, scratch: &'s mut String) -> Result<Text<'a, 's>, Error> {
+    pub fn read_string<'s>(&mut self, scratch: &'s mut String) -> Result<TextRef<'a, 's>, Error> {
         match self.read_unescaped_string() {
-            Some(s) => Ok(Text::Borrowed(s)),
+            Some(s) => Ok(TextRef::Borrowed(s)),
             None => self.read_escaped_string(scratch),
         }
     }
@@ -393,7 +393,7 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
     pub fn read_escaped_string<'s>(
         &mut self,
         scratch: &'s mut String,
-    ) -> Result<Text<'a, 's>, Error> {
+    ) -> Result<TextRef<'a, 's>, Error> {
         let mut detached = self.detached();
         let result = detached.read_escaped_string_here(scratch);
         self.pos = detached.pos;
@@ -405,10 +405,10 @@ impl<'a, const JSONC: bool> Lexer<'a, JSONC> {
     fn read_escaped_string_here<'s>(
         &mut self,
         scratch: &'s mut String,
-    ) -> Result<Text<'a, 's>, Error> {
+    ) -> Result<TextRef<'a, 's>, Error> {
         scratch.clear();
         self.decode_string_onto(scratch)?;
-        Ok(Text::Decoded(scratch))
+        Ok(TextRef::Decoded(scratch))
     }
 
     /// Reads a string whose opening `"` is at the current position onto the end of
@@ -1178,7 +1178,7 @@ mod tests {
         let mut lexer = Lexer::<false>::new(r#""plain""#);
         assert!(matches!(
             lexer.read_string(&mut scratch),
-            Ok(Text::Borrowed("plain"))
+            Ok(TextRef::Borrowed("plain"))
         ));
         let mut lexer = Lexer::<false>::new(r#""a\n\u00e9\ud83d\ude00\/""#);
         assert_eq!(&*lexer.read_string(&mut scratch).unwrap(), "a\né😀/");

@@ -17,14 +17,15 @@
 //! assert_eq!(err.to_string(), "expected a JSON value, found `]` at line 2, column 4");
 //! ```
 //!
-//! [`Dialect::Jsonc`] is what VS Code, TypeScript (`tsconfig.json`) and dev containers
-//! read: `//` line comments and `/* */` block comments wherever whitespace may stand,
-//! and one trailing comma after the last item of an array or member of an object. Every
-//! door reads it: [`parse_jsonc`], [`parse_tree_jsonc`] (whose [`Document::comments`]
-//! keeps the comments), [`check_jsonc`], [`DirectSource::jsonc`] and
-//! [`parse_with_dialect`] for any builder. Strict JSON pays nothing for it: the dialect
-//! is a compile-time parameter of the parser, and its rules sit only where strict JSON
-//! fails (a `/` where whitespace may be, a `]` or `}` after a comma).
+//! JSONC is what VS Code, TypeScript (`tsconfig.json`) and dev containers read: `//`
+//! line comments and `/* */` block comments wherever whitespace may stand, and one
+//! trailing comma after the last item of an array or member of an object. It has one way
+//! in per door, each named `jsonc`: [`parse_jsonc`], [`parse_tree_jsonc`] (whose
+//! [`Document::comments`] keeps the comments), [`check_jsonc`], [`DirectSource::jsonc`]
+//! and [`parse_jsonc_with`] for a builder of your own (and any limits); the facade's
+//! `Format::Jsonc` reads through them. Strict JSON pays nothing for it: the dialect is a
+//! compile-time parameter of the parser, and its rules sit only where strict JSON fails
+//! (a `/` where whitespace may be, a `]` or `}` after a comma).
 //!
 //! ```
 //! use quarry_formats::json;
@@ -61,7 +62,8 @@ pub use builder::JsonBuilder;
 pub use direct::DirectSource;
 pub use error::{Error, ErrorKind};
 pub use lexer::{Number, NumberToken};
-pub use parser::{parse_stream_with, parse_with, parse_with_dialect};
+use parser::parse_with_dialect;
+pub use parser::{parse_stream_with, parse_with};
 pub use raw::RawValueBuilder;
 pub use tree::{Document, Node, NodeKind, TreeBuilder, TreeKey};
 pub use writer::JsonWriter;
@@ -70,8 +72,7 @@ use crate::common::Limits;
 
 /// Which JSON a parser reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-#[non_exhaustive]
-pub enum Dialect {
+pub(crate) enum Dialect {
     /// Strict JSON (RFC 8259), the default.
     #[default]
     Json,
@@ -102,7 +103,7 @@ pub fn parse_tree_with_limits(input: &[u8], limits: Limits) -> Result<Document<'
 }
 
 /// Parses a document of `dialect` into a [`Document`] tree under `limits`.
-pub fn parse_tree_with_dialect(
+fn parse_tree_with_dialect(
     input: &[u8],
     limits: Limits,
     dialect: Dialect,
@@ -148,6 +149,26 @@ pub fn parse_tree_jsonc(input: &[u8]) -> Result<Document<'_>, Error> {
 /// Checks that `input` is one well-formed JSONC document, building nothing.
 pub fn check_jsonc(input: &[u8]) -> Result<(), Error> {
     parse_with_dialect(input, &mut (), Limits::default(), Dialect::Jsonc)
+}
+
+/// Parses a whole JSONC document into `builder` under `limits` (what [`parse_with`] is
+/// for strict JSON). A builder that [wants comments](JsonBuilder::WANTS_COMMENTS) is
+/// handed every comment, in source order, once the document has ended.
+///
+/// ```
+/// use quarry_formats::{json, Limits};
+///
+/// let limits = Limits::default().with_max_depth(1);
+/// let mut builder = json::RawValueBuilder::default();
+/// assert!(json::parse_jsonc_with(b"[1, /* two */ 2,]", &mut builder, limits).is_ok());
+/// assert!(json::parse_jsonc_with(b"[[1]]", &mut (), limits).is_err());
+/// ```
+pub fn parse_jsonc_with<'a, B: JsonBuilder<'a>>(
+    input: &'a [u8],
+    builder: &mut B,
+    limits: Limits,
+) -> Result<B::Value, Error> {
+    parse_with_dialect(input, builder, limits, Dialect::Jsonc)
 }
 
 /// Encodes `value` as compact JSON.

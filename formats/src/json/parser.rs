@@ -354,7 +354,7 @@ pub fn parse_stream_with<'a, B: JsonBuilder<'a>>(
 /// Parses a whole document of `dialect` into `builder`. In [`Dialect::Jsonc`], a builder
 /// that [wants comments](JsonBuilder::WANTS_COMMENTS) is handed every comment, in source
 /// order, once the document has ended.
-pub fn parse_with_dialect<'a, B: JsonBuilder<'a>>(
+pub(crate) fn parse_with_dialect<'a, B: JsonBuilder<'a>>(
     input: &'a [u8],
     builder: &mut B,
     limits: Limits,

@@ -7,7 +7,7 @@ use quarry_raw_value::RawValue;
 use crate::common::Span;
 
 use super::builder::JsonBuilder;
-use super::lexer::{Number, NumberToken, Text};
+use super::lexer::{Number, NumberToken, TextRef};
 
 /// Builds a [`RawValue`]: strings borrowed when they hold no escape, integers beyond
 /// 64 bits (and floats beyond `f64`) kept as their text, object members in order with
@@ -56,7 +56,7 @@ impl<'a> JsonBuilder<'a> for RawValueBuilder<'a> {
         raw_number(value.value())
     }
     #[inline]
-    fn string(&mut self, value: Text<'a, '_>, _: Span) -> RawValue<'a> {
+    fn string(&mut self, value: TextRef<'a, '_>, _: Span) -> RawValue<'a> {
         RawValue::String(value.into_cow())
     }
     #[inline]
@@ -76,7 +76,7 @@ impl<'a> JsonBuilder<'a> for RawValueBuilder<'a> {
         self.members.len()
     }
     #[inline]
-    fn key(&mut self, key: Text<'a, '_>, _: Span) -> Cow<'a, str> {
+    fn key(&mut self, key: TextRef<'a, '_>, _: Span) -> Cow<'a, str> {
         key.into_cow()
     }
     #[inline]

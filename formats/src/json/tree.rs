@@ -15,7 +15,7 @@ use quarry_raw_value::RawValue;
 use crate::common::{Comment, EntryKey, FlatNode, HasSpan, Siblings, Span, Tree, TreeNode};
 
 use super::builder::JsonBuilder;
-use super::lexer::{Number, NumberToken, Text};
+use super::lexer::{Number, NumberToken, TextRef};
 
 /// A parsed JSON document. Get around it from [`Document::root`].
 ///
@@ -58,7 +58,7 @@ struct NodeData {
     key: u32,
     /// The key's length in bytes, or [`KEY_SIDE`], or [`NO_KEY`].
     key_len: u16,
-    tag: Tag,
+    tag: Data,
 }
 
 /// `key_len` of a node that is not an object member.
@@ -67,7 +67,7 @@ const NO_KEY: u16 = u16::MAX;
 const KEY_SIDE: u16 = u16::MAX - 1;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Tag {
+enum Data {
     Null,
     Bool,
     Int,
@@ -169,12 +169,12 @@ impl<'d, 'a> Node<'d, 'a> {
     /// The kind of value.
     pub fn kind(&self) -> NodeKind {
         match self.data().tag {
-            Tag::Null => NodeKind::Null,
-            Tag::Bool => NodeKind::Bool,
-            Tag::Int | Tag::UInt | Tag::Float | Tag::Big => NodeKind::Number,
-            Tag::Str | Tag::Decoded => NodeKind::String,
-            Tag::Array => NodeKind::Array,
-            Tag::Object => NodeKind::Object,
+            Data::Null => NodeKind::Null,
+            Data::Bool => NodeKind::Bool,
+            Data::Int | Data::UInt | Data::Float | Data::Big => NodeKind::Number,
+            Data::Str | Data::Decoded => NodeKind::String,
+            Data::Array => NodeKind::Array,
+            Data::Object => NodeKind::Object,
         }
     }
 
@@ -218,23 +218,23 @@ impl<'d, 'a> Node<'d, 'a> {
 
     /// True for `null`.
     pub fn is_null(&self) -> bool {
-        self.data().tag == Tag::Null
+        self.data().tag == Data::Null
     }
 
     /// The boolean, for `true`/`false`.
     pub fn as_bool(&self) -> Option<bool> {
         let n = self.data();
-        (n.tag == Tag::Bool).then_some(n.payload != 0)
+        (n.tag == Data::Bool).then_some(n.payload != 0)
     }
 
     /// The number, typed as the parser read it.
     pub fn as_number(&self) -> Option<Number<'a>> {
         let n = self.data();
         match n.tag {
-            Tag::Int => Some(Number::Int(n.payload as i64)),
-            Tag::UInt => Some(Number::UInt(n.payload)),
-            Tag::Float => Some(Number::Float(f64::from_bits(n.payload))),
-            Tag::Big => Some(Number::Big(self.source_text())),
+            Data::Int => Some(Number::Int(n.payload as i64)),
+            Data::UInt => Some(Number::UInt(n.payload)),
+            Data::Float => Some(Number::Float(f64::from_bits(n.payload))),
+            Data::Big => Some(Number::Big(self.source_text())),
             _ => None,
         }
     }
@@ -270,8 +270,8 @@ impl<'d, 'a> Node<'d, 'a> {
     pub fn as_str(&self) -> Option<&'d str> {
         let n = self.data();
         match n.tag {
-            Tag::Str => self.doc.src.get(n.start as usize + 1..n.end as usize - 1),
-            Tag::Decoded => self.doc.strings.get(n.payload as usize).map(String::as_str),
+            Data::Str => self.doc.src.get(n.start as usize + 1..n.end as usize - 1),
+            Data::Decoded => self.doc.strings.get(n.payload as usize).map(String::as_str),
             _ => None,
         }
     }
@@ -280,7 +280,7 @@ impl<'d, 'a> Node<'d, 'a> {
     fn str_cow(&self) -> Cow<'a, str> {
         let n = self.data();
         match n.tag {
-            Tag::Str => Cow::Borrowed(
+            Data::Str => Cow::Borrowed(
                 self.doc
                     .src
                     .get(n.start as usize + 1..n.end as usize - 1)
@@ -294,7 +294,7 @@ impl<'d, 'a> Node<'d, 'a> {
     pub fn len(&self) -> usize {
         let n = self.data();
         match n.tag {
-            Tag::Array | Tag::Object => n.payload as usize,
+            Data::Array | Data::Object => n.payload as usize,
             _ => 0,
         }
     }
@@ -351,14 +351,14 @@ impl<'d, 'a> Node<'d, 'a> {
     /// This subtree as a [`RawValue`] (what the struct door builds directly).
     pub fn to_raw_value(self) -> RawValue<'a> {
         match self.data().tag {
-            Tag::Null => RawValue::Null,
-            Tag::Bool => RawValue::Bool(self.data().payload != 0),
-            Tag::Int | Tag::UInt | Tag::Float | Tag::Big => {
+            Data::Null => RawValue::Null,
+            Data::Bool => RawValue::Bool(self.data().payload != 0),
+            Data::Int | Data::UInt | Data::Float | Data::Big => {
                 super::raw::raw_number(self.as_number().unwrap_or(Number::Int(0)))
             }
-            Tag::Str | Tag::Decoded => RawValue::String(self.str_cow()),
-            Tag::Array => RawValue::Seq(self.children().map(|c| c.to_raw_value()).collect()),
-            Tag::Object => RawValue::Map(
+            Data::Str | Data::Decoded => RawValue::String(self.str_cow()),
+            Data::Array => RawValue::Seq(self.children().map(|c| c.to_raw_value()).collect()),
+            Data::Object => RawValue::Map(
                 self.children()
                     .map(|c| (c.key_cow(), c.to_raw_value()))
                     .collect(),
@@ -412,7 +412,7 @@ impl<'d, 'a: 'd> TreeNode<'d> for Node<'d, 'a> {
     fn items(self) -> impl Iterator<Item = Self> + 'd {
         let doc = self.doc;
         let count = match self.data().tag {
-            Tag::Array => self.len(),
+            Data::Array => self.len(),
             _ => 0,
         };
         Siblings::new(&doc.nodes, self.id + 1, count).map(move |id| Node { doc, id })
@@ -421,7 +421,7 @@ impl<'d, 'a: 'd> TreeNode<'d> for Node<'d, 'a> {
     fn entries(self) -> impl Iterator<Item = (EntryKey<'d>, Self)> + 'd {
         let doc = self.doc;
         let count = match self.data().tag {
-            Tag::Object => self.len(),
+            Data::Object => self.len(),
             _ => 0,
         };
         Siblings::new(&doc.nodes, self.id + 1, count).map(move |id| {
@@ -523,7 +523,7 @@ impl<'a> TreeBuilder<'a> {
     }
 
     #[inline]
-    fn push(&mut self, tag: Tag, payload: u64, span: Span) -> usize {
+    fn push(&mut self, tag: Data, payload: u64, span: Span) -> usize {
         let id = self.nodes.len();
         self.nodes.push(NodeData {
             payload,
@@ -542,10 +542,10 @@ impl<'a> TreeBuilder<'a> {
     #[inline(never)]
     fn push_number(&mut self, value: NumberToken<'a>, span: Span) -> usize {
         let (tag, payload) = match value.value() {
-            Number::Int(i) => (Tag::Int, i as u64),
-            Number::UInt(u) => (Tag::UInt, u),
-            Number::Float(f) => (Tag::Float, f.to_bits()),
-            Number::Big(_) => (Tag::Big, 0),
+            Number::Int(i) => (Data::Int, i as u64),
+            Number::UInt(u) => (Data::UInt, u),
+            Number::Float(f) => (Data::Float, f.to_bits()),
+            Number::Big(_) => (Data::Big, 0),
         };
         self.push(tag, payload, span)
     }
@@ -554,7 +554,7 @@ impl<'a> TreeBuilder<'a> {
     #[inline(never)]
     fn push_decoded(&mut self, decoded: &str, span: Span) -> usize {
         self.strings.push(decoded.to_owned());
-        self.push(Tag::Decoded, self.strings.len() as u64 - 1, span)
+        self.push(Data::Decoded, self.strings.len() as u64 - 1, span)
     }
 
     #[inline]
@@ -577,35 +577,35 @@ impl<'a> JsonBuilder<'a> for TreeBuilder<'a> {
 
     #[inline]
     fn null(&mut self, span: Span) -> usize {
-        self.push(Tag::Null, 0, span)
+        self.push(Data::Null, 0, span)
     }
     #[inline]
     fn bool(&mut self, value: bool, span: Span) -> usize {
-        self.push(Tag::Bool, u64::from(value), span)
+        self.push(Data::Bool, u64::from(value), span)
     }
     #[inline(always)]
     fn number(&mut self, value: NumberToken<'a>, span: Span) -> usize {
         // An integer that fits `i64`, and a float one operation converts, inline; the
         // rest in a call.
         if let Some(i) = value.as_i64() {
-            self.push(Tag::Int, i as u64, span)
+            self.push(Data::Int, i as u64, span)
         } else if let Some(f) = value.exact_float() {
-            self.push(Tag::Float, f.to_bits(), span)
+            self.push(Data::Float, f.to_bits(), span)
         } else {
             self.push_number(value, span)
         }
     }
     #[inline(always)]
-    fn string(&mut self, value: Text<'a, '_>, span: Span) -> usize {
+    fn string(&mut self, value: TextRef<'a, '_>, span: Span) -> usize {
         match value {
             // Without escapes the string is the source between the quotes.
-            Text::Borrowed(_) => self.push(Tag::Str, 0, span),
-            Text::Decoded(decoded) => self.push_decoded(decoded, span),
+            TextRef::Borrowed(_) => self.push(Data::Str, 0, span),
+            TextRef::Decoded(decoded) => self.push_decoded(decoded, span),
         }
     }
     #[inline]
     fn begin_array(&mut self, start: usize) -> (usize, usize) {
-        (self.push(Tag::Array, 0, Span::new(start, start)), 0)
+        (self.push(Data::Array, 0, Span::new(start, start)), 0)
     }
     #[inline]
     fn array_item(&mut self, array: &mut (usize, usize), _: usize) {
@@ -617,13 +617,13 @@ impl<'a> JsonBuilder<'a> for TreeBuilder<'a> {
     }
     #[inline]
     fn begin_object(&mut self, start: usize) -> (usize, usize) {
-        (self.push(Tag::Object, 0, Span::new(start, start)), 0)
+        (self.push(Data::Object, 0, Span::new(start, start)), 0)
     }
     #[inline]
-    fn key(&mut self, key: Text<'a, '_>, span: Span) -> TreeKey {
+    fn key(&mut self, key: TextRef<'a, '_>, span: Span) -> TreeKey {
         match key {
             // The key is the source between its quotes.
-            Text::Borrowed(text) if text.len() < usize::from(KEY_SIDE) => TreeKey {
+            TextRef::Borrowed(text) if text.len() < usize::from(KEY_SIDE) => TreeKey {
                 at: span.start as u32 + 1,
                 len: text.len() as u16,
             },

@@ -23,7 +23,7 @@ use std::borrow::Cow;
 
 use crate::common::{ascii_from, push_utf16, Limits, Span};
 
-use super::builder::{datetime_from_apple_seconds, Integer, PlistBuilder, Text};
+use super::builder::{datetime_from_apple_seconds, Integer, PlistBuilder, TextRef};
 use super::error::{Error, ErrorKind};
 
 const MAGIC: &[u8; 8] = b"bplist00";
@@ -423,7 +423,7 @@ impl<'a> Reader<'a> {
         budget: &mut Budget,
         limits: &Limits,
         scratch: &'s mut String,
-    ) -> Result<(Text<'a, 's>, Span)> {
+    ) -> Result<(TextRef<'a, 's>, Span)> {
         let key_ref = self.reference(key_at);
         // Keys repeat (writers share them): known ASCII keys skip decoding. The slot is a
         // mask of the reference: a division would be a large share of the lookup.
@@ -432,7 +432,7 @@ impl<'a> Reader<'a> {
             Some(slot) if slot.0 == key_ref => {
                 let (text, span) = (slot.1, slot.2);
                 budget.charge(1 + text.len(), self.src, span.start, limits)?;
-                Ok((Text::Borrowed(text), span))
+                Ok((TextRef::Borrowed(text), span))
             }
             slot => self.uncached_key(key_ref, key_at, slot, budget, limits, scratch),
         }
@@ -449,7 +449,7 @@ impl<'a> Reader<'a> {
         budget: &mut Budget,
         limits: &Limits,
         scratch: &'s mut String,
-    ) -> Result<(Text<'a, 's>, Span)> {
+    ) -> Result<(TextRef<'a, 's>, Span)> {
         // ASCII first: most keys are.
         let (key, span) = match self.object_of(0x5, key_ref, key_at)? {
             Some(key) => key,
@@ -461,13 +461,13 @@ impl<'a> Reader<'a> {
                 if let Some(slot) = slot {
                     *slot = (key_ref, s, span);
                 }
-                Ok((Text::Borrowed(s), span))
+                Ok((TextRef::Borrowed(s), span))
             }
             Object::Utf16(bytes) => {
                 if !utf16(bytes, scratch) {
                     return error(self.src, ErrorKind::InvalidUtf16, span.start);
                 }
-                Ok((Text::Decoded(scratch), span))
+                Ok((TextRef::Decoded(scratch), span))
             }
             _ => error(self.src, ErrorKind::KeyNotString, key_at),
         }
@@ -726,12 +726,12 @@ pub(super) fn emit_scalar<'a, B: PlistBuilder<'a>>(
             None => return error(src, ErrorKind::InvalidDate, span.start),
         },
         Object::Data(bytes) => b.data(Cow::Borrowed(bytes), span),
-        Object::Ascii(s) => b.string(Text::Borrowed(s), span),
+        Object::Ascii(s) => b.string(TextRef::Borrowed(s), span),
         Object::Utf16(bytes) => {
             if !utf16(bytes, scratch) {
                 return error(src, ErrorKind::InvalidUtf16, span.start);
             }
-            b.string(Text::Decoded(scratch), span)
+            b.string(TextRef::Decoded(scratch), span)
         }
         Object::Uid(v) => b.uid(v, span),
         Object::Array { .. } | Object::Dict { .. } => {

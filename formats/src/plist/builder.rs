@@ -8,7 +8,7 @@ use quarry_raw_value::{Date, Datetime, Offset, Time};
 
 use crate::common::Span;
 
-pub use quarry_raw_value::Text;
+pub(crate) use quarry_raw_value::TextRef;
 
 /// A plist integer: anything from -2^63 to 2^64-1.
 ///
@@ -95,7 +95,7 @@ impl fmt::Display for Integer {
 /// marker to its last byte or reference). A binary object shared by several containers
 /// is reported once per reference, with the same span.
 ///
-/// Strings and keys arrive as [`Text`]: borrowed from the input when nothing had to be
+/// Strings and keys arrive as [`TextRef`]: borrowed from the input when nothing had to be
 /// decoded, otherwise in a buffer the reader reuses. The `len` of `begin_*` (binary
 /// plists only) has been checked against the bytes its references take, so a builder
 /// may preallocate by it. `()` is the validate-only builder.
@@ -108,7 +108,7 @@ pub trait PlistBuilder<'a> {
     type Array;
 
     /// A string.
-    fn string(&mut self, value: Text<'a, '_>, span: Span) -> Self::Value;
+    fn string(&mut self, value: TextRef<'a, '_>, span: Span) -> Self::Value;
     /// An integer.
     fn integer(&mut self, value: Integer, span: Span) -> Self::Value;
     /// A real (floating-point number).
@@ -124,7 +124,7 @@ pub trait PlistBuilder<'a> {
     /// A dict opening at byte `start`; `len` is its entry count when the format says it.
     fn begin_dict(&mut self, start: usize, len: Option<usize>) -> Self::Dict;
     /// The key of the next dict entry; its value follows.
-    fn dict_key(&mut self, dict: &mut Self::Dict, key: Text<'a, '_>, span: Span);
+    fn dict_key(&mut self, dict: &mut Self::Dict, key: TextRef<'a, '_>, span: Span);
     /// The value of the entry whose key came last.
     fn dict_value(&mut self, dict: &mut Self::Dict, value: Self::Value);
     /// The dict is complete; `span` covers all of it.
@@ -144,7 +144,7 @@ impl<'a> PlistBuilder<'a> for () {
     type Array = ();
 
     #[inline]
-    fn string(&mut self, _: Text<'a, '_>, _: Span) {}
+    fn string(&mut self, _: TextRef<'a, '_>, _: Span) {}
     #[inline]
     fn integer(&mut self, _: Integer, _: Span) {}
     #[inline]
@@ -160,7 +160,7 @@ impl<'a> PlistBuilder<'a> for () {
     #[inline]
     fn begin_dict(&mut self, _: usize, _: Option<usize>) {}
     #[inline]
-    fn dict_key(&mut self, _: &mut (), _: Text<'a, '_>, _: Span) {}
+    fn dict_key(&mut self, _: &mut (), _: TextRef<'a, '_>, _: Span) {}
     #[inline]
     fn dict_value(&mut self, _: &mut (), _: ()) {}
     #[inline]

@@ -2,7 +2,7 @@
 //! a `bplist00` file from, on the reader of `binary.rs` (its offset, width and count
 //! checks, depth limit, cycle rule and work budget).
 
-use quarry_raw_value::{Fallback, PullSource, RawValue, Text, ValueKind};
+use quarry_raw_value::{Fallback, PullSource, RawValue, TextRef, ValueKind};
 
 use crate::common::{Limits, Span};
 
@@ -206,7 +206,7 @@ impl<'a> DirectSource<'a> {
     /// Moves to the next entry of the innermost dict and returns its key; `None` (and
     /// closed) at its end.
     #[inline(always)]
-    fn advance_key(&mut self) -> Result<Option<Text<'a, '_>>, Fallback> {
+    fn advance_key(&mut self) -> Result<Option<TextRef<'a, '_>>, Fallback> {
         let ref_size = self.r.ref_size;
         let Some(o) = self.open.last_mut().filter(|o| o.dict) else {
             return Err(Fallback);
@@ -305,14 +305,14 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
     }
 
     #[inline]
-    fn read_str(&mut self) -> Result<Text<'a, '_>, Fallback> {
+    fn read_str(&mut self) -> Result<TextRef<'a, '_>, Fallback> {
         if let Some(Object::Ascii(s)) = self.take_of(0x5)? {
-            return Ok(Text::Borrowed(s));
+            return Ok(TextRef::Borrowed(s));
         }
         match self.take_of(0x6)? {
             Some(Object::Utf16(bytes)) => {
                 if utf16(bytes, &mut self.scratch) {
-                    Ok(Text::Decoded(&self.scratch))
+                    Ok(TextRef::Decoded(&self.scratch))
                 } else {
                     Err(Fallback)
                 }
@@ -348,7 +348,7 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
     }
 
     #[inline(always)]
-    fn next_key(&mut self, _first: bool) -> Result<Option<Text<'a, '_>>, Fallback> {
+    fn next_key(&mut self, _first: bool) -> Result<Option<TextRef<'a, '_>>, Fallback> {
         self.advance_key()
     }
 

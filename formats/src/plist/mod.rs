@@ -53,13 +53,13 @@
 //! Binary plists also have a direct struct path: [`DirectSource`] hands objects to a
 //! derived type's `decode_direct` as it asks for them, with no [`RawValue`] in between
 //! (the facade's `from_slice` takes it first). It reads with the same checks, limits
-//! and work budget; anything it does not handle falls back to the RawValue door.
+//! and work budget; anything it does not handle falls back to the RawValue path.
 //!
 //! # Writing
 //!
 //! [`to_vec_xml`], [`to_vec_binary`] and [`to_vec_openstep`] write any [`Encode`]
 //! value; `parse(write(v)) == v` for every value the form can hold. A null is an error
-//! naming its path ([`to_vec_with`] and [`NullEntries::Skip`] leave out null dict
+//! naming its path ([`to_vec_with_nulls`] and [`NullEntries::Skip`] leave out null dict
 //! entries instead, as the `plist` crate does for `None` fields). A date-time with an
 //! offset is written as a plist date (in UTC); a local date-time, date or time, which is
 //! no instant, as its RFC 3339 string. Binary dates are f64 seconds, so sub-second
@@ -82,10 +82,9 @@ mod xml;
 
 use quarry_raw_value::{Encode, EncodeError, RawValue};
 
-pub use crate::common::EntryKey;
 pub use binary::parse_binary_with;
 pub use builder::{
-    datetime_from_apple_seconds, datetime_from_unix, unix_time, Integer, PlistBuilder, Text,
+    datetime_from_apple_seconds, datetime_from_unix, unix_time, Integer, PlistBuilder,
 };
 pub use direct::DirectSource;
 pub use error::{Error, ErrorKind};
@@ -93,12 +92,12 @@ pub use openstep::parse_openstep_with;
 pub use raw::{RawValueBuilder, UID_KEY};
 pub use tree::{Document, Node, NodeKind, TreeBuilder};
 pub use writer::{
-    write_binary, write_binary_with, write_openstep_string, BinaryWriter, NullEntries,
-    OpenStepWriter, XmlWriter,
+    write_binary, write_binary_with_nulls, write_openstep_string, BinaryWriter, OpenStepWriter,
+    XmlPlistWriter,
 };
 pub use xml::parse_xml_with;
 
-use crate::common::{Limits, Sink};
+use crate::common::{Limits, NullEntries, Sink};
 
 /// The three forms of a property list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -208,7 +207,7 @@ pub fn check_with_limits(input: &[u8], limits: Limits) -> Result<(), Error> {
 /// CR; U+FFFE, U+FFFF) is an error; CR is written as `&#13;` so it survives.
 pub fn to_vec_xml<T: Encode + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeError> {
     let mut out = Vec::with_capacity(256);
-    let mut writer = XmlWriter::new(&mut out);
+    let mut writer = XmlPlistWriter::new(&mut out);
     value.encode(&mut writer)?;
     writer.finish()?;
     Ok(out)
@@ -234,7 +233,7 @@ pub fn to_string_xml<T: Encode + ?Sized>(value: &T) -> Result<String, EncodeErro
 /// Encodes `value` as a binary property list (`bplist00`): equal scalars written once,
 /// minimal reference and offset widths. See [`write_binary`].
 pub fn to_vec_binary<T: Encode + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeError> {
-    to_vec_with(value, PlistFormat::Binary, NullEntries::Reject)
+    to_vec_with_nulls(value, PlistFormat::Binary, NullEntries::Reject)
 }
 
 /// Encodes `value` as an OpenStep property list (see [`OpenStepWriter`]): numbers,
@@ -254,7 +253,7 @@ pub fn to_string_openstep<T: Encode + ?Sized>(value: &T) -> Result<String, Encod
 
 /// Encodes `value` in `format`, with null dict entries handled as `nulls` says
 /// ([`NullEntries::Skip`] leaves out `None` fields, as the `plist` crate does).
-pub fn to_vec_with<T: Encode + ?Sized>(
+pub fn to_vec_with_nulls<T: Encode + ?Sized>(
     value: &T,
     format: PlistFormat,
     nulls: NullEntries,
@@ -262,7 +261,7 @@ pub fn to_vec_with<T: Encode + ?Sized>(
     let mut out = Vec::with_capacity(256);
     match format {
         PlistFormat::Xml => {
-            let mut writer = XmlWriter::with_nulls(&mut out, nulls);
+            let mut writer = XmlPlistWriter::with_nulls(&mut out, nulls);
             value.encode(&mut writer)?;
             writer.finish()?;
         }
@@ -292,7 +291,7 @@ pub fn to_writer<W: std::io::Write, T: Encode + ?Sized>(
     match format {
         PlistFormat::Xml => {
             let mut writer =
-                XmlWriter::with_sink(&mut out, NullEntries::Reject, Sink::to(&mut writer));
+                XmlPlistWriter::with_sink(&mut out, NullEntries::Reject, Sink::to(&mut writer));
             value.encode(&mut writer)?;
             writer.finish()
         }
@@ -303,7 +302,7 @@ pub fn to_writer<W: std::io::Write, T: Encode + ?Sized>(
             writer.finish()
         }
         PlistFormat::OpenStep => {
-            writer.write_all(&to_vec_with(value, format, NullEntries::Reject)?)?;
+            writer.write_all(&to_vec_with_nulls(value, format, NullEntries::Reject)?)?;
             Ok(())
         }
     }

@@ -18,7 +18,7 @@ use std::borrow::Cow;
 
 use crate::common::{from_surrogates, validate_utf8, Limits, Span};
 
-use super::builder::{PlistBuilder, Text};
+use super::builder::{PlistBuilder, TextRef};
 use super::error::{Error, ErrorKind};
 
 type Result<T> = std::result::Result<T, Error>;
@@ -102,7 +102,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A quoted or unquoted string at `pos`; `Ok(None)` if none starts here.
-    fn string(&mut self) -> Result<Option<(Text<'a, '_>, Span)>> {
+    fn string(&mut self) -> Result<Option<(TextRef<'a, '_>, Span)>> {
         let start = self.pos;
         match self.peek() {
             Some(quote @ (b'"' | b'\'')) => {
@@ -112,12 +112,12 @@ impl<'a> Parser<'a> {
                     Some(i) if rest[i] == quote => {
                         self.pos = body + i + 1;
                         let text = &self.src[body..body + i];
-                        Ok(Some((Text::Borrowed(text), Span::new(start, self.pos))))
+                        Ok(Some((TextRef::Borrowed(text), Span::new(start, self.pos))))
                     }
                     Some(i) => {
                         self.escaped(quote, body, body + i)?;
                         Ok(Some((
-                            Text::Decoded(&self.scratch),
+                            TextRef::Decoded(&self.scratch),
                             Span::new(start, self.pos),
                         )))
                     }
@@ -131,7 +131,7 @@ impl<'a> Parser<'a> {
                     .unwrap_or(self.bytes.len() - start);
                 self.pos = start + len;
                 let text = &self.src[start..self.pos];
-                Ok(Some((Text::Borrowed(text), Span::new(start, self.pos))))
+                Ok(Some((TextRef::Borrowed(text), Span::new(start, self.pos))))
             }
             _ => Ok(None),
         }

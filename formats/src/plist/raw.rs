@@ -6,7 +6,7 @@ use quarry_raw_value::{Datetime, RawValue};
 
 use crate::common::Span;
 
-use super::builder::{Integer, PlistBuilder, Text};
+use super::builder::{Integer, PlistBuilder, TextRef};
 
 /// The key of the one-entry map a UID becomes: `{"CF$UID": n}`, as in keyed archives
 /// read by `plistlib` and CoreFoundation.
@@ -68,7 +68,7 @@ impl<'a> PlistBuilder<'a> for RawValueBuilder<'a> {
     type Array = usize;
 
     #[inline]
-    fn string(&mut self, value: Text<'a, '_>, _: Span) -> RawValue<'a> {
+    fn string(&mut self, value: TextRef<'a, '_>, _: Span) -> RawValue<'a> {
         if self.untyped {
             RawValue::Text(value.into_cow())
         } else {
@@ -105,7 +105,7 @@ impl<'a> PlistBuilder<'a> for RawValueBuilder<'a> {
         self.entries.len()
     }
     #[inline]
-    fn dict_key(&mut self, _: &mut usize, key: Text<'a, '_>, _: Span) {
+    fn dict_key(&mut self, _: &mut usize, key: TextRef<'a, '_>, _: Span) {
         self.key = key.into_cow();
     }
     #[inline]

@@ -9,7 +9,7 @@ use quarry_raw_value::{Datetime, RawValue};
 
 use crate::common::{Comment, Entry, HasSpan, NumberedNode, Span, Tree, TreeNode};
 
-use super::builder::{Integer, PlistBuilder, Text};
+use super::builder::{Integer, PlistBuilder, TextRef};
 use super::raw::{integer_value, uid_value};
 use super::PlistFormat;
 
@@ -36,12 +36,12 @@ pub struct Document<'a> {
 
 #[derive(Debug, Clone)]
 struct NodeData<'a> {
-    data: Value<'a>,
+    data: Data<'a>,
     span: Span,
 }
 
 #[derive(Debug, Clone)]
-enum Value<'a> {
+enum Data<'a> {
     String(Cow<'a, str>),
     Integer(Integer),
     Real(f64),
@@ -152,15 +152,15 @@ impl<'d, 'a> Node<'d, 'a> {
     /// What kind of value this is.
     pub fn kind(&self) -> NodeKind {
         match &self.data().data {
-            Value::String(_) => NodeKind::String,
-            Value::Integer(_) => NodeKind::Integer,
-            Value::Real(_) => NodeKind::Real,
-            Value::Bool(_) => NodeKind::Bool,
-            Value::Date(_) => NodeKind::Date,
-            Value::Bytes(_) => NodeKind::Data,
-            Value::Uid(_) => NodeKind::Uid,
-            Value::Array(_) => NodeKind::Array,
-            Value::Dict(_) => NodeKind::Dict,
+            Data::String(_) => NodeKind::String,
+            Data::Integer(_) => NodeKind::Integer,
+            Data::Real(_) => NodeKind::Real,
+            Data::Bool(_) => NodeKind::Bool,
+            Data::Date(_) => NodeKind::Date,
+            Data::Bytes(_) => NodeKind::Data,
+            Data::Uid(_) => NodeKind::Uid,
+            Data::Array(_) => NodeKind::Array,
+            Data::Dict(_) => NodeKind::Dict,
         }
     }
 
@@ -173,7 +173,7 @@ impl<'d, 'a> Node<'d, 'a> {
     /// The string, if this is one.
     pub fn as_str(&self) -> Option<&'d str> {
         match &self.data().data {
-            Value::String(s) => Some(s),
+            Data::String(s) => Some(s),
             _ => None,
         }
     }
@@ -181,7 +181,7 @@ impl<'d, 'a> Node<'d, 'a> {
     /// The integer, if this is one.
     pub fn as_integer(&self) -> Option<Integer> {
         match self.data().data {
-            Value::Integer(i) => Some(i),
+            Data::Integer(i) => Some(i),
             _ => None,
         }
     }
@@ -199,7 +199,7 @@ impl<'d, 'a> Node<'d, 'a> {
     /// The real, if this is one.
     pub fn as_f64(&self) -> Option<f64> {
         match self.data().data {
-            Value::Real(f) => Some(f),
+            Data::Real(f) => Some(f),
             _ => None,
         }
     }
@@ -207,7 +207,7 @@ impl<'d, 'a> Node<'d, 'a> {
     /// The boolean, if this is one.
     pub fn as_bool(&self) -> Option<bool> {
         match self.data().data {
-            Value::Bool(b) => Some(b),
+            Data::Bool(b) => Some(b),
             _ => None,
         }
     }
@@ -215,7 +215,7 @@ impl<'d, 'a> Node<'d, 'a> {
     /// The date (UTC), if this is one.
     pub fn as_date(&self) -> Option<Datetime> {
         match self.data().data {
-            Value::Date(d) => Some(d),
+            Data::Date(d) => Some(d),
             _ => None,
         }
     }
@@ -223,7 +223,7 @@ impl<'d, 'a> Node<'d, 'a> {
     /// The bytes, if this is data.
     pub fn as_data(&self) -> Option<&'d [u8]> {
         match &self.data().data {
-            Value::Bytes(d) => Some(d),
+            Data::Bytes(d) => Some(d),
             _ => None,
         }
     }
@@ -231,7 +231,7 @@ impl<'d, 'a> Node<'d, 'a> {
     /// The UID, if this is one.
     pub fn as_uid(&self) -> Option<u64> {
         match self.data().data {
-            Value::Uid(u) => Some(u),
+            Data::Uid(u) => Some(u),
             _ => None,
         }
     }
@@ -239,8 +239,8 @@ impl<'d, 'a> Node<'d, 'a> {
     /// Entries of a dict or items of an array; 0 for scalars.
     pub fn len(&self) -> usize {
         match &self.data().data {
-            Value::Dict(entries) => entries.len(),
-            Value::Array(items) => items.len(),
+            Data::Dict(entries) => entries.len(),
+            Data::Array(items) => items.len(),
             _ => 0,
         }
     }
@@ -254,23 +254,23 @@ impl<'d, 'a> Node<'d, 'a> {
     /// as [`RawValue::Text`], UIDs as `{"CF$UID": n}`.
     pub fn to_raw_value(self) -> RawValue<'a> {
         match &self.data().data {
-            Value::String(s) if self.doc.format == PlistFormat::OpenStep => {
+            Data::String(s) if self.doc.format == PlistFormat::OpenStep => {
                 RawValue::Text(s.clone())
             }
-            Value::String(s) => RawValue::String(s.clone()),
-            Value::Integer(i) => integer_value(*i),
-            Value::Real(f) => RawValue::Float(*f),
-            Value::Bool(b) => RawValue::Bool(*b),
-            Value::Date(d) => RawValue::Datetime(*d),
-            Value::Bytes(d) => RawValue::Bytes(d.clone()),
-            Value::Uid(u) => uid_value(*u),
-            Value::Array(items) => RawValue::Seq(
+            Data::String(s) => RawValue::String(s.clone()),
+            Data::Integer(i) => integer_value(*i),
+            Data::Real(f) => RawValue::Float(*f),
+            Data::Bool(b) => RawValue::Bool(*b),
+            Data::Date(d) => RawValue::Datetime(*d),
+            Data::Bytes(d) => RawValue::Bytes(d.clone()),
+            Data::Uid(u) => uid_value(*u),
+            Data::Array(items) => RawValue::Seq(
                 items
                     .iter()
                     .map(|&id| self.node(id).to_raw_value())
                     .collect(),
             ),
-            Value::Dict(entries) => RawValue::Map(
+            Data::Dict(entries) => RawValue::Map(
                 entries
                     .iter()
                     .map(|e| (e.key.clone(), self.node(e.value).to_raw_value()))
@@ -289,14 +289,14 @@ impl HasSpan for Node<'_, '_> {
 impl<'d, 'a: 'd> NumberedNode<'d> for Node<'d, 'a> {
     fn entry_list(self) -> &'d [Entry<'d>] {
         match &self.data().data {
-            Value::Dict(entries) => entries,
+            Data::Dict(entries) => entries,
             _ => &[],
         }
     }
 
     fn item_list(self) -> &'d [u32] {
         match &self.data().data {
-            Value::Array(items) => items,
+            Data::Array(items) => items,
             _ => &[],
         }
     }
@@ -326,21 +326,21 @@ impl<'d, 'a: 'd> Tree<'d> for Document<'a> {
 impl fmt::Debug for Node<'_, '_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.data().data {
-            Value::Dict(_) => {
+            Data::Dict(_) => {
                 let mut map = f.debug_map();
                 for (key, value) in self.entries() {
                     map.entry(&key.name, &value);
                 }
                 map.finish()
             }
-            Value::Array(_) => f.debug_list().entries(self.items()).finish(),
-            Value::String(s) => write!(f, "{s:?}"),
-            Value::Integer(i) => write!(f, "{i}"),
-            Value::Real(x) => write!(f, "{x:?}"),
-            Value::Bool(b) => write!(f, "{b}"),
-            Value::Date(d) => write!(f, "{d}"),
-            Value::Bytes(d) => write!(f, "<{} bytes>", d.len()),
-            Value::Uid(u) => write!(f, "UID({u})"),
+            Data::Array(_) => f.debug_list().entries(self.items()).finish(),
+            Data::String(s) => write!(f, "{s:?}"),
+            Data::Integer(i) => write!(f, "{i}"),
+            Data::Real(x) => write!(f, "{x:?}"),
+            Data::Bool(b) => write!(f, "{b}"),
+            Data::Date(d) => write!(f, "{d}"),
+            Data::Bytes(d) => write!(f, "<{} bytes>", d.len()),
+            Data::Uid(u) => write!(f, "UID({u})"),
         }
     }
 }
@@ -364,7 +364,7 @@ impl<'a> TreeBuilder<'a> {
     }
 
     #[inline]
-    fn push(&mut self, data: Value<'a>, span: Span) -> u32 {
+    fn push(&mut self, data: Data<'a>, span: Span) -> u32 {
         self.nodes.push(NodeData { data, span });
         (self.nodes.len() - 1) as u32
     }
@@ -375,31 +375,31 @@ impl<'a> PlistBuilder<'a> for TreeBuilder<'a> {
     type Dict = usize;
     type Array = usize;
 
-    fn string(&mut self, value: Text<'a, '_>, span: Span) -> u32 {
-        self.push(Value::String(value.into_cow()), span)
+    fn string(&mut self, value: TextRef<'a, '_>, span: Span) -> u32 {
+        self.push(Data::String(value.into_cow()), span)
     }
     fn integer(&mut self, value: Integer, span: Span) -> u32 {
-        self.push(Value::Integer(value), span)
+        self.push(Data::Integer(value), span)
     }
     fn real(&mut self, value: f64, span: Span) -> u32 {
-        self.push(Value::Real(value), span)
+        self.push(Data::Real(value), span)
     }
     fn bool(&mut self, value: bool, span: Span) -> u32 {
-        self.push(Value::Bool(value), span)
+        self.push(Data::Bool(value), span)
     }
     fn date(&mut self, value: Datetime, span: Span) -> u32 {
-        self.push(Value::Date(value), span)
+        self.push(Data::Date(value), span)
     }
     fn data(&mut self, value: Cow<'a, [u8]>, span: Span) -> u32 {
-        self.push(Value::Bytes(value), span)
+        self.push(Data::Bytes(value), span)
     }
     fn uid(&mut self, value: u64, span: Span) -> u32 {
-        self.push(Value::Uid(value), span)
+        self.push(Data::Uid(value), span)
     }
     fn begin_dict(&mut self, _: usize, _: Option<usize>) -> usize {
         self.entries.len()
     }
-    fn dict_key(&mut self, _: &mut usize, key: Text<'a, '_>, span: Span) {
+    fn dict_key(&mut self, _: &mut usize, key: TextRef<'a, '_>, span: Span) {
         self.entries.push(Entry {
             key: key.into_cow(),
             key_span: span,
@@ -413,7 +413,7 @@ impl<'a> PlistBuilder<'a> for TreeBuilder<'a> {
     }
     fn end_dict(&mut self, start: usize, span: Span) -> u32 {
         let entries = self.entries.split_off(start);
-        self.push(Value::Dict(entries), span)
+        self.push(Data::Dict(entries), span)
     }
     fn begin_array(&mut self, _: usize, _: Option<usize>) -> usize {
         self.items.len()
@@ -423,6 +423,6 @@ impl<'a> PlistBuilder<'a> for TreeBuilder<'a> {
     }
     fn end_array(&mut self, start: usize, span: Span) -> u32 {
         let items = self.items.split_off(start);
-        self.push(Value::Array(items), span)
+        self.push(Data::Array(items), span)
     }
 }

@@ -20,7 +20,7 @@ use crate::common::{KeyHashState, Sink};
 
 const FORMAT: &str = "a property list";
 
-pub use crate::common::NullEntries;
+use crate::common::NullEntries;
 
 #[cold]
 fn null_error() -> EncodeError {
@@ -123,7 +123,7 @@ fn escape_xml(out: &mut Vec<u8>, s: &str) -> Result<(), EncodeError> {
 
 /// Streams an XML property list (Apple's layout: declaration, DOCTYPE, tab indentation).
 #[derive(Debug)]
-pub struct XmlWriter<'w> {
+pub struct XmlPlistWriter<'w> {
     out: &'w mut Vec<u8>,
     /// Open containers: where each one's start tag begins, and whether it has content.
     open: Vec<(usize, bool)>,
@@ -135,7 +135,7 @@ pub struct XmlWriter<'w> {
     sink: Sink<'w>,
 }
 
-impl<'w> XmlWriter<'w> {
+impl<'w> XmlPlistWriter<'w> {
     /// A writer appending to `out`; writes the XML declaration and DOCTYPE at once.
     pub fn new(out: &'w mut Vec<u8>) -> Self {
         Self::with_nulls(out, NullEntries::Reject)
@@ -144,7 +144,7 @@ impl<'w> XmlWriter<'w> {
     /// A writer appending to `out` that handles null dict entries as `nulls` says.
     pub fn with_nulls(out: &'w mut Vec<u8>, nulls: NullEntries) -> Self {
         out.extend_from_slice(XML_HEADER.as_bytes());
-        XmlWriter {
+        XmlPlistWriter {
             out,
             open: Vec::new(),
             done: false,
@@ -156,7 +156,7 @@ impl<'w> XmlWriter<'w> {
 
     /// A writer that hands `out` to `sink` between values as it fills.
     pub(crate) fn with_sink(out: &'w mut Vec<u8>, nulls: NullEntries, sink: Sink<'w>) -> Self {
-        XmlWriter {
+        XmlPlistWriter {
             sink,
             ..Self::with_nulls(out, nulls)
         }
@@ -252,7 +252,7 @@ impl<'w> XmlWriter<'w> {
     }
 }
 
-impl Encoder for XmlWriter<'_> {
+impl Encoder for XmlPlistWriter<'_> {
     fn null(&mut self) -> Result<(), EncodeError> {
         match self.key_at.take() {
             Some(at) if self.nulls == NullEntries::Skip => {
@@ -1075,11 +1075,11 @@ fn push_marker_len(out: &mut Vec<u8>, high: u8, len: usize) {
 
 /// Writes `value` as a binary plist (`bplist00`) into `out` (see [`BinaryWriter`]).
 pub fn write_binary(value: &RawValue<'_>, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-    write_binary_with(value, NullEntries::Reject, out)
+    write_binary_with_nulls(value, NullEntries::Reject, out)
 }
 
 /// [`write_binary`], with null dict entries handled as `nulls` says.
-pub fn write_binary_with(
+pub fn write_binary_with_nulls(
     value: &RawValue<'_>,
     nulls: NullEntries,
     out: &mut Vec<u8>,

@@ -20,7 +20,7 @@ use quarry_raw_value::{base64, Datetime, Offset};
 use crate::common::{Limits, Span};
 use crate::xml::{self as xml_format, Options, StartTag, XmlBuilder};
 
-use super::builder::{to_utc, Integer, PlistBuilder, Text};
+use super::builder::{to_utc, Integer, PlistBuilder, TextRef};
 use super::error::{Error, ErrorKind};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -164,18 +164,18 @@ impl<'a, B: PlistBuilder<'a>> Adapter<'a, '_, B> {
         }
     }
 
-    fn text_of<'s>(acc: Acc<'a>, buf: &'s str) -> Text<'a, 's> {
+    fn text_of<'s>(acc: Acc<'a>, buf: &'s str) -> TextRef<'a, 's> {
         match acc {
-            Acc::Empty => Text::Borrowed(""),
-            Acc::Borrowed(s) => Text::Borrowed(s),
-            Acc::Owned => Text::Decoded(buf),
+            Acc::Empty => TextRef::Borrowed(""),
+            Acc::Borrowed(s) => TextRef::Borrowed(s),
+            Acc::Owned => TextRef::Decoded(buf),
         }
     }
 
-    fn push_text(&mut self, text: Text<'a, '_>) {
+    fn push_text(&mut self, text: TextRef<'a, '_>) {
         match (self.acc, text) {
-            (Acc::Empty, Text::Borrowed(s)) => self.acc = Acc::Borrowed(s),
-            (Acc::Empty, Text::Decoded(s)) => {
+            (Acc::Empty, TextRef::Borrowed(s)) => self.acc = Acc::Borrowed(s),
+            (Acc::Empty, TextRef::Decoded(s)) => {
                 self.buf.clear();
                 self.buf.push_str(s);
                 self.acc = Acc::Owned;
@@ -324,7 +324,7 @@ impl<'a, B: PlistBuilder<'a>> XmlBuilder<'a> for Adapter<'a, '_, B> {
         }
     }
 
-    fn text(&mut self, text: Text<'a, '_>, span: Span) {
+    fn text(&mut self, text: TextRef<'a, '_>, span: Span) {
         if self.error.is_some() {
             return;
         }
@@ -361,7 +361,7 @@ pub fn parse_xml_with<'a, B: PlistBuilder<'a>>(
     let options = Options::default()
         .with_limits(xml_limits)
         .with_namespaces(false);
-    let parsed = xml_format::parse_with_options(input, &mut adapter, options);
+    let parsed = xml_format::parse_with(input, &mut adapter, options);
     let (kind, at) = match (parsed, adapter.error) {
         (Ok(()), None) => {
             return match adapter.root {

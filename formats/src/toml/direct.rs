@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use std::cell::Cell;
 
 use quarry_raw_value::pull::cow_into_string;
-use quarry_raw_value::{Fallback, PullSource, RawValue, Text, ValueKind};
+use quarry_raw_value::{Fallback, PullSource, RawValue, TextRef, ValueKind};
 
 use crate::common::{keep_spare, take_spare, Limits};
 
@@ -349,10 +349,10 @@ impl<'a> DirectSource<'a> {
     }
 
     /// Key `at` of the shape, as the consumer sees it.
-    fn key(&self, at: u32) -> Text<'a, '_> {
+    fn key(&self, at: u32) -> TextRef<'a, '_> {
         match &self.parser.shape.keys[at as usize].name {
-            Cow::Borrowed(name) => Text::Borrowed(name),
-            Cow::Owned(name) => Text::Decoded(name),
+            Cow::Borrowed(name) => TextRef::Borrowed(name),
+            Cow::Owned(name) => TextRef::Decoded(name),
         }
     }
 
@@ -360,15 +360,15 @@ impl<'a> DirectSource<'a> {
     /// as is: then the consumer gets that, and the shape's copy is not read back at once
     /// (a load of the name just stored would stall on store forwarding).
     #[inline(always)]
-    fn new_key(&self, at: u32, name: Option<&'a str>) -> Text<'a, '_> {
+    fn new_key(&self, at: u32, name: Option<&'a str>) -> TextRef<'a, '_> {
         match name {
-            Some(name) => Text::Borrowed(name),
+            Some(name) => TextRef::Borrowed(name),
             None => self.key(at),
         }
     }
 
     /// [`PullSource::next_key`] in the open table `table`.
-    fn next_table_key(&mut self, table: TableId) -> Result<Option<Text<'a, '_>>, Fallback> {
+    fn next_table_key(&mut self, table: TableId) -> Result<Option<TextRef<'a, '_>>, Fallback> {
         self.finish_line()?;
         loop {
             if matches!(self.ahead, Ahead::Nothing) {
@@ -486,7 +486,7 @@ impl<'a> DirectSource<'a> {
         Ok(scalar)
     }
 
-    /// Reads one value of any kind as a [`RawValue`], as the RawValue door builds it.
+    /// Reads one value of any kind as a [`RawValue`], as the RawValue path builds it.
     fn raw(&mut self) -> Result<RawValue<'a>, Fallback> {
         match self.peek_token() {
             Ok(ValueKind::Array) => {
@@ -615,9 +615,9 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
     }
 
     #[inline]
-    fn read_str(&mut self) -> Result<Text<'a, '_>, Fallback> {
+    fn read_str(&mut self) -> Result<TextRef<'a, '_>, Fallback> {
         let text = self.read_cow()?;
-        Ok(Text::from_cow(text, &mut self.scratch))
+        Ok(TextRef::from_cow(text, &mut self.scratch))
     }
 
     #[inline]
@@ -706,7 +706,7 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
         Ok(())
     }
 
-    fn next_key(&mut self, _first: bool) -> Result<Option<Text<'a, '_>>, Fallback> {
+    fn next_key(&mut self, _first: bool) -> Result<Option<TextRef<'a, '_>>, Fallback> {
         if self.next != Next::Nothing {
             return Err(Fallback);
         }

@@ -33,7 +33,6 @@ mod writer;
 
 use quarry_raw_value::{raw_value_of, Encode, EncodeError, RawValue};
 
-pub use crate::common::EntryKey;
 pub use builder::{Key, StringKind, TableId, TableKind, TomlBuilder, ROOT};
 pub use direct::DirectSource;
 pub use error::{Error, ErrorKind};
@@ -41,12 +40,12 @@ pub use parser::parse_with;
 use parser::Parser;
 pub use raw::RawValueBuilder;
 pub use tree::{Document, Node, NodeKind, TreeBuilder};
+pub use writer::write_document;
 /// For `quarry::edit`, which writes values into an existing document.
 #[doc(hidden)]
 pub use writer::{inline_value, key_text};
-pub use writer::{write_document, NullEntries};
 
-use crate::common::Limits;
+use crate::common::{Limits, NullEntries};
 
 /// Parses a TOML document into a [`RawValue`] map (the struct door), with default limits.
 pub fn parse(input: &[u8]) -> Result<RawValue<'_>, Error> {
@@ -85,16 +84,16 @@ pub fn parse_tree_with_limits(input: &[u8], limits: Limits) -> Result<Document<'
 
 /// Encodes `value` as a TOML document. The value must encode as a map; what TOML
 /// cannot hold — a null anywhere, an integer beyond `i64`, a top-level non-table — is an
-/// error naming its path (for structs with `None` fields, [`to_vec_with`] and
+/// error naming its path (for structs with `None` fields, [`to_vec_with_nulls`] and
 /// [`NullEntries::Skip`] leave them out, as the `toml` crate does). Bytes become base64
 /// strings.
 pub fn to_vec<T: Encode + ?Sized>(value: &T) -> Result<Vec<u8>, EncodeError> {
-    to_vec_with(value, NullEntries::Reject)
+    to_vec_with_nulls(value, NullEntries::Reject)
 }
 
 /// Encodes `value` as a TOML document, with null map entries handled as `nulls` says
 /// ([`NullEntries::Reject`] makes every null an error naming its path).
-pub fn to_vec_with<T: Encode + ?Sized>(
+pub fn to_vec_with_nulls<T: Encode + ?Sized>(
     value: &T,
     nulls: NullEntries,
 ) -> Result<Vec<u8>, EncodeError> {

@@ -13,7 +13,7 @@ use crate::common::Sink;
 
 type Entries<'a> = [(std::borrow::Cow<'a, str>, RawValue<'a>)];
 
-pub use crate::common::NullEntries;
+use crate::common::NullEntries;
 
 /// Writes `value`, which must be a map, as a TOML document into `out`.
 pub fn write_document(

@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 
 use crate::common::Span;
-pub use quarry_raw_value::Text;
+pub(crate) use quarry_raw_value::TextRef;
 
 /// True when `s` holds only XML white space (or is empty).
 #[inline]
@@ -65,10 +65,10 @@ impl<'a> Value<'a> {
 
     /// The value's text, given the buffer decoded values live in.
     #[inline]
-    pub(crate) fn text<'s>(self, values: &'s str) -> Text<'a, 's> {
+    pub(crate) fn text<'s>(self, values: &'s str) -> TextRef<'a, 's> {
         match self {
-            Value::Borrowed(s) => Text::Borrowed(s),
-            Value::Decoded(start, end) => Text::Decoded(values.get(start..end).unwrap_or("")),
+            Value::Borrowed(s) => TextRef::Borrowed(s),
+            Value::Decoded(start, end) => TextRef::Decoded(values.get(start..end).unwrap_or("")),
         }
     }
 }
@@ -107,7 +107,7 @@ impl<'a, 'p> Attribute<'a, 'p> {
 
     /// The normalized value: borrowed from the input when nothing was decoded.
     #[inline]
-    pub fn value(&self) -> Text<'a, 'p> {
+    pub fn value(&self) -> TextRef<'a, 'p> {
         self.raw.value.text(self.values)
     }
 
@@ -315,18 +315,24 @@ pub trait XmlBuilder<'a> {
     fn end_element(&mut self, span: Span);
     /// Character data (a maximal run between markup, references decoded and line ends
     /// normalized). White-space-only runs are reported too.
-    fn text(&mut self, text: Text<'a, '_>, span: Span);
+    fn text(&mut self, text: TextRef<'a, '_>, span: Span);
     /// A CDATA section's content; by default, text.
     #[inline]
-    fn cdata(&mut self, text: Text<'a, '_>, span: Span) {
+    fn cdata(&mut self, text: TextRef<'a, '_>, span: Span) {
         self.text(text, span)
     }
     /// A comment's content (between `<!--` and `-->`).
     #[inline]
-    fn comment(&mut self, _text: Text<'a, '_>, _span: Span) {}
+    fn comment(&mut self, _text: TextRef<'a, '_>, _span: Span) {}
     /// A processing instruction: its target and its data (possibly empty).
     #[inline]
-    fn processing_instruction(&mut self, _target: Text<'a, '_>, _data: Text<'a, '_>, _span: Span) {}
+    fn processing_instruction(
+        &mut self,
+        _target: TextRef<'a, '_>,
+        _data: TextRef<'a, '_>,
+        _span: Span,
+    ) {
+    }
     /// A reference to an entity the parser may not read (declared external, or
     /// undeclared after an unread external subset): it is skipped.
     #[inline]
@@ -340,5 +346,5 @@ impl<'a> XmlBuilder<'a> for () {
     #[inline]
     fn end_element(&mut self, _: Span) {}
     #[inline]
-    fn text(&mut self, _: Text<'a, '_>, _: Span) {}
+    fn text(&mut self, _: TextRef<'a, '_>, _: Span) {}
 }

@@ -9,7 +9,7 @@
 //! `"@name"` attributes, child elements by name and `"$text"` last. A run of adjacent
 //! children of one name is a sequence. A name that comes back after another child is
 //! handed out again, and the decoder falls back on the repeated key, as the pull
-//! contract has it; so the grouping of the RawValue door is never needed here.
+//! contract has it; so the grouping of the RawValue path is never needed here.
 //!
 //! Text is untyped: numbers and booleans are read from it as [`Decode`] reads them from
 //! [`RawValue::Text`](quarry_raw_value::RawValue::Text). Whatever the mapping has no
@@ -21,11 +21,11 @@ use std::borrow::Cow;
 use std::cell::Cell;
 
 use quarry_raw_value::pull::owned_string;
-use quarry_raw_value::{Fallback, PullSource, RawValue, Text as PullText, ValueKind};
+use quarry_raw_value::{Fallback, PullSource, RawValue, TextRef as PullText, ValueKind};
 
 use crate::common::{fold_digits, keep_spare, plain_decimal, same_bytes, take_spare, Limits, Span};
 
-use super::builder::{StartTag, Text, XmlBuilder};
+use super::builder::{StartTag, TextRef, XmlBuilder};
 use super::raw::TextRuns;
 use super::{parse_with, Error, ErrorKind, TEXT_KEY};
 
@@ -222,21 +222,21 @@ impl<'a> XmlBuilder<'a> for Tape<'a> {
     }
 
     #[inline]
-    fn text(&mut self, text: Text<'a, '_>, _: Span) {
+    fn text(&mut self, text: TextRef<'a, '_>, _: Span) {
         if let Some((_, runs)) = self.open.last_mut() {
             runs.push(text);
         }
     }
 
     #[inline]
-    fn comment(&mut self, _: Text<'a, '_>, _: Span) {
+    fn comment(&mut self, _: TextRef<'a, '_>, _: Span) {
         if let Some((_, runs)) = self.open.last_mut() {
             runs.end_run();
         }
     }
 
     #[inline]
-    fn processing_instruction(&mut self, _: Text<'a, '_>, _: Text<'a, '_>, _: Span) {
+    fn processing_instruction(&mut self, _: TextRef<'a, '_>, _: TextRef<'a, '_>, _: Span) {
         if let Some((_, runs)) = self.open.last_mut() {
             runs.end_run();
         }
@@ -277,9 +277,10 @@ enum Open {
 /// element's value (the struct door decodes a struct from the root element itself).
 ///
 /// The whole document is parsed first, with every check of [`parse_with`], into a flat
-/// tape; reading then walks the tape. Use it under
-/// [`with_xml_sequences`](quarry_raw_value::with_xml_sequences), as the facade does, so
-/// that a `Vec` takes one child element as a one-element sequence on both paths.
+/// tape; reading then walks the tape. It decodes under
+/// [`DecodeOptions::XML`](quarry_raw_value::DecodeOptions::XML)
+/// ([`PullSource::decode_options`]), as the RawValue path of an XML document should: a
+/// `Vec` takes one child element as a one-element sequence on both paths.
 #[derive(Debug)]
 pub struct DirectSource<'a> {
     entries: Vec<Entry>,
@@ -330,7 +331,7 @@ impl<'a> DirectSource<'a> {
             return Err(Error::new(ErrorKind::MissingRoot, input, input.len()));
         }
         // The tape's indices are `u32`: more entries or owned strings than
-        // `MAX_ENTRIES` (a document of gigabytes) is left to the RawValue door.
+        // `MAX_ENTRIES` (a document of gigabytes) is left to the RawValue path.
         if tape.entries.len() > MAX_ENTRIES || tape.strings.owned.len() > MAX_ENTRIES {
             return Err(Error::new(
                 ErrorKind::DocumentSizeLimitReached(MAX_ENTRIES),
@@ -376,6 +377,11 @@ fn plain_digits(text: &str, max: usize) -> Option<u64> {
 
 impl<'a> PullSource<'a> for DirectSource<'a> {
     #[inline]
+    fn decode_options(&self) -> quarry_raw_value::DecodeOptions {
+        quarry_raw_value::DecodeOptions::XML
+    }
+
+    #[inline]
     fn peek_token(&mut self) -> Result<ValueKind, Fallback> {
         Ok(match self.next {
             Value::Element(at) if self.entries[at].is_map() => ValueKind::Object,
@@ -399,7 +405,7 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
     }
 
     /// The text itself, as [`RawValue::Text`]: a float decodes from it as from the
-    /// RawValue door's text.
+    /// RawValue path's text.
     #[inline]
     fn read_number(&mut self) -> Result<RawValue<'a>, Fallback> {
         Ok(RawValue::Text(self.text()?.into_cow()))
@@ -418,7 +424,7 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
     }
 
     /// Integer text that fits `i64` (what an `i64` decodes from text on the RawValue
-    /// door; anything else there is an error, here a fallback).
+    /// path; anything else there is an error, here a fallback).
     #[inline]
     fn read_i64(&mut self) -> Result<i64, Fallback> {
         let text = self.text()?;
@@ -585,7 +591,7 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
         Ok(())
     }
 
-    /// Left to the RawValue door.
+    /// Left to the RawValue path.
     fn read_raw(&mut self) -> Result<RawValue<'a>, Fallback> {
         Err(Fallback)
     }

@@ -34,7 +34,7 @@ use std::borrow::Cow;
 use crate::common::{push_utf16, validate_utf8, Limits, Span};
 
 use super::builder::{
-    Declaration, Doctype, NamespaceBinding, RawAttribute, StartTag, Text, Value, XmlBuilder,
+    Declaration, Doctype, NamespaceBinding, RawAttribute, StartTag, TextRef, Value, XmlBuilder,
 };
 use super::chars::is_ws;
 use super::error::{Error, ErrorKind};
@@ -359,19 +359,24 @@ impl<'a, 't, B: XmlBuilder<'a>> XmlBuilder<'t> for Owning<'_, B> {
     fn end_element(&mut self, span: Span) {
         self.inner.end_element(span);
     }
-    fn text(&mut self, text: Text<'t, '_>, span: Span) {
-        self.inner.text(Text::Decoded(text.as_str()), span);
+    fn text(&mut self, text: TextRef<'t, '_>, span: Span) {
+        self.inner.text(TextRef::Decoded(text.as_str()), span);
     }
-    fn cdata(&mut self, text: Text<'t, '_>, span: Span) {
-        self.inner.cdata(Text::Decoded(text.as_str()), span);
+    fn cdata(&mut self, text: TextRef<'t, '_>, span: Span) {
+        self.inner.cdata(TextRef::Decoded(text.as_str()), span);
     }
-    fn comment(&mut self, text: Text<'t, '_>, span: Span) {
-        self.inner.comment(Text::Decoded(text.as_str()), span);
+    fn comment(&mut self, text: TextRef<'t, '_>, span: Span) {
+        self.inner.comment(TextRef::Decoded(text.as_str()), span);
     }
-    fn processing_instruction(&mut self, target: Text<'t, '_>, data: Text<'t, '_>, span: Span) {
+    fn processing_instruction(
+        &mut self,
+        target: TextRef<'t, '_>,
+        data: TextRef<'t, '_>,
+        span: Span,
+    ) {
         self.inner.processing_instruction(
-            Text::Decoded(target.as_str()),
-            Text::Decoded(data.as_str()),
+            TextRef::Decoded(target.as_str()),
+            TextRef::Decoded(data.as_str()),
             span,
         );
     }

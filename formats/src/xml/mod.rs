@@ -96,11 +96,11 @@ use quarry_raw_value::{raw_value_of, Encode, EncodeError, RawValue};
 
 pub use builder::{
     is_xml_whitespace, Attribute, Declaration, Doctype, NamespaceBinding, StartTag,
-    StartTagAttributes, Text, XmlBuilder, XMLNS_NAMESPACE, XML_NAMESPACE,
+    StartTagAttributes, XmlBuilder, XMLNS_NAMESPACE, XML_NAMESPACE,
 };
 pub use direct::DirectSource;
 pub use error::{Error, ErrorKind};
-pub use parser::{parse_with, parse_with_options, Options};
+pub use parser::{parse_with, Options};
 pub use raw::{RawValueBuilder, TEXT_KEY};
 pub use tree::{Attr, Attributes, Children, Document, Node, NodeKind, Target, TreeBuilder};
 pub use writer::{escape_attribute, escape_text, write_tree, XmlWriter};
@@ -118,8 +118,13 @@ pub fn parse(input: &[u8]) -> Result<RawValue<'_>, Error> {
 
 /// Parses an XML document into a [`RawValue`] under `limits`.
 pub fn parse_with_limits(input: &[u8], limits: Limits) -> Result<RawValue<'_>, Error> {
+    parse_with_options(input, &Options::default().with_limits(limits))
+}
+
+/// Parses an XML document into a [`RawValue`] under `options`.
+pub fn parse_with_options<'a>(input: &'a [u8], options: &Options) -> Result<RawValue<'a>, Error> {
     let mut builder = RawValueBuilder::default();
-    parse_with(input, &mut builder, limits)?;
+    parse_with(input, &mut builder, *options)?;
     Ok(builder.finish())
 }
 
@@ -146,11 +151,15 @@ pub fn parse_tree(input: &[u8]) -> Result<Document<'_>, Error> {
 
 /// Parses an XML document into a [`Document`] tree under `limits`.
 pub fn parse_tree_with_limits(input: &[u8], limits: Limits) -> Result<Document<'_>, Error> {
-    parse_tree_with_options(input, Options::default().with_limits(limits))
+    parse_tree_with_options(input, &Options::default().with_limits(limits))
 }
 
 /// Parses an XML document into a [`Document`] tree under `options`.
-pub fn parse_tree_with_options(input: &[u8], options: Options) -> Result<Document<'_>, Error> {
+pub fn parse_tree_with_options<'a>(
+    input: &'a [u8],
+    options: &Options,
+) -> Result<Document<'a>, Error> {
+    let options = *options;
     match decode_input(input, options.limits)? {
         Input::Borrowed(src) => {
             let mut builder = TreeBuilder::for_source(src);

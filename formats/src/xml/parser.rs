@@ -23,7 +23,7 @@ use std::rc::Rc;
 use crate::common::{keep_spare, same_bytes, take_spare, Limits, Span};
 
 use super::builder::{
-    Declaration, Doctype, NamespaceBinding, RawAttribute, StartTag, Text, Value, XmlBuilder,
+    Declaration, Doctype, NamespaceBinding, RawAttribute, StartTag, TextRef, Value, XmlBuilder,
     NS_XML, NS_XMLNS, XMLNS_NAMESPACE, XML_NAMESPACE,
 };
 use super::chars::*;
@@ -39,7 +39,8 @@ type Result<T> = std::result::Result<T, Error>;
 const MAX_ENTITY_DEPTH: usize = 64;
 
 /// Parses `input` (UTF-8, UTF-16 or ISO-8859-1, by byte order mark or declaration) with
-/// `builder`, under `limits`.
+/// `builder`, under `options`: [`Limits`] (every other option at its default) or
+/// [`Options`] (limits, and whether to process namespaces).
 ///
 /// UTF-8 input is parsed in place, so the builder gets borrowed text. Other encodings
 /// are transcoded to UTF-8 first; the builder then gets owned text only, and spans and
@@ -47,17 +48,9 @@ const MAX_ENTITY_DEPTH: usize = 64;
 pub fn parse_with<'a, B: XmlBuilder<'a>>(
     input: &'a [u8],
     builder: &mut B,
-    limits: Limits,
+    options: impl Into<Options>,
 ) -> Result<()> {
-    parse_with_options(input, builder, Options::default().with_limits(limits))
-}
-
-/// [`parse_with`] under `options`: limits, and whether to process namespaces.
-pub fn parse_with_options<'a, B: XmlBuilder<'a>>(
-    input: &'a [u8],
-    builder: &mut B,
-    options: Options,
-) -> Result<()> {
+    let options = options.into();
     match decode_input(input, options.limits)? {
         Input::Borrowed(src) => Parser::new(src, Encoding::Utf8, options).document(builder),
         Input::Transcoded(text, encoding) => {
@@ -85,6 +78,13 @@ impl Default for Options {
             limits: Limits::default(),
             namespaces: true,
         }
+    }
+}
+
+impl From<Limits> for Options {
+    /// The default options with `limits`.
+    fn from(limits: Limits) -> Self {
+        Options::default().with_limits(limits)
     }
 }
 
@@ -383,11 +383,11 @@ impl<'a> Parser<'a> {
     }
 
     #[inline]
-    fn run_text<'s>(&'s self, c: &Cursor<'s>, run: &Run) -> Text<'a, 's> {
+    fn run_text<'s>(&'s self, c: &Cursor<'s>, run: &Run) -> TextRef<'a, 's> {
         match *run {
-            Run::Slice(s, e) if c.main => Text::Borrowed(self.src.get(s..e).unwrap_or("")),
-            Run::Slice(s, e) => Text::Decoded(c.str(s, e)),
-            Run::Scratch => Text::Decoded(&self.markup_text),
+            Run::Slice(s, e) if c.main => TextRef::Borrowed(self.src.get(s..e).unwrap_or("")),
+            Run::Slice(s, e) => TextRef::Decoded(c.str(s, e)),
+            Run::Scratch => TextRef::Decoded(&self.markup_text),
         }
     }
 
@@ -1226,10 +1226,10 @@ impl<'a> Parser<'a> {
         match self.pending {
             Pending::None => return,
             Pending::Borrowed(s, e) => b.text(
-                Text::Borrowed(self.src.get(s..e).unwrap_or("")),
+                TextRef::Borrowed(self.src.get(s..e).unwrap_or("")),
                 self.text_span,
             ),
-            Pending::Owned => b.text(Text::Decoded(&self.char_data), self.text_span),
+            Pending::Owned => b.text(TextRef::Decoded(&self.char_data), self.text_span),
         }
         self.pending = Pending::None;
     }

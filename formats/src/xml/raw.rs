@@ -7,7 +7,7 @@ use quarry_raw_value::RawValue;
 
 use crate::common::{KeyHashState, Span};
 
-use super::builder::{StartTag, Text, XmlBuilder};
+use super::builder::{StartTag, TextRef, XmlBuilder};
 
 /// The key text of mixed content goes under.
 pub const TEXT_KEY: &str = "$text";
@@ -71,7 +71,7 @@ pub(super) struct TextRuns<'a> {
 impl<'a> TextRuns<'a> {
     /// Adds text (or CDATA) to the open run, opening one if none is.
     #[inline(always)]
-    pub(super) fn push(&mut self, text: Text<'a, '_>) {
+    pub(super) fn push(&mut self, text: TextRef<'a, '_>) {
         match &mut self.text {
             None => {
                 self.run_start = 0;
@@ -85,7 +85,7 @@ impl<'a> TextRuns<'a> {
     /// [`TextRuns::push`] when there is text already (mixed content, or text after a
     /// reference or CDATA).
     #[inline(never)]
-    fn push_more(&mut self, text: Text<'a, '_>) {
+    fn push_more(&mut self, text: TextRef<'a, '_>) {
         if let Some(existing) = &mut self.text {
             if !self.in_run {
                 self.run_start = existing.len();
@@ -294,19 +294,19 @@ impl<'a> XmlBuilder<'a> for RawValueBuilder<'a> {
     }
 
     #[inline]
-    fn text(&mut self, text: Text<'a, '_>, _: Span) {
+    fn text(&mut self, text: TextRef<'a, '_>, _: Span) {
         if let Some(frame) = self.frames[..self.depth].last_mut() {
             frame.text.push(text);
         }
     }
 
     #[inline]
-    fn comment(&mut self, _: Text<'a, '_>, _: Span) {
+    fn comment(&mut self, _: TextRef<'a, '_>, _: Span) {
         self.end_run();
     }
 
     #[inline]
-    fn processing_instruction(&mut self, _: Text<'a, '_>, _: Text<'a, '_>, _: Span) {
+    fn processing_instruction(&mut self, _: TextRef<'a, '_>, _: TextRef<'a, '_>, _: Span) {
         self.end_run();
     }
 }

@@ -14,7 +14,7 @@ use quarry_raw_value::{Path, RawValue, Segment};
 
 use crate::common::{Comment, EntryKey, HasSpan, Span, Tree, TreeNode};
 
-use super::builder::{StartTag, Text, XmlBuilder};
+use super::builder::{StartTag, TextRef, XmlBuilder};
 use super::raw::TEXT_KEY;
 
 const NONE: u32 = u32::MAX;
@@ -42,7 +42,7 @@ pub struct Document<'a> {
 
 #[derive(Debug, Clone)]
 struct NodeData<'a> {
-    kind: Kind<'a>,
+    kind: Data<'a>,
     parent: u32,
     prev_sibling: u32,
     /// The last child; the first, if any, is the next node in document order.
@@ -53,7 +53,7 @@ struct NodeData<'a> {
 }
 
 #[derive(Debug, Clone)]
-enum Kind<'a> {
+enum Data<'a> {
     Root,
     Element {
         name: Cow<'a, str>,
@@ -177,23 +177,23 @@ impl<'a> Document<'a> {
                 .into_iter()
                 .map(|n| NodeData {
                     kind: match n.kind {
-                        Kind::Root => Kind::Root,
-                        Kind::Element {
+                        Data::Root => Data::Root,
+                        Data::Element {
                             name,
                             prefix_len,
                             ns,
                             attrs,
-                        } => Kind::Element {
+                        } => Data::Element {
                             name: own(name),
                             prefix_len,
                             ns,
                             attrs,
                         },
-                        Kind::Text(t) => Kind::Text(own(t)),
-                        Kind::Comment(t) => Kind::Comment(own(t)),
-                        Kind::Pi(pi) => {
+                        Data::Text(t) => Data::Text(own(t)),
+                        Data::Comment(t) => Data::Comment(own(t)),
+                        Data::Pi(pi) => {
                             let (target, data) = *pi;
-                            Kind::Pi(Box::new((own(target), own(data))))
+                            Data::Pi(Box::new((own(target), own(data))))
                         }
                     },
                     parent: n.parent,
@@ -265,22 +265,22 @@ impl<'d, 'a> Node<'d, 'a> {
     /// What kind of node this is.
     pub fn kind(&self) -> NodeKind {
         match self.data().kind {
-            Kind::Root => NodeKind::Root,
-            Kind::Element { .. } => NodeKind::Element,
-            Kind::Text(_) => NodeKind::Text,
-            Kind::Comment(_) => NodeKind::Comment,
-            Kind::Pi(_) => NodeKind::ProcessingInstruction,
+            Data::Root => NodeKind::Root,
+            Data::Element { .. } => NodeKind::Element,
+            Data::Text(_) => NodeKind::Text,
+            Data::Comment(_) => NodeKind::Comment,
+            Data::Pi(_) => NodeKind::ProcessingInstruction,
         }
     }
 
     /// True for elements.
     pub fn is_element(&self) -> bool {
-        matches!(self.data().kind, Kind::Element { .. })
+        matches!(self.data().kind, Data::Element { .. })
     }
 
     /// True for text nodes.
     pub fn is_text(&self) -> bool {
-        matches!(self.data().kind, Kind::Text(_))
+        matches!(self.data().kind, Data::Text(_))
     }
 
     /// The bytes this node covers in the source (an element: start tag to end tag).
@@ -296,7 +296,7 @@ impl<'d, 'a> Node<'d, 'a> {
     /// The qualified element name as written (`svg:rect`); `""` for other nodes.
     pub fn tag_name(&self) -> &'d str {
         match &self.data().kind {
-            Kind::Element { name, .. } => name,
+            Data::Element { name, .. } => name,
             _ => "",
         }
     }
@@ -304,7 +304,7 @@ impl<'d, 'a> Node<'d, 'a> {
     /// The local part of the element name.
     pub fn local_name(&self) -> &'d str {
         match &self.data().kind {
-            Kind::Element {
+            Data::Element {
                 name, prefix_len, ..
             } if *prefix_len > 0 => &name[*prefix_len as usize + 1..],
             _ => self.tag_name(),
@@ -314,7 +314,7 @@ impl<'d, 'a> Node<'d, 'a> {
     /// The prefix of the element name, if any.
     pub fn prefix(&self) -> Option<&'d str> {
         match &self.data().kind {
-            Kind::Element {
+            Data::Element {
                 name, prefix_len, ..
             } if *prefix_len > 0 => Some(&name[..*prefix_len as usize]),
             _ => None,
@@ -324,7 +324,7 @@ impl<'d, 'a> Node<'d, 'a> {
     /// The element's resolved namespace URI.
     pub fn namespace(&self) -> Option<&'d str> {
         match &self.data().kind {
-            Kind::Element { ns, .. } => opt(*ns).map(|i| &*self.doc.namespaces[i]),
+            Data::Element { ns, .. } => opt(*ns).map(|i| &*self.doc.namespaces[i]),
             _ => None,
         }
     }
@@ -332,7 +332,7 @@ impl<'d, 'a> Node<'d, 'a> {
     /// The element's attributes in document order (namespace declarations included).
     pub fn attributes(&self) -> Attributes<'d, 'a> {
         let (start, end) = match self.data().kind {
-            Kind::Element { attrs, .. } => attrs,
+            Data::Element { attrs, .. } => attrs,
             _ => (0, 0),
         };
         Attributes {
@@ -360,20 +360,20 @@ impl<'d, 'a> Node<'d, 'a> {
     /// node, its text; for a PI, its data.
     pub fn text(&self) -> Option<&'d str> {
         match &self.data().kind {
-            Kind::Element { .. } => self.first_child().and_then(|c| match &c.data().kind {
-                Kind::Text(t) => Some(&**t),
+            Data::Element { .. } => self.first_child().and_then(|c| match &c.data().kind {
+                Data::Text(t) => Some(&**t),
                 _ => None,
             }),
-            Kind::Text(t) | Kind::Comment(t) => Some(t),
-            Kind::Pi(pi) => Some(&pi.1),
-            Kind::Root => None,
+            Data::Text(t) | Data::Comment(t) => Some(t),
+            Data::Pi(pi) => Some(&pi.1),
+            Data::Root => None,
         }
     }
 
     /// A processing instruction's target and data.
     pub fn pi(&self) -> Option<(&'d str, &'d str)> {
         match &self.data().kind {
-            Kind::Pi(pi) => Some((&pi.0, &pi.1)),
+            Data::Pi(pi) => Some((&pi.0, &pi.1)),
             _ => None,
         }
     }
@@ -446,10 +446,10 @@ impl<'d, 'a> Node<'d, 'a> {
     /// text, comments and PIs give their text.
     pub fn to_raw_value(self) -> RawValue<'d> {
         match &self.data().kind {
-            Kind::Element { .. } => {}
-            Kind::Root => return self.doc.to_raw_value(),
-            Kind::Text(t) | Kind::Comment(t) => return RawValue::Text(Cow::Borrowed(t)),
-            Kind::Pi(pi) => return RawValue::Text(Cow::Borrowed(&pi.1)),
+            Data::Element { .. } => {}
+            Data::Root => return self.doc.to_raw_value(),
+            Data::Text(t) | Data::Comment(t) => return RawValue::Text(Cow::Borrowed(t)),
+            Data::Pi(pi) => return RawValue::Text(Cow::Borrowed(&pi.1)),
         }
         let mut entries: Vec<(Cow<'d, str>, RawValue<'d>)> = self
             .attributes()
@@ -464,7 +464,7 @@ impl<'d, 'a> Node<'d, 'a> {
         let mut text: Option<Cow<'d, str>> = None;
         for child in self.children() {
             match &child.data().kind {
-                Kind::Element { .. } => {
+                Data::Element { .. } => {
                     map = true;
                     let name = child.tag_name();
                     let value = child.to_raw_value();
@@ -477,7 +477,7 @@ impl<'d, 'a> Node<'d, 'a> {
                         None => entries.push((Cow::Borrowed(name), value)),
                     }
                 }
-                Kind::Text(t) if !super::builder::is_xml_whitespace(t) => match &mut text {
+                Data::Text(t) if !super::builder::is_xml_whitespace(t) => match &mut text {
                     None => text = Some(Cow::Borrowed(t)),
                     Some(existing) => existing.to_mut().push_str(t),
                 },
@@ -800,7 +800,7 @@ impl<'a> TreeBuilder<'a> {
     pub fn with_capacity(capacity: usize) -> Self {
         let mut nodes = Vec::with_capacity(capacity.max(1));
         nodes.push(NodeData {
-            kind: Kind::Root,
+            kind: Data::Root,
             parent: NONE,
             prev_sibling: NONE,
             last_child: NONE,
@@ -839,7 +839,7 @@ impl<'a> TreeBuilder<'a> {
     }
 
     #[inline]
-    fn push(&mut self, kind: Kind<'a>, span: Span) -> u32 {
+    fn push(&mut self, kind: Data<'a>, span: Span) -> u32 {
         let id = self.nodes.len() as u32;
         let parent = self.current;
         let prev = self.nodes[parent as usize].last_child;
@@ -864,7 +864,7 @@ impl<'a> TreeBuilder<'a> {
         self.namespaces.len() as u32 - 1
     }
 
-    fn add_text(&mut self, text: Text<'a, '_>, span: Span) {
+    fn add_text(&mut self, text: TextRef<'a, '_>, span: Span) {
         // An empty CDATA section or entity leaves no text node (as `<a></a>` has none),
         // so a written tree reads back to the same tree.
         if text.as_str().is_empty() {
@@ -873,13 +873,13 @@ impl<'a> TreeBuilder<'a> {
         let last = self.nodes[self.current as usize].last_child;
         if last != NONE {
             let node = &mut self.nodes[last as usize];
-            if let Kind::Text(existing) = &mut node.kind {
+            if let Data::Text(existing) = &mut node.kind {
                 existing.to_mut().push_str(text.as_str());
                 node.span.end = span.end.max(node.span.end);
                 return;
             }
         }
-        self.push(Kind::Text(text.into_cow()), span);
+        self.push(Data::Text(text.into_cow()), span);
     }
 }
 
@@ -901,7 +901,7 @@ impl<'a> XmlBuilder<'a> for TreeBuilder<'a> {
         }
         let ns = self.intern(tag.namespace());
         let id = self.push(
-            Kind::Element {
+            Data::Element {
                 name: tag.name().clone(),
                 prefix_len: tag.prefix_len as u32,
                 ns,
@@ -922,21 +922,26 @@ impl<'a> XmlBuilder<'a> for TreeBuilder<'a> {
     }
 
     #[inline]
-    fn text(&mut self, text: Text<'a, '_>, span: Span) {
+    fn text(&mut self, text: TextRef<'a, '_>, span: Span) {
         if self.current != 0 {
             self.add_text(text, span);
         }
     }
 
     #[inline]
-    fn comment(&mut self, text: Text<'a, '_>, span: Span) {
-        self.push(Kind::Comment(text.into_cow()), span);
+    fn comment(&mut self, text: TextRef<'a, '_>, span: Span) {
+        self.push(Data::Comment(text.into_cow()), span);
     }
 
     #[inline]
-    fn processing_instruction(&mut self, target: Text<'a, '_>, data: Text<'a, '_>, span: Span) {
+    fn processing_instruction(
+        &mut self,
+        target: TextRef<'a, '_>,
+        data: TextRef<'a, '_>,
+        span: Span,
+    ) {
         self.push(
-            Kind::Pi(Box::new((target.into_cow(), data.into_cow()))),
+            Data::Pi(Box::new((target.into_cow(), data.into_cow()))),
             span,
         );
     }

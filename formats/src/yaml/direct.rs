@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 
 use quarry_raw_value::pull::cow_into_string;
-use quarry_raw_value::{Fallback, GuessedKey, PlainKey, PullSource, RawValue, Text, ValueKind};
+use quarry_raw_value::{Fallback, GuessedKey, PlainKey, PullSource, RawValue, TextRef, ValueKind};
 
 use crate::common::{Limits, Span};
 
@@ -26,7 +26,7 @@ enum Event {
     DocumentStart,
     DocumentEnd,
     StreamEnd,
-    /// What the direct path leaves to the RawValue door: an alias, an anchor, a tag.
+    /// What the direct path leaves to the RawValue path: an alias, an anchor, a tag.
     Unsupported,
 }
 
@@ -160,8 +160,8 @@ impl<'a> YamlBuilder<'a> for Capture<'a> {
 /// It steps the one parser (or, on the common lines of block collections, takes what
 /// the parser reads in place, the same events without a step; a key the decoder
 /// guesses is compared in place) and hands its events out as JSON-shaped values: mappings as
-/// objects (keys by their text, as the RawValue door keys them), sequences as arrays,
-/// scalars resolved by the same core schema. Whatever the RawValue door gives a meaning
+/// objects (keys by their text, as the RawValue path keys them), sequences as arrays,
+/// scalars resolved by the same core schema. Whatever the RawValue path gives a meaning
 /// of its own falls back to it: aliases, anchors, tags, merge keys `<<` (when on),
 /// collections as keys, a second document, any error.
 pub struct DirectSource<'a> {
@@ -340,15 +340,15 @@ impl<'a> DirectSource<'a> {
     /// The scalar just pulled, as a key (borrowed, or transient when it was rewritten);
     /// `Fallback` for a merge key.
     #[inline]
-    fn key_text(&mut self) -> Result<Text<'a, '_>, Fallback> {
+    fn key_text(&mut self) -> Result<TextRef<'a, '_>, Fallback> {
         if self.is_merge_key() {
             return Err(Fallback);
         }
         let text = self.capture.take_text();
-        Ok(Text::from_cow(text, &mut self.scratch))
+        Ok(TextRef::from_cow(text, &mut self.scratch))
     }
 
-    /// Whether the scalar just pulled, as a mapping key, is one the RawValue door gives
+    /// Whether the scalar just pulled, as a mapping key, is one the RawValue path gives
     /// a meaning of its own (a merge key).
     #[inline]
     fn is_merge_key(&self) -> bool {
@@ -374,7 +374,7 @@ impl<'a> DirectSource<'a> {
     /// scanner for the key again would only fail again (a mapping's end would go
     /// through three key reads that fail before the end is read).
     #[inline]
-    fn key_after_in_place(&mut self) -> Result<Option<Text<'a, '_>>, Fallback> {
+    fn key_after_in_place(&mut self) -> Result<Option<TextRef<'a, '_>>, Fallback> {
         if !self.peeked && !self.failed {
             if let Some(end) = self.parser.mapping_end_in_place() {
                 return match end {
@@ -394,7 +394,7 @@ impl<'a> DirectSource<'a> {
     }
 
     /// Skips the rest of a collection whose start was just read. Falls back where the
-    /// RawValue door would do more than keep the content: a collection as a key, a
+    /// RawValue path would do more than keep the content: a collection as a key, a
     /// merge key, an alias, an anchor or a tag.
     fn skip_collection(&mut self, mapping: bool) -> Result<(), Fallback> {
         let mut open = std::mem::take(&mut self.skip_stack);
@@ -526,9 +526,9 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
     }
 
     #[inline]
-    fn read_str(&mut self) -> Result<Text<'a, '_>, Fallback> {
+    fn read_str(&mut self) -> Result<TextRef<'a, '_>, Fallback> {
         let text = self.read_text()?;
-        Ok(Text::from_cow(text, &mut self.scratch))
+        Ok(TextRef::from_cow(text, &mut self.scratch))
     }
 
     #[inline]
@@ -567,9 +567,9 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
     }
 
     #[inline]
-    fn next_key(&mut self, _first: bool) -> Result<Option<Text<'a, '_>>, Fallback> {
+    fn next_key(&mut self, _first: bool) -> Result<Option<TextRef<'a, '_>>, Fallback> {
         if let Some((key, _)) = self.key_in_place(&[]) {
-            return Ok(Some(Text::Borrowed(key)));
+            return Ok(Some(TextRef::Borrowed(key)));
         }
         self.key_after_in_place()
     }
@@ -583,7 +583,7 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
         match self.key_in_place(guess.as_bytes()) {
             Some((_, true)) => Ok(GuessedKey::Guessed),
             // A key that was scanned may still be the guess (one with a space in it).
-            Some((key, false)) => Ok(GuessedKey::compare(Some(Text::Borrowed(key)), guess)),
+            Some((key, false)) => Ok(GuessedKey::compare(Some(TextRef::Borrowed(key)), guess)),
             None => Ok(GuessedKey::compare(self.key_after_in_place()?, guess)),
         }
     }
@@ -607,7 +607,7 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
             Event::SequenceStart => false,
             _ => return Err(Fallback),
         };
-        // The collection's content goes through the RawValue door's own builder.
+        // The collection's content goes through the RawValue path's own builder.
         let options = super::Options::default().with_merge_keys(self.merge_keys);
         let mut builder = RawValueBuilder::new(&options);
         let start = if mapping {

@@ -36,7 +36,7 @@
 //! - Both doors: mapping order and duplicate keys are kept (the decoder decides);
 //!   scalars are borrowed from the input unless folding or escapes changed them; a
 //!   byte order mark is skipped.
-//! - The RawValue door: plain scalars are typed by the core schema (see
+//! - The RawValue path: plain scalars are typed by the core schema (see
 //!   [`RawValueBuilder`]); map keys are strings (a scalar key keeps its source text, a
 //!   collection key is [`ErrorKind::ComplexKey`]); aliases are resolved by cloning the
 //!   anchored value, within [`Limits::max_alias_expansion`](crate::Limits) nodes;
@@ -76,7 +76,7 @@ pub use writer::YamlWriter;
 
 use crate::common::Limits;
 
-/// How the RawValue door reads YAML.
+/// How the RawValue path reads YAML.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Options {

@@ -19,7 +19,7 @@ use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Visitor};
 
-use crate::pull::{Fallback, PullSource, Text, ValueKind};
+use crate::pull::{Fallback, PullSource, TextRef, ValueKind};
 use crate::RawValue;
 
 /// Why the direct path gave up: only that it did (the RawValue path tells the reason).
@@ -84,8 +84,8 @@ impl<'de, S: PullSource<'de> + ?Sized> Pull<'_, S> {
     #[inline]
     fn visit_text<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, GaveUp> {
         match self.source.read_str()? {
-            Text::Borrowed(s) => visitor.visit_borrowed_str(s),
-            Text::Decoded(s) => visitor.visit_str(s),
+            TextRef::Borrowed(s) => visitor.visit_borrowed_str(s),
+            TextRef::Decoded(s) => visitor.visit_str(s),
         }
     }
 
@@ -283,15 +283,15 @@ impl<'de, S: PullSource<'de> + ?Sized> de::MapAccess<'de> for &mut Entries<'_, S
 
 /// A map key: text, as the bridge hands keys over. A key type other than a string (an
 /// integer key parsed from its text) goes to the bridge.
-struct Key<'de, 's>(Text<'de, 's>);
+struct Key<'de, 's>(TextRef<'de, 's>);
 
 impl<'de> de::Deserializer<'de> for Key<'de, '_> {
     type Error = GaveUp;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, GaveUp> {
         match self.0 {
-            Text::Borrowed(s) => visitor.visit_borrowed_str(s),
-            Text::Decoded(s) => visitor.visit_str(s),
+            TextRef::Borrowed(s) => visitor.visit_borrowed_str(s),
+            TextRef::Decoded(s) => visitor.visit_str(s),
         }
     }
 

@@ -64,7 +64,7 @@ proptest! {
         prop_assert_eq!(&via_direct::<Server>(&text).unwrap(), &server);
         prop_assert_eq!(&via_raw::<Server>(&text).unwrap(), &server);
         // Binary plists (UTF-16 text when it is not ASCII) through their direct path.
-        let file = quarry::plist::to_vec_with(&server, quarry::plist::PlistFormat::Binary, quarry::plist::NullEntries::Skip).unwrap();
+        let file = quarry::plist::to_vec_with_nulls(&server, quarry::plist::PlistFormat::Binary, quarry::encode::NullEntries::Skip).unwrap();
         let mut source = quarry::plist::DirectSource::new(&file, quarry::Limits::default()).unwrap();
         prop_assert_eq!(&Server::decode_direct(&mut source).unwrap(), &server);
     }

@@ -101,11 +101,8 @@ fn xml_direct_path_reads_owned_names_and_text_as_the_raw_value_path_does() {
         )
         .flat_map(u16::to_le_bytes)
         .collect();
-    let direct = quarry_raw_value::with_xml_sequences(|| {
-        let mut source = quarry::xml::DirectSource::new(&utf16, quarry::Limits::default()).unwrap();
-        XmlHost::decode_direct(&mut source).ok()
-    })
-    .expect("the direct path read it");
+    let mut source = quarry::xml::DirectSource::new(&utf16, quarry::Limits::default()).unwrap();
+    let direct = XmlHost::decode_direct(&mut source).expect("the direct path read it");
     assert_eq!(direct.name.as_deref(), Some("h"));
     assert_eq!(direct.alias, ["x", "y"]);
     assert_eq!((direct.port, direct.text.as_deref()), (Some(9), Some("t")));

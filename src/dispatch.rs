@@ -1,0 +1,384 @@
+//! Each format's side of the facade's functions, and the one `match` from a [`Format`] to
+//! it. [`crate::parse_raw`], [`crate::check`], [`crate::from_slice`], [`crate::to_vec`]
+//! and [`crate::locate`] are written once over [`FormatOps`]; a new format is one impl
+//! here and one line in each arm of [`dispatch!`] (beside its `Format` and `ParseError`
+//! variants).
+
+#[cfg(feature = "json")]
+use crate::json;
+#[cfg(feature = "plist")]
+use crate::plist;
+#[cfg(feature = "toml")]
+use crate::toml;
+#[cfg(feature = "yaml")]
+use crate::yaml;
+#[cfg(any(
+    feature = "json",
+    feature = "toml",
+    feature = "yaml",
+    feature = "xml",
+    feature = "plist"
+))]
+use crate::{common, Decode, DecodeErrors, Encode, Error, Limits, PullSource, RawValue};
+#[cfg(feature = "xml")]
+use crate::{decode::DecodeOptions, xml};
+#[cfg(any(
+    feature = "json",
+    feature = "toml",
+    feature = "yaml",
+    feature = "xml",
+    feature = "plist"
+))]
+use crate::{HasSpan, Position, TreeNode, ValuePath};
+
+/// Runs `$body` with `$ops` naming the [`FormatOps`] of `$format`, or `$fallback` for a
+/// format this build leaves out (`dispatch!(format, F => F::check(bytes), other => ...)`);
+/// with `error`, runs `$body` on the format's error inside a `ParseError`. The one list
+/// of formats: every per-format `match` of the facade's root goes through here.
+macro_rules! dispatch {
+    ($format:expr, $ops:ident => $body:expr, $other:pat => $fallback:expr) => {
+        match $format {
+            #[cfg(feature = "json")]
+            $crate::Format::Json => {
+                type $ops = $crate::dispatch::Json;
+                $body
+            }
+            #[cfg(feature = "json")]
+            $crate::Format::Jsonc => {
+                type $ops = $crate::dispatch::Jsonc;
+                $body
+            }
+            #[cfg(feature = "yaml")]
+            $crate::Format::Yaml => {
+                type $ops = $crate::dispatch::Yaml;
+                $body
+            }
+            #[cfg(feature = "toml")]
+            $crate::Format::Toml => {
+                type $ops = $crate::dispatch::Toml;
+                $body
+            }
+            #[cfg(feature = "xml")]
+            $crate::Format::Xml => {
+                type $ops = $crate::dispatch::Xml;
+                $body
+            }
+            #[cfg(feature = "plist")]
+            $crate::Format::Plist => {
+                type $ops = $crate::dispatch::Plist;
+                $body
+            }
+            // Reachable when a format's feature is off.
+            #[allow(unreachable_patterns)]
+            $other => $fallback,
+        }
+    };
+    (error $error:expr, $e:ident => $body:expr) => {
+        match $error {
+            #[cfg(feature = "json")]
+            $crate::ParseError::Json($e) => $body,
+            #[cfg(feature = "yaml")]
+            $crate::ParseError::Yaml($e) => $body,
+            #[cfg(feature = "toml")]
+            $crate::ParseError::Toml($e) => $body,
+            #[cfg(feature = "xml")]
+            $crate::ParseError::Xml($e) => $body,
+            #[cfg(feature = "plist")]
+            $crate::ParseError::Plist($e) => $body,
+        }
+    };
+}
+pub(crate) use dispatch;
+
+/// What the facade's root does with one format. Each function is the format's part of
+/// the root function of the same name.
+#[cfg(any(
+    feature = "json",
+    feature = "toml",
+    feature = "yaml",
+    feature = "xml",
+    feature = "plist"
+))]
+pub(crate) trait FormatOps {
+    /// The document as a [`RawValue`].
+    fn parse_raw(bytes: &[u8]) -> Result<RawValue<'_>, Error>;
+
+    /// Checks the document, building nothing.
+    fn check(bytes: &[u8]) -> Result<(), Error>;
+
+    /// `T` read through the format's direct path, where it has one; `None` (no direct
+    /// path, or any failure) sends the caller to [`FormatOps::decode`].
+    #[inline]
+    fn decode_direct<'de, T: Decode<'de>>(bytes: &'de [u8]) -> Option<T> {
+        let _ = bytes;
+        None
+    }
+
+    /// `T` decoded through the RawValue path: the outer error is the document's, the
+    /// inner ones the value's.
+    fn decode<'de, T: Decode<'de>>(bytes: &'de [u8]) -> Result<Result<T, DecodeErrors>, Error> {
+        Ok(T::decode(Self::parse_raw(bytes)?))
+    }
+
+    /// `value` encoded (pretty where the format has a choice).
+    fn to_vec<T: Encode + ?Sized>(value: &T) -> Result<Vec<u8>, Error>;
+
+    /// The start of the deepest node along each path, through the tree door; `None` when
+    /// the document does not parse.
+    fn locate(bytes: &[u8], paths: &[ValuePath]) -> Option<Vec<Option<Position>>>;
+}
+
+/// Decodes one `T` from `source` and checks that the document ended there.
+///
+/// The source is read and finished where it was built, inside its `Result`: moved out
+/// first, a source of several hundred bytes would be copied for every document.
+#[cfg(any(
+    feature = "json",
+    feature = "toml",
+    feature = "yaml",
+    feature = "xml",
+    feature = "plist"
+))]
+#[inline]
+fn pull<'de, T: Decode<'de>, S: PullSource<'de>, E>(mut source: Result<S, E>) -> Option<T> {
+    let source = source.as_mut().ok()?;
+    let value = T::decode_direct(source).ok()?;
+    source.finish().ok()?;
+    Some(value)
+}
+
+/// The start of the deepest node along each path from `root`, in the text `src` the
+/// tree's spans refer to.
+#[cfg(any(
+    feature = "json",
+    feature = "toml",
+    feature = "yaml",
+    feature = "xml",
+    feature = "plist"
+))]
+fn locate_in<'d, N: TreeNode<'d>>(
+    root: N,
+    src: &[u8],
+    paths: &[ValuePath],
+) -> Vec<Option<Position>> {
+    paths
+        .iter()
+        .map(|path| {
+            let (target, _) = root.lookup_prefix(path);
+            Some(common::position_at(src, target.span().start))
+        })
+        .collect()
+}
+
+/// Strict JSON.
+#[cfg(feature = "json")]
+pub(crate) struct Json;
+
+#[cfg(feature = "json")]
+impl FormatOps for Json {
+    fn parse_raw(bytes: &[u8]) -> Result<RawValue<'_>, Error> {
+        Ok(json::parse(bytes)?)
+    }
+
+    fn check(bytes: &[u8]) -> Result<(), Error> {
+        Ok(json::check(bytes)?)
+    }
+
+    #[inline]
+    fn decode_direct<'de, T: Decode<'de>>(bytes: &'de [u8]) -> Option<T> {
+        pull(json::DirectSource::new(bytes, Limits::default()))
+    }
+
+    fn to_vec<T: Encode + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
+        Ok(json::to_vec_pretty(value)?)
+    }
+
+    fn locate(bytes: &[u8], paths: &[ValuePath]) -> Option<Vec<Option<Position>>> {
+        Some(locate_in(
+            json::parse_tree(bytes).ok()?.root(),
+            bytes,
+            paths,
+        ))
+    }
+}
+
+/// JSON with comments and trailing commas, written as JSON (which every JSONC reader
+/// reads: a value holds no comments).
+#[cfg(feature = "json")]
+pub(crate) struct Jsonc;
+
+#[cfg(feature = "json")]
+impl FormatOps for Jsonc {
+    fn parse_raw(bytes: &[u8]) -> Result<RawValue<'_>, Error> {
+        Ok(json::parse_jsonc(bytes)?)
+    }
+
+    fn check(bytes: &[u8]) -> Result<(), Error> {
+        Ok(json::check_jsonc(bytes)?)
+    }
+
+    #[inline]
+    fn decode_direct<'de, T: Decode<'de>>(bytes: &'de [u8]) -> Option<T> {
+        pull(json::DirectSource::jsonc(bytes, Limits::default()))
+    }
+
+    fn to_vec<T: Encode + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
+        Ok(json::to_vec_pretty(value)?)
+    }
+
+    fn locate(bytes: &[u8], paths: &[ValuePath]) -> Option<Vec<Option<Position>>> {
+        Some(locate_in(
+            json::parse_tree_jsonc(bytes).ok()?.root(),
+            bytes,
+            paths,
+        ))
+    }
+}
+
+/// YAML: a stream of at most one document, located in its first.
+#[cfg(feature = "yaml")]
+pub(crate) struct Yaml;
+
+#[cfg(feature = "yaml")]
+impl FormatOps for Yaml {
+    fn parse_raw(bytes: &[u8]) -> Result<RawValue<'_>, Error> {
+        Ok(yaml::parse(bytes)?)
+    }
+
+    fn check(bytes: &[u8]) -> Result<(), Error> {
+        Ok(yaml::check(bytes)?)
+    }
+
+    #[inline]
+    fn decode_direct<'de, T: Decode<'de>>(bytes: &'de [u8]) -> Option<T> {
+        pull(yaml::DirectSource::new(bytes, Limits::default()))
+    }
+
+    fn to_vec<T: Encode + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
+        Ok(yaml::to_vec(value)?)
+    }
+
+    fn locate(bytes: &[u8], paths: &[ValuePath]) -> Option<Vec<Option<Position>>> {
+        let stream = yaml::parse_tree(bytes).ok()?;
+        Some(locate_in(stream.document(0)?.root(), bytes, paths))
+    }
+}
+
+/// TOML.
+#[cfg(feature = "toml")]
+pub(crate) struct Toml;
+
+#[cfg(feature = "toml")]
+impl FormatOps for Toml {
+    fn parse_raw(bytes: &[u8]) -> Result<RawValue<'_>, Error> {
+        Ok(toml::parse(bytes)?)
+    }
+
+    fn check(bytes: &[u8]) -> Result<(), Error> {
+        Ok(toml::check(bytes)?)
+    }
+
+    #[inline]
+    fn decode_direct<'de, T: Decode<'de>>(bytes: &'de [u8]) -> Option<T> {
+        pull(toml::DirectSource::new(bytes, Limits::default()))
+    }
+
+    fn to_vec<T: Encode + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
+        Ok(toml::to_vec(value)?)
+    }
+
+    fn locate(bytes: &[u8], paths: &[ValuePath]) -> Option<Vec<Option<Position>>> {
+        Some(locate_in(
+            toml::parse_tree(bytes).ok()?.root(),
+            bytes,
+            paths,
+        ))
+    }
+}
+
+/// XML: a struct decodes from the root element itself, as quick-xml's serde does, and
+/// under XML's rule for sequences (one child is a one-element `Vec`), on both paths.
+#[cfg(feature = "xml")]
+pub(crate) struct Xml;
+
+#[cfg(feature = "xml")]
+impl FormatOps for Xml {
+    fn parse_raw(bytes: &[u8]) -> Result<RawValue<'_>, Error> {
+        Ok(xml::parse(bytes)?)
+    }
+
+    fn check(bytes: &[u8]) -> Result<(), Error> {
+        Ok(xml::check(bytes)?)
+    }
+
+    /// The source decodes under `DecodeOptions::XML`.
+    #[inline]
+    fn decode_direct<'de, T: Decode<'de>>(bytes: &'de [u8]) -> Option<T> {
+        pull(xml::DirectSource::new(bytes, Limits::default()))
+    }
+
+    fn decode<'de, T: Decode<'de>>(bytes: &'de [u8]) -> Result<Result<T, DecodeErrors>, Error> {
+        let root = xml::parse_root(bytes)?.1;
+        Ok(T::decode_with_options(root, DecodeOptions::XML))
+    }
+
+    /// A value that encodes as a one-entry map is the document (its key names the root
+    /// element); anything else is written under a root element named `root`.
+    fn to_vec<T: Encode + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
+        let raw = value.to_raw_value()?;
+        match &raw {
+            RawValue::Map(entries) if entries.len() == 1 => Ok(xml::to_vec_pretty(&raw)?),
+            _ => Ok(xml::to_string_pretty_with_root(&raw, "root")?.into_bytes()),
+        }
+    }
+
+    /// Paths start below the root element; spans refer to the UTF-8 text the parser read
+    /// (transcoded from UTF-16).
+    fn locate(bytes: &[u8], paths: &[ValuePath]) -> Option<Vec<Option<Position>>> {
+        let doc = xml::parse_tree(bytes).ok()?;
+        Some(locate_in(
+            doc.root_element(),
+            doc.source().as_bytes(),
+            paths,
+        ))
+    }
+}
+
+/// Property lists: the direct path reads binary ones; a binary plist's nodes sit at
+/// object offsets, which have no line.
+#[cfg(feature = "plist")]
+pub(crate) struct Plist;
+
+#[cfg(feature = "plist")]
+impl FormatOps for Plist {
+    fn parse_raw(bytes: &[u8]) -> Result<RawValue<'_>, Error> {
+        Ok(plist::parse(bytes)?)
+    }
+
+    fn check(bytes: &[u8]) -> Result<(), Error> {
+        Ok(plist::check(bytes)?)
+    }
+
+    #[inline]
+    fn decode_direct<'de, T: Decode<'de>>(bytes: &'de [u8]) -> Option<T> {
+        if plist::detect(bytes) != plist::PlistFormat::Binary {
+            return None;
+        }
+        pull(plist::DirectSource::new(bytes, Limits::default()))
+    }
+
+    fn to_vec<T: Encode + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
+        Ok(plist::to_vec_xml(value)?)
+    }
+
+    fn locate(bytes: &[u8], paths: &[ValuePath]) -> Option<Vec<Option<Position>>> {
+        if plist::detect(bytes) == plist::PlistFormat::Binary {
+            return Some(vec![None; paths.len()]);
+        }
+        Some(locate_in(
+            plist::parse_tree(bytes).ok()?.root(),
+            bytes,
+            paths,
+        ))
+    }
+}
