@@ -86,3 +86,22 @@ fn the_root_reexports_at_most_thirty_names() {
         .count();
     assert!(reexports <= 30, "{reexports} names re-exported at the root");
 }
+
+/// The table of each format module's functions is the same in the facade's crate docs and
+/// in quarry-formats'; `cargo doc` with `-D warnings` checks that every function a cell
+/// links to exists.
+#[test]
+fn the_function_table_is_the_same_in_both_crates() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let table = |file: &str| -> Vec<String> {
+        std::fs::read_to_string(root.join(file))
+            .unwrap()
+            .lines()
+            .filter(|line| line.starts_with("//! |"))
+            .map(str::to_owned)
+            .collect()
+    };
+    let facade = table("src/lib.rs");
+    assert!(facade.len() > 10, "the facade's docs hold the table");
+    assert_eq!(facade, table("formats/src/lib.rs"));
+}
