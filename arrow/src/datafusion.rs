@@ -31,7 +31,7 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::io::{self, BufRead, Read};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
 use bytes::{Buf, Bytes};
@@ -63,7 +63,8 @@ use futures::channel::mpsc;
 use futures::stream::BoxStream;
 use futures::{SinkExt, StreamExt};
 
-use crate::{Options, RecordFormat};
+use crate::stream::add_counts;
+use crate::{FieldCounts, Options, RecordFormat, UnknownFields};
 
 /// Chunks of a JSON Lines file in flight between the object store and the parser.
 const CHUNKS_IN_FLIGHT: usize = 16;
@@ -73,17 +74,54 @@ const CHUNKS_IN_FLIGHT: usize = 16;
 /// Use it in [`ListingOptions`] (or through [`register_table`]); schemas are inferred with
 /// [`crate::infer_schema`] and merged across files, statistics are unknown, and a scan
 /// reads only the columns it projects.
+///
+/// A field a file has and the table's schema lacks (possible when
+/// [`Options::infer_records`] is a sample) is what [`Options::get_unknown_fields`] says:
+/// an error naming the file, record, line and column, or skipped, or counted in
+/// [`QuarryFormat::unknown_fields`] (the default with a sample).
 #[derive(Debug, Clone)]
 pub struct QuarryFormat {
     format: RecordFormat,
     options: Options,
+    /// What the scans of this format (and of its clones) counted.
+    unknown: Arc<Mutex<FieldCounts>>,
 }
 
 impl QuarryFormat {
     /// A format reading `format` files with `options` (the batch size is the session's
     /// when DataFusion gives one).
     pub fn new(format: RecordFormat, options: Options) -> Self {
-        QuarryFormat { format, options }
+        QuarryFormat {
+            format,
+            options,
+            unknown: Arc::default(),
+        }
+    }
+
+    /// How many times each field the table's schema lacks was met by the scans so far
+    /// (of this format and its clones), by its path from the record: counted under
+    /// [`crate::UnknownFields::Collect`], empty otherwise.
+    pub fn unknown_fields(&self) -> FieldCounts {
+        self.unknown
+            .lock()
+            .map(|counts| counts.clone())
+            .unwrap_or_default()
+    }
+
+    /// Registers the files at `path` as the table `name` of `ctx`, read with this
+    /// format, as [`register_table`] does; this format (or a clone) then reports the
+    /// table's [`QuarryFormat::unknown_fields`].
+    pub async fn register_table(&self, ctx: &SessionContext, name: &str, path: &str) -> Result<()> {
+        let url = ListingTableUrl::parse(path)?;
+        let extension = if url.is_collection() && url.get_glob().is_none() {
+            format!(".{}", self.format.extension())
+        } else {
+            // A file, or a glob: the path already says which files.
+            String::new()
+        };
+        let listing = ListingOptions::new(Arc::new(self.clone())).with_file_extension(extension);
+        ctx.register_listing_table(name, path, listing, None, None)
+            .await
     }
 
     /// The record format of the files.
@@ -184,7 +222,7 @@ impl FileFormat for QuarryFormat {
                 .map_err(|error| file_error(&object.location, None, error))
         }))
         .await?;
-        let merged = crate::infer::merge_schemas(&schemas)
+        let merged = crate::infer::merge_schemas(&schemas, self.format == RecordFormat::Xml)
             .map_err(|error| DataFusionError::External(Box::new(error)))?;
         Ok(Arc::new(merged))
     }
@@ -215,6 +253,7 @@ impl FileFormat for QuarryFormat {
             self.format,
             self.options.clone(),
             table_schema,
+            Arc::clone(&self.unknown),
         ))
     }
 }
@@ -222,8 +261,9 @@ impl FileFormat for QuarryFormat {
 /// Makes [`QuarryFormat`]s for `CREATE EXTERNAL TABLE … STORED AS <EXTENSION>` (see
 /// [`register_formats`]).
 ///
-/// `OPTIONS` may set `lenient`, `infer_records` (a number or `all`), `records_at`,
-/// `string_view` and `batch_size`, with or without a `format.` prefix.
+/// `OPTIONS` may set `lenient`, `infer_records` (a number or `all`), `unknown_fields`
+/// (`error`, `ignore` or `collect`), `records_at`, `string_view` and `batch_size`, with
+/// or without a `format.` prefix.
 #[derive(Debug, Clone)]
 pub struct QuarryFormatFactory {
     format: RecordFormat,
@@ -246,6 +286,18 @@ impl QuarryFormatFactory {
                 "lenient" => read.lenient(parse_bool(key, value)?),
                 "string_view" => read.string_view(parse_bool(key, value)?),
                 "records_at" => read.records_at(value.as_str()),
+                "unknown_fields" => {
+                    read.unknown_fields(match value.to_ascii_lowercase().as_str() {
+                        "error" => UnknownFields::Error,
+                        "ignore" => UnknownFields::Ignore,
+                        "collect" => UnknownFields::Collect,
+                        _ => {
+                            return config_err!(
+                                "option '{key}' must be error, ignore or collect, not '{value}'"
+                            )
+                        }
+                    })
+                }
                 "batch_size" => read.batch_size(parse_usize(key, value)?),
                 "infer_records" | "schema_infer_max_rec" => {
                     if value.eq_ignore_ascii_case("all") {
@@ -259,7 +311,7 @@ impl QuarryFormatFactory {
                 _ => {
                     return config_err!(
                         "unknown option '{key}' for {} files (known: lenient, infer_records, \
-                         records_at, string_view, batch_size)",
+                         unknown_fields, records_at, string_view, batch_size)",
                         self.format.extension()
                     )
                 }
@@ -338,16 +390,8 @@ pub async fn register_table(
     format: RecordFormat,
     options: Options,
 ) -> Result<()> {
-    let url = ListingTableUrl::parse(path)?;
-    let extension = if url.is_collection() && url.get_glob().is_none() {
-        format!(".{}", format.extension())
-    } else {
-        // A file, or a glob: the path already says which files.
-        String::new()
-    };
-    let listing = ListingOptions::new(Arc::new(QuarryFormat::new(format, options)))
-        .with_file_extension(extension);
-    ctx.register_listing_table(name, path, listing, None, None)
+    QuarryFormat::new(format, options)
+        .register_table(ctx, name, path)
         .await
 }
 
@@ -360,10 +404,16 @@ struct QuarrySource {
     batch_size: Option<usize>,
     metrics: ExecutionPlanMetricsSet,
     projection: SplitProjection,
+    unknown: Arc<Mutex<FieldCounts>>,
 }
 
 impl QuarrySource {
-    fn new(format: RecordFormat, options: Options, table_schema: TableSchema) -> Self {
+    fn new(
+        format: RecordFormat,
+        options: Options,
+        table_schema: TableSchema,
+        unknown: Arc<Mutex<FieldCounts>>,
+    ) -> Self {
         QuarrySource {
             format,
             options,
@@ -371,6 +421,7 @@ impl QuarrySource {
             table_schema,
             batch_size: None,
             metrics: ExecutionPlanMetricsSet::new(),
+            unknown,
         }
     }
 }
@@ -385,15 +436,24 @@ impl FileSource for QuarrySource {
         // Reading with the projected schema skips the other fields as they are parsed.
         let file_schema = self.table_schema.file_schema();
         let schema = Arc::new(file_schema.project(&self.projection.file_indices)?);
+        // The table's other columns are in the files but not read: skipped, not unknown.
+        let unread = file_schema
+            .fields()
+            .iter()
+            .filter(|field| schema.field_with_name(field.name()).is_err())
+            .map(|field| field.name().clone())
+            .collect();
         let options = match self.batch_size {
             Some(rows) => self.options.clone().batch_size(rows),
             None => self.options.clone(),
-        };
+        }
+        .unread(unread);
         let opener = Arc::new(QuarryOpener {
             format: self.format,
             options,
             schema,
             store: object_store,
+            unknown: Arc::clone(&self.unknown),
         });
         ProjectionOpener::try_new(self.projection.clone(), opener, file_schema)
     }
@@ -450,6 +510,17 @@ struct QuarryOpener {
     /// The file schema projected to the columns the scan reads.
     schema: SchemaRef,
     store: Arc<dyn ObjectStore>,
+    unknown: Arc<Mutex<FieldCounts>>,
+}
+
+/// Adds a reader's `counts` to a format's.
+fn report(unknown: &Mutex<FieldCounts>, counts: FieldCounts) {
+    if counts.is_empty() {
+        return;
+    }
+    if let Ok(mut all) = unknown.lock() {
+        add_counts(&mut all, counts);
+    }
 }
 
 impl FileOpener for QuarryOpener {
@@ -468,6 +539,7 @@ impl FileOpener for QuarryOpener {
         let options = self.options.clone();
         let schema = Arc::clone(&self.schema);
         let store = Arc::clone(&self.store);
+        let unknown = Arc::clone(&self.unknown);
         Ok(Box::pin(async move {
             let location = file.object_meta.location.clone();
             if format == RecordFormat::JsonLines {
@@ -483,15 +555,17 @@ impl FileOpener for QuarryOpener {
                     None => store.get(&location).await?.into_stream(),
                 };
                 let place = FilePlace { location, range };
-                return Ok(json_lines(chunks, schema, options, place));
+                return Ok(json_lines(chunks, schema, options, place, unknown));
             }
             let bytes = store.get(&location).await?.bytes().await?;
-            let batches =
-                SpawnedTask::spawn_blocking(move || crate::read(&bytes, format, schema, &options))
-                    .join_unwind()
-                    .await
-                    .map_err(|e| DataFusionError::ExecutionJoin(Box::new(e)))?
-                    .map_err(|error| file_error(&location, None, error))?;
+            let (batches, counts) = SpawnedTask::spawn_blocking(move || {
+                crate::read_with_unknown_fields(&bytes, format, schema, &options)
+            })
+            .join_unwind()
+            .await
+            .map_err(|e| DataFusionError::ExecutionJoin(Box::new(e)))?
+            .map_err(|error| file_error(&location, None, error))?;
+            report(&unknown, counts);
             Ok(futures::stream::iter(batches.into_iter().map(Ok)).boxed())
         }))
     }
@@ -515,6 +589,7 @@ fn json_lines(
     schema: SchemaRef,
     options: Options,
     place: FilePlace,
+    unknown: Arc<Mutex<FieldCounts>>,
 ) -> BoxStream<'static, Result<RecordBatch>> {
     let (mut chunk_tx, chunk_rx) = mpsc::channel::<io::Result<Bytes>>(CHUNKS_IN_FLIGHT);
     let (mut batch_tx, batch_rx) = mpsc::channel::<Result<RecordBatch>>(1);
@@ -532,12 +607,14 @@ fn json_lines(
             chunks: chunk_rx,
             current: Bytes::new(),
         };
-        for batch in crate::read_json_lines(reader, schema, &options) {
+        let mut lines = crate::read_json_lines(reader, schema, &options);
+        for batch in lines.by_ref() {
             let batch = batch.map_err(|error| file_error(&place.location, place.range, error));
             if futures::executor::block_on(batch_tx.send(batch)).is_err() {
                 break;
             }
         }
+        report(&unknown, lines.unknown_fields());
     });
     // The tasks live as long as the stream (dropping it aborts them); once the batches
     // end, the parser is joined so that a panic in it is not mistaken for the end.

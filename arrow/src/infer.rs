@@ -33,17 +33,18 @@ enum Inferred {
 
 impl Inferred {
     /// arrow-json's merge: lists absorb scalars, objects merge by field, anything else
-    /// meeting an object or a list of objects is an error.
-    fn merge(&mut self, other: Inferred) -> Result<(), Misfit> {
+    /// meeting an object or a list of objects is an error. With `singles` (XML, where one
+    /// child element is a lone value and several a list), lists absorb objects too.
+    fn merge(&mut self, other: Inferred, singles: bool) -> Result<(), Misfit> {
         match (&mut *self, other) {
-            (Inferred::List(this), Inferred::List(other)) => this.merge(*other),
+            (Inferred::List(this), Inferred::List(other)) => this.merge(*other, singles),
             (Inferred::Scalar(this), Inferred::Scalar(other)) => {
                 *this |= other;
                 Ok(())
             }
             (Inferred::Object(this), Inferred::Object(other)) => {
                 for (key, value) in other {
-                    entry(this, key).merge(value)?;
+                    entry(this, key).merge(value, singles)?;
                 }
                 Ok(())
             }
@@ -52,9 +53,17 @@ impl Inferred {
                 Ok(())
             }
             (_, Inferred::Any) => Ok(()),
-            (Inferred::List(this), scalar @ Inferred::Scalar(_)) => this.merge(scalar),
+            (Inferred::List(this), scalar @ Inferred::Scalar(_)) => this.merge(scalar, singles),
             (this @ Inferred::Scalar(_), Inferred::List(mut item)) => {
-                item.merge(this.clone())?;
+                item.merge(this.clone(), singles)?;
+                *this = Inferred::List(item);
+                Ok(())
+            }
+            (Inferred::List(this), object @ Inferred::Object(_)) if singles => {
+                this.merge(object, singles)
+            }
+            (this @ Inferred::Object(_), Inferred::List(mut item)) if singles => {
+                item.merge(this.clone(), singles)?;
                 *this = Inferred::List(item);
                 Ok(())
             }
@@ -148,15 +157,18 @@ pub(crate) struct Inferrer {
     frames: Vec<Frame>,
     records: usize,
     limit: usize,
+    /// XML: a list absorbs a lone object ([`Inferred::merge`]).
+    singles: bool,
 }
 
 impl Inferrer {
-    pub(crate) fn new(limit: Option<usize>) -> Self {
+    pub(crate) fn new(limit: Option<usize>, singles: bool) -> Self {
         Inferrer {
             record: Inferred::Object(Vec::new()),
             frames: Vec::new(),
             records: 0,
             limit: limit.unwrap_or(usize::MAX),
+            singles,
         }
     }
 
@@ -176,7 +188,7 @@ impl Inferrer {
         match self.frames.last_mut() {
             Some(Frame::Object { fields, key }) => {
                 let key = key.take().ok_or("a value without a key")?;
-                entry(fields, key).merge(value)
+                entry(fields, key).merge(value, self.singles)
             }
             Some(Frame::List { of, item }) => {
                 let kind = match value {
@@ -200,7 +212,7 @@ impl Inferrer {
                     }
                     .into());
                 }
-                item.merge(value)
+                item.merge(value, self.singles)
             }
             None => Err("a value outside any record".into()),
         }
@@ -219,7 +231,7 @@ impl Sink for Inferrer {
     fn end_record(&mut self) -> Result<(), Misfit> {
         match self.frames.pop() {
             Some(Frame::Object { fields, .. }) if self.frames.is_empty() => {
-                self.record.merge(Inferred::Object(fields))?;
+                self.record.merge(Inferred::Object(fields), self.singles)?;
                 self.records += 1;
                 Ok(())
             }
@@ -310,7 +322,7 @@ pub(crate) fn infer_schema(
     format: RecordFormat,
     options: &Options,
 ) -> Result<Schema, Error> {
-    let mut inferrer = Inferrer::new(options.infer_records);
+    let mut inferrer = Inferrer::new(options.infer_records, format == RecordFormat::Xml);
     records::feed(bytes, format, options, &mut inferrer, &mut |sink| {
         if sink.is_full() {
             feed::Flow::Stop
@@ -324,17 +336,18 @@ pub(crate) fn infer_schema(
 /// The schemas of several files as one, by the rules inference follows within a file:
 /// fields in the order first seen (a field one file lacks is null in its rows), `Null`
 /// gives way to any type, `Int64` widens to `Float64` and mixed scalars to strings, a
-/// scalar and a list of it make a list, structs merge by field. An object meeting a
-/// scalar is an error naming the field.
+/// scalar and a list of it make a list (with `singles`, for XML, an object and a list of
+/// it too), structs merge by field. An object meeting a scalar is an error naming the
+/// field.
 #[cfg(feature = "datafusion")]
-pub(crate) fn merge_schemas(schemas: &[Schema]) -> Result<Schema, Error> {
+pub(crate) fn merge_schemas(schemas: &[Schema], singles: bool) -> Result<Schema, Error> {
     let mut fields: Vec<(String, Inferred)> = Vec::new();
     let mut views = false;
     for schema in schemas {
         for field in schema.fields() {
             views |= matches!(field.data_type(), DataType::Utf8View);
             entry(&mut fields, field.name().clone())
-                .merge(learned(field.data_type()))
+                .merge(learned(field.data_type()), singles)
                 .map_err(|misfit| Error::new(format!("field `{}`: {misfit}", field.name())))?;
         }
     }

@@ -9,13 +9,13 @@ use arrow_schema::SchemaRef;
 use quarry_formats::common::Span;
 use quarry_formats::json::{self, JsonBuilder, NumberToken};
 use quarry_formats::Limits;
-use quarry_raw_value::{Fallback, PullSource, TextRef, ValueKind};
+use quarry_raw_value::{Fallback, PullSource, Text, ValueKind};
 
 use crate::columns::Columns;
 use crate::error::Error;
 use crate::feed::{emit, hand_over_full, record_done, syntax_error, After, Failure, Flow};
 use crate::sink::Sink;
-use crate::Options;
+use crate::{FieldCounts, Options};
 
 /// The builder: values go to the sink; objects at the record level are records.
 struct Records<'s, 'f, S: Sink> {
@@ -89,7 +89,7 @@ impl<'a, S: Sink> JsonBuilder<'a> for Records<'_, '_, S> {
     }
 
     #[inline]
-    fn string(&mut self, value: TextRef<'a, '_>, span: Span) {
+    fn string(&mut self, value: Text<'a, '_>, span: Span) {
         if !self.at_record_level("a string", span.start) {
             emit!(self, span.start, |sink| sink.string(value.as_str()));
         }
@@ -127,7 +127,7 @@ impl<'a, S: Sink> JsonBuilder<'a> for Records<'_, '_, S> {
     }
 
     #[inline]
-    fn key(&mut self, key: TextRef<'a, '_>, span: Span) {
+    fn key(&mut self, key: Text<'a, '_>, span: Span) {
         emit!(self, span.start, |sink| sink.key(key.as_str()));
     }
 
@@ -241,7 +241,7 @@ pub struct JsonLinesReader<R> {
     reader: R,
     columns: Result<Columns, Option<Error>>,
     schema: SchemaRef,
-    lenient: bool,
+    options: Options,
     events_only: bool,
     batch_size: usize,
     chunk: Vec<u8>,
@@ -254,14 +254,25 @@ pub struct JsonLinesReader<R> {
     done: bool,
 }
 
+impl<R> JsonLinesReader<R> {
+    /// How many times each field the schema lacks was met so far, by its path from the
+    /// record: counted under [`crate::UnknownFields::Collect`], empty otherwise.
+    pub fn unknown_fields(&self) -> FieldCounts {
+        match &self.columns {
+            Ok(columns) => columns.unknown_fields(),
+            Err(_) => FieldCounts::new(),
+        }
+    }
+}
+
 impl<R: BufRead> JsonLinesReader<R> {
     /// A reader of `reader`'s lines into `schema`'s columns.
     pub fn new(reader: R, schema: SchemaRef, options: &Options) -> Self {
         JsonLinesReader {
             reader,
-            columns: Columns::new(schema.clone(), options.lenient).map_err(Some),
+            columns: Columns::new(schema.clone(), options).map_err(Some),
             schema,
-            lenient: options.lenient,
+            options: options.clone(),
             events_only: options.events_only,
             batch_size: options.batch_size,
             chunk: Vec::new(),
@@ -337,7 +348,7 @@ impl<R: BufRead> JsonLinesReader<R> {
     /// columns, counting records from `records_before` as the stream's columns did.
     #[cold]
     fn explain(&self, records_before: usize) -> Error {
-        let mut columns = match Columns::new(self.schema.clone(), self.lenient) {
+        let mut columns = match Columns::new(self.schema.clone(), &self.options) {
             Ok(columns) => columns,
             Err(error) => return error,
         };

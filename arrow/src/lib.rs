@@ -4,7 +4,8 @@
 //! value to its column as it is read: no `RawValue`, no tree, no JSON text in between.
 //! Records are the objects of a JSON Lines file or a JSON array (or a lone JSON object),
 //! the documents of a YAML stream (or the items of a document that is a sequence), the
-//! elements under an XML document's root, and the tables of a TOML array of tables.
+//! elements under an XML document's root (or at the path [`Options::records_at`] names),
+//! and the tables of a TOML array of tables.
 //!
 //! ```
 //! use quarry_arrow::{infer_schema, read, Options, RecordFormat};
@@ -18,6 +19,14 @@
 //! assert_eq!(batches[0].num_rows(), 2);
 //! # Ok::<(), quarry_arrow::Error>(())
 //! ```
+//!
+//! No field is lost without a word: a field a record has and the schema lacks is an
+//! error naming the record, the field and its line and column, unless
+//! [`Options::unknown_fields`] skips it ([`UnknownFields::Ignore`]) or skips and counts
+//! it ([`UnknownFields::Collect`]: the reader's `unknown_fields()` gives a count per
+//! field). [`infer_schema`] reads every record by default, so its schema has every
+//! field; with a sample ([`Options::infer_records`]), reading counts by default what the
+//! sample missed.
 //!
 //! A file of any size streams through [`read_stream`] one batch at a time, in memory
 //! bounded by the batch: the lines of JSON Lines, the items of a JSON array, the
@@ -41,6 +50,7 @@ mod yaml;
 #[cfg(feature = "datafusion")]
 mod datafusion;
 
+use std::collections::BTreeMap;
 use std::io::BufRead;
 use std::path::Path;
 
@@ -65,8 +75,9 @@ pub enum RecordFormat {
     /// A YAML stream: each document is a record, or each item of a document that is a
     /// sequence.
     Yaml,
-    /// XML: each element under the root is a record; its attributes (`@name`), child
-    /// elements and text (`$text`) are its fields, as in quarry's XML mapping.
+    /// XML: each element under the root is a record (or each at the path
+    /// [`Options::records_at`] names); its attributes (`@name`), child elements and text
+    /// (`$text`) are its fields, as in quarry's XML mapping.
     Xml,
     /// TOML: each table of the top-level array of tables (the first one, or the one
     /// [`Options::records_at`] names).
@@ -106,12 +117,42 @@ impl RecordFormat {
     }
 }
 
-/// How records are read: batch size, schema inference, what a misfit value does.
+/// What reading does with a field of a record that the schema does not have. No field is
+/// lost without a word: the default is an error, and a reader that skips such fields can
+/// say which it skipped and how often.
+///
+/// [`Options::unknown_fields`] chooses; without a choice it is
+/// [`UnknownFields::Error`] when [`Options::infer_records`] reads every record (the
+/// default: a schema inferred so has every field), and [`UnknownFields::Collect`] when
+/// inference reads a sample, since a later record may hold a field the sample lacked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum UnknownFields {
+    /// An error naming the record, the field (its path from the record, `meta.extra`)
+    /// and its line and column.
+    #[default]
+    Error,
+    /// The field is skipped.
+    Ignore,
+    /// The field is skipped and counted: the reader's `unknown_fields` (or
+    /// [`read_with_unknown_fields`]) gives a count per field at the end.
+    Collect,
+}
+
+/// How many times each field a schema lacks was met, by its path from the record (`extra`,
+/// `meta.extra`, `items[].extra` for the objects of a list).
+pub type FieldCounts = BTreeMap<String, u64>;
+
+/// How records are read: batch size, schema inference, what a misfit value and a field
+/// the schema lacks do.
 #[derive(Debug, Clone)]
 pub struct Options {
     batch_size: usize,
     infer_records: Option<usize>,
     lenient: bool,
+    unknown_fields: Option<UnknownFields>,
+    /// Names of top-level fields the data has but the reader's schema leaves out on
+    /// purpose (a DataFusion projection): skipped, never unknown.
+    unread: Vec<String>,
     records_at: Option<String>,
     string_view: bool,
     events_only: bool,
@@ -123,8 +164,10 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             batch_size: 8192,
-            infer_records: Some(1000),
+            infer_records: None,
             lenient: false,
+            unknown_fields: None,
+            unread: Vec::new(),
             records_at: None,
             string_view: false,
             events_only: false,
@@ -141,9 +184,43 @@ impl Options {
         self
     }
 
-    /// How many records [`infer_schema`] reads (default 1,000; `None`: all of them).
+    /// How many records [`infer_schema`] reads (default `None`: all of them, so the
+    /// schema has every field of the input). `Some(n)` infers from the first `n`: faster
+    /// on a large input, but a later record may hold a field the sample lacked, so
+    /// reading with these options counts such fields ([`UnknownFields::Collect`]) unless
+    /// [`Options::unknown_fields`] says otherwise.
     pub fn infer_records(mut self, records: Option<usize>) -> Self {
         self.infer_records = records;
+        self
+    }
+
+    /// What a field the schema does not have does: an error, skipped, or skipped and
+    /// counted (see [`UnknownFields`] for the default).
+    pub fn unknown_fields(mut self, unknown: UnknownFields) -> Self {
+        self.unknown_fields = Some(unknown);
+        self
+    }
+
+    /// What a field the schema does not have does, chosen or by default:
+    /// [`UnknownFields::Error`], or [`UnknownFields::Collect`] when
+    /// [`Options::infer_records`] is a sample.
+    pub fn get_unknown_fields(&self) -> UnknownFields {
+        match (self.unknown_fields, self.infer_records) {
+            (Some(unknown), _) => unknown,
+            (None, Some(_)) => UnknownFields::Collect,
+            (None, None) => UnknownFields::Error,
+        }
+    }
+
+    /// Whether a value that does not fit its column becomes a null ([`Options::lenient`]).
+    pub fn get_lenient(&self) -> bool {
+        self.lenient
+    }
+
+    /// Top-level fields the reader's schema leaves out on purpose: skipped, never unknown.
+    #[cfg(feature = "datafusion")]
+    pub(crate) fn unread(mut self, names: Vec<String>) -> Self {
+        self.unread = names;
         self
     }
 
@@ -155,8 +232,11 @@ impl Options {
         self
     }
 
-    /// TOML: the top-level key whose array of tables holds the records (default: the
-    /// first array of tables in the document).
+    /// Where the records are. TOML: the top-level key whose array of tables holds them
+    /// (default: the first array of tables in the document). XML: the path of element
+    /// names from the root, `/` between them (`mediawiki/page`: the `page` elements in
+    /// the root `mediawiki`; `*` stands for any name), whose elements are the records;
+    /// other elements are skipped (default: every element under the root, `*/*`).
     pub fn records_at(mut self, key: impl Into<String>) -> Self {
         self.records_at = Some(key.into());
         self
@@ -213,7 +293,8 @@ impl Options {
     }
 }
 
-/// Infers a schema from the first [`Options::infer_records`] records, by arrow-json's
+/// Infers a schema from the records (all of them, or the first
+/// [`Options::infer_records`]), by arrow-json's
 /// rules: integers `Int64` (floats and mixed numbers `Float64`), booleans, strings, lists
 /// (a scalar and a list of it in one field make a list), objects as structs, fields seen
 /// only as null `Null`, any other mix `Utf8`. TOML datetimes become timestamps (with
@@ -227,13 +308,42 @@ pub fn infer_schema(
 }
 
 /// Reads every record of a whole document into batches of [`Options::batch_size`] rows
-/// with `schema`'s columns. Fields the schema does not name are skipped.
+/// with `schema`'s columns. A missing field is null; a field the schema does not have is
+/// an error naming the record, the field, its line and column, unless
+/// [`Options::unknown_fields`] skips it (to learn the counts [`UnknownFields::Collect`]
+/// keeps, read with [`read_with_unknown_fields`]).
 pub fn read(
     bytes: &[u8],
     format: RecordFormat,
     schema: SchemaRef,
     options: &Options,
 ) -> Result<Vec<RecordBatch>, Error> {
+    records::read(bytes, format, schema, options).map(|(batches, _)| batches)
+}
+
+/// [`read`], with how many times each field the schema lacks was met (empty unless
+/// [`Options::get_unknown_fields`] is [`UnknownFields::Collect`]).
+///
+/// ```
+/// use std::sync::Arc;
+/// use arrow_schema::{DataType, Field, Schema};
+/// use quarry_arrow::{read_with_unknown_fields, Options, RecordFormat, UnknownFields};
+///
+/// let lines = b"{\"id\": 1}\n{\"id\": 2, \"extra\": true}\n";
+/// let schema = Arc::new(Schema::new(vec![Field::new("id", DataType::Int64, true)]));
+/// let options = Options::default().unknown_fields(UnknownFields::Collect);
+/// let (batches, unknown) =
+///     read_with_unknown_fields(lines, RecordFormat::JsonLines, schema, &options)?;
+/// assert_eq!(batches[0].num_rows(), 2);
+/// assert_eq!(unknown["extra"], 1);
+/// # Ok::<(), quarry_arrow::Error>(())
+/// ```
+pub fn read_with_unknown_fields(
+    bytes: &[u8],
+    format: RecordFormat,
+    schema: SchemaRef,
+    options: &Options,
+) -> Result<(Vec<RecordBatch>, FieldCounts), Error> {
     records::read(bytes, format, schema, options)
 }
 

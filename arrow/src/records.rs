@@ -7,7 +7,7 @@ use crate::columns::Columns;
 use crate::error::Error;
 use crate::feed::{expected_rows, After, Flow};
 use crate::sink::Sink;
-use crate::{json, toml, xml, yaml, Options, RecordFormat};
+use crate::{json, toml, xml, yaml, FieldCounts, Options, RecordFormat};
 
 /// Feeds every record of `bytes` to `sink`, calling `after` when each one ends.
 pub(crate) fn feed<S: Sink>(
@@ -21,20 +21,23 @@ pub(crate) fn feed<S: Sink>(
         RecordFormat::JsonLines => json::feed_lines(bytes, sink, after, options.limits),
         RecordFormat::Json => json::feed_document(bytes, sink, after, options.limits),
         RecordFormat::Yaml => yaml::feed(bytes, sink, after, options.limits),
-        RecordFormat::Xml => xml::feed(bytes, sink, after, options.limits),
+        RecordFormat::Xml => {
+            let path = xml::RecordPath::new(options.records_at.as_deref())?;
+            xml::feed(bytes, &path, sink, after, options.limits)
+        }
         RecordFormat::Toml => toml::feed(bytes, options, sink, after),
     }
 }
 
-/// [`crate::read`]. JSON and JSON Lines are read first by the direct path
-/// ([`json::pull`]); where it gives up, the input is read again through the events,
-/// which say what is wrong and where.
+/// [`crate::read_with_unknown_fields`]. JSON and JSON Lines are read first by the
+/// direct path ([`json::pull`]); where it gives up, the input is read again through the
+/// events, which say what is wrong and where.
 pub(crate) fn read(
     bytes: &[u8],
     format: RecordFormat,
     schema: SchemaRef,
     options: &Options,
-) -> Result<Vec<RecordBatch>, Error> {
+) -> Result<(Vec<RecordBatch>, FieldCounts), Error> {
     if matches!(format, RecordFormat::JsonLines | RecordFormat::Json) && !options.events_only {
         let pulled = read_with(
             bytes,
@@ -69,8 +72,8 @@ fn read_with(
     schema: SchemaRef,
     options: &Options,
     reader: impl FnOnce(&[u8], &mut Columns, &mut After<'_, Columns>) -> Result<(), Error>,
-) -> Result<Vec<RecordBatch>, Error> {
-    let mut columns = Columns::new(schema, options.lenient)?;
+) -> Result<(Vec<RecordBatch>, FieldCounts), Error> {
+    let mut columns = Columns::new(schema, options)?;
     if format == RecordFormat::Xml {
         columns.singles_as_lists();
     }
@@ -96,5 +99,5 @@ fn read_with(
     if columns.rows() > 0 || batches.is_empty() {
         batches.push(columns.take_batch()?);
     }
-    Ok(batches)
+    Ok((batches, columns.unknown_fields()))
 }

@@ -29,4 +29,9 @@ pub(crate) trait Sink {
     fn end_struct(&mut self) -> Result<(), Misfit>;
     /// Records finished so far.
     fn records(&self) -> usize;
+    /// After a misfit for a field the schema does not have: the field's path by name from
+    /// the record (list levels left out), for formats that place it by looking it up.
+    fn refused_field(&self) -> Option<&[String]> {
+        None
+    }
 }

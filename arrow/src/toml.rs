@@ -3,6 +3,7 @@
 //! record is complete only when the document is: the one TOML parser reads the document
 //! through the RawValue path, and the records are handed to the sink from it.
 
+use quarry_formats::common::{EntryKey, Span};
 use quarry_formats::toml;
 use quarry_raw_value::RawValue;
 
@@ -38,7 +39,7 @@ pub(crate) fn feed<S: Sink>(
     };
     for (index, record) in records.iter().enumerate() {
         if let Err(misfit) = walk_record(record, sink, "a table") {
-            let place = locate(bytes, key, index);
+            let place = locate(bytes, key, index, sink.refused_field().unwrap_or_default());
             return Err(Error::new(misfit).at(Some(index as u64 + 1), place.0, place.1));
         }
         if after(sink) == Flow::Stop {
@@ -48,19 +49,17 @@ pub(crate) fn feed<S: Sink>(
     Ok(())
 }
 
-/// The line and column of record `index` of the array of tables `key`, from the tree
-/// door (read only when an error is reported).
+/// The line and column of record `index` of the array of tables `key` (of its `field`,
+/// names from the record down, when one is given), from the tree door (read only when
+/// an error is reported).
 #[cold]
-fn locate(bytes: &[u8], key: &str, index: usize) -> (u64, u64) {
+fn locate(bytes: &[u8], key: &str, index: usize, field: &[String]) -> (u64, u64) {
     use quarry_formats::TreeNode;
     let Ok(tree) = toml::parse_tree(bytes) else {
         return (1, 1);
     };
-    let span = tree
-        .root()
-        .get(key)
-        .and_then(|tables| tables.at(index))
-        .map(|node| node.span());
+    let record = tree.root().get(key).and_then(|tables| tables.at(index));
+    let span = record.map(|node| find(node, field).unwrap_or_else(|| node.span()));
     match span {
         Some(span) => {
             let at = quarry_formats::common::position_at(bytes, span.start);
@@ -68,4 +67,26 @@ fn locate(bytes: &[u8], key: &str, index: usize) -> (u64, u64) {
         }
         None => (1, 1),
     }
+}
+
+/// The key at `field` (names from `node` down, through the tables of any array on the
+/// way), the first met.
+fn find<'d, N>(node: N, field: &[String]) -> Option<Span>
+where
+    N: quarry_formats::TreeNode<'d, Key = EntryKey<'d>>,
+{
+    let (first, rest) = field.split_first()?;
+    for (key, value) in node.entries() {
+        if key.name != first {
+            continue;
+        }
+        if rest.is_empty() {
+            return Some(key.span);
+        }
+        let found = find(value, rest).or_else(|| value.items().find_map(|item| find(item, rest)));
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
 }

@@ -685,3 +685,61 @@ async fn a_table_of_files_with_different_fields_has_every_field() {
         &datafusion::arrow::datatypes::DataType::Float64
     );
 }
+
+/// A table inferred from a sample meets fields the sample lacked: counted by default (in
+/// every format, whole files and JSON Lines byte ranges alike), an error naming the file,
+/// record, field and place when the options say so. Columns a query does not read are
+/// never unknown.
+#[tokio::test]
+async fn fields_past_the_sample_are_counted_or_refused() {
+    let dir = TempDir::new("unknown");
+    let mut lines = String::new();
+    for i in 1..=20 {
+        let extra = if i > 10 { ", \"extra\": 1" } else { "" };
+        lines.push_str(&format!("{{\"id\": {i}, \"level\": \"info\"{extra}}}\n"));
+    }
+    let path = dir.write("logs.jsonl", &lines);
+    let yaml: String = (1..=4)
+        .map(|i| format!("---\nid: {i}\n{}", if i == 4 { "late: yes\n" } else { "" }))
+        .collect();
+    let yaml_path = dir.write("logs.yaml", &yaml);
+    for (path, format, field, count) in [
+        (&path, RecordFormat::JsonLines, "extra", 10),
+        (&yaml_path, RecordFormat::Yaml, "late", 1),
+    ] {
+        let ctx = SessionContext::new();
+        let sample = Options::default().infer_records(Some(2));
+        let table = quarry_arrow::QuarryFormat::new(format, sample.clone());
+        table
+            .register_table(&ctx, "logs", text(path))
+            .await
+            .unwrap();
+        let batches = query(&ctx, "SELECT count(*) AS n, sum(id) AS s FROM logs")
+            .await
+            .unwrap();
+        assert_eq!(batches[0].num_rows(), 1);
+        assert_eq!(
+            table.unknown_fields(),
+            quarry_arrow::FieldCounts::from([(field.to_owned(), count)]),
+            "{format:?}"
+        );
+
+        let ctx = SessionContext::new();
+        let strict = sample.unknown_fields(quarry_arrow::UnknownFields::Error);
+        register_table(&ctx, "logs", text(path), format, strict)
+            .await
+            .unwrap();
+        let error = query(&ctx, "SELECT sum(id) FROM logs")
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains(&format!("field `{field}` is not in the schema")),
+            "{error}"
+        );
+        assert!(
+            error.contains(path.file_name().unwrap().to_str().unwrap()),
+            "{error}"
+        );
+    }
+}

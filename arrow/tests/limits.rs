@@ -1,12 +1,16 @@
-//! `Options::limits` in every format, through `read`, `infer_schema` and `read_stream`: a
-//! depth bomb, a YAML alias bomb and an XML entity bomb end in an error naming the limit,
-//! under the default limits and under limits the user set; a raised depth reads a
-//! document the default refuses; a lowered size refuses a larger source.
+//! `Options::limits` in every format, through `read`, `read_with_unknown_fields`,
+//! `infer_schema`, `read_stream` and `read_json_lines`: a depth bomb, a YAML alias bomb and
+//! an XML entity bomb end in an error naming the limit, under the default limits and under
+//! limits the user set; a raised depth reads a document the default refuses; a lowered
+//! size refuses a larger source.
 
 use std::sync::Arc;
 
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
-use quarry_arrow::{infer_schema, read, read_stream, Error, Limits, Options, RecordFormat};
+use quarry_arrow::{
+    infer_schema, read, read_json_lines, read_stream, read_with_unknown_fields, Error, Limits,
+    Options, RecordFormat, UnknownFields,
+};
 
 /// A record whose field `a` nests `depth` lists (or elements) deep, in `format`.
 fn deep(format: RecordFormat, depth: usize) -> Vec<u8> {
@@ -37,20 +41,37 @@ fn any_schema() -> SchemaRef {
     Arc::new(Schema::new(vec![Field::new("z", DataType::Utf8, true)]))
 }
 
-/// The error of reading `bytes` whole, and of streaming them.
-fn both_fail(bytes: &[u8], format: RecordFormat, options: &Options) -> [Error; 2] {
-    let whole = read(bytes, format, any_schema(), options).unwrap_err();
-    let streamed = read_stream(bytes, format, any_schema(), options)
-        .collect::<Result<Vec<_>, _>>()
-        .unwrap_err();
-    [whole, streamed]
+/// Options reading past the fields `any_schema` lacks, so that only a limit can fail.
+fn ignoring() -> Options {
+    Options::default().unknown_fields(UnknownFields::Ignore)
+}
+
+/// The errors of every reader of `bytes`: whole, whole with counts, inferring, streamed
+/// (and, for JSON Lines, `read_json_lines`).
+fn all_fail(bytes: &[u8], format: RecordFormat, options: &Options) -> Vec<Error> {
+    let mut errors = vec![
+        read(bytes, format, any_schema(), options).unwrap_err(),
+        read_with_unknown_fields(bytes, format, any_schema(), options).unwrap_err(),
+        infer_schema(bytes, format, options).unwrap_err(),
+        read_stream(bytes, format, any_schema(), options)
+            .collect::<Result<Vec<_>, _>>()
+            .unwrap_err(),
+    ];
+    if format == RecordFormat::JsonLines {
+        errors.push(
+            read_json_lines(bytes, any_schema(), options)
+                .collect::<Result<Vec<_>, _>>()
+                .unwrap_err(),
+        );
+    }
+    errors
 }
 
 #[test]
 fn a_depth_bomb_names_the_default_limit_in_every_format() {
     for format in FORMATS {
         let bytes = deep(format, 200);
-        for error in both_fail(&bytes, format, &Options::default()) {
+        for error in all_fail(&bytes, format, &Options::default()) {
             assert!(
                 error
                     .message()
@@ -69,12 +90,12 @@ fn a_depth_bomb_names_the_default_limit_in_every_format() {
 
 #[test]
 fn a_lowered_depth_is_the_limit_named() {
-    let options = Options::default().limits(Limits::default().with_max_depth(8));
+    let options = ignoring().limits(Limits::default().with_max_depth(8));
     for format in FORMATS {
         let bytes = deep(format, 12);
-        read(&bytes, format, any_schema(), &Options::default())
+        read(&bytes, format, any_schema(), &ignoring())
             .unwrap_or_else(|e| panic!("{format:?}: the default reads 12 deep: {e}"));
-        for error in both_fail(&bytes, format, &options) {
+        for error in all_fail(&bytes, format, &options) {
             assert!(
                 error
                     .message()
@@ -90,19 +111,24 @@ fn a_raised_depth_reads_what_the_default_refuses() {
     let options = Options::default()
         .infer_records(None)
         .limits(Limits::default().with_max_depth(400));
-    for format in [
-        RecordFormat::JsonLines,
-        RecordFormat::Json,
-        RecordFormat::Yaml,
-    ] {
+    for format in FORMATS {
         let bytes = deep(format, 200);
         let schema = Arc::new(infer_schema(&bytes, format, &options).unwrap());
         let whole = read(&bytes, format, schema.clone(), &options).unwrap();
         assert_eq!(whole[0].num_rows(), 1, "{format:?}");
-        let streamed: Vec<_> = read_stream(&bytes[..], format, schema, &options)
+        let (counted, unknown) =
+            read_with_unknown_fields(&bytes, format, schema.clone(), &options).unwrap();
+        assert_eq!((&counted, unknown.len()), (&whole, 0), "{format:?}");
+        let streamed: Vec<_> = read_stream(&bytes[..], format, schema.clone(), &options)
             .collect::<Result<_, _>>()
             .unwrap();
         assert_eq!(streamed, whole, "{format:?}");
+        if format == RecordFormat::JsonLines {
+            let lines: Vec<_> = read_json_lines(&bytes[..], schema, &options)
+                .collect::<Result<_, _>>()
+                .unwrap();
+            assert_eq!(lines, whole);
+        }
     }
 }
 
@@ -121,7 +147,7 @@ fn alias_bomb(depth: usize) -> String {
 #[test]
 fn a_yaml_alias_bomb_names_the_limit() {
     let bytes = alias_bomb(9);
-    for error in both_fail(bytes.as_bytes(), RecordFormat::Yaml, &Options::default()) {
+    for error in all_fail(bytes.as_bytes(), RecordFormat::Yaml, &Options::default()) {
         assert!(
             error
                 .message()
@@ -134,11 +160,11 @@ fn a_yaml_alias_bomb_names_the_limit() {
         small.as_bytes(),
         RecordFormat::Yaml,
         any_schema(),
-        &Options::default(),
+        &ignoring(),
     )
     .unwrap();
-    let options = Options::default().limits(Limits::default().with_max_alias_expansion(100));
-    for error in both_fail(small.as_bytes(), RecordFormat::Yaml, &options) {
+    let options = ignoring().limits(Limits::default().with_max_alias_expansion(100));
+    for error in all_fail(small.as_bytes(), RecordFormat::Yaml, &options) {
         assert!(
             error
                 .message()
@@ -166,7 +192,7 @@ fn entity_bomb(levels: usize) -> String {
 #[test]
 fn an_xml_entity_bomb_names_the_limit() {
     let bytes = entity_bomb(8);
-    for error in both_fail(bytes.as_bytes(), RecordFormat::Xml, &Options::default()) {
+    for error in all_fail(bytes.as_bytes(), RecordFormat::Xml, &Options::default()) {
         assert!(
             error
                 .message()
@@ -179,11 +205,11 @@ fn an_xml_entity_bomb_names_the_limit() {
         small.as_bytes(),
         RecordFormat::Xml,
         any_schema(),
-        &Options::default(),
+        &ignoring(),
     )
     .unwrap();
-    let options = Options::default().limits(Limits::default().with_max_entity_expansion(100));
-    for error in both_fail(small.as_bytes(), RecordFormat::Xml, &options) {
+    let options = ignoring().limits(Limits::default().with_max_entity_expansion(100));
+    for error in all_fail(small.as_bytes(), RecordFormat::Xml, &options) {
         assert!(
             error
                 .message()
@@ -221,7 +247,7 @@ fn a_lowered_document_size_refuses_a_larger_source() {
         }
         read(&bytes, format, any_schema(), &Options::default())
             .unwrap_or_else(|e| panic!("{format:?}: {e}"));
-        for error in both_fail(&bytes, format, &options.clone().stream_chunk(100)) {
+        for error in all_fail(&bytes, format, &options.clone().stream_chunk(100)) {
             assert!(
                 error
                     .message()

@@ -7,7 +7,10 @@ use arrow_array::cast::AsArray;
 use arrow_array::types::{Float64Type, Int64Type, TimestampMicrosecondType};
 use arrow_array::{Array, RecordBatch};
 use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef, TimeUnit};
-use quarry_arrow::{infer_schema, read, read_json_lines, Options, RecordFormat};
+use quarry_arrow::{
+    infer_schema, read, read_json_lines, read_with_unknown_fields, Options, RecordFormat,
+    UnknownFields,
+};
 
 fn schema(fields: Vec<Field>) -> SchemaRef {
     Arc::new(Schema::new(fields))
@@ -338,6 +341,83 @@ fn xml_records_take_attributes_children_and_text() {
     assert_eq!(ints(&batch, "n"), [Some(7), Some(8)]);
 }
 
+/// A MediaWiki export: the `page` elements in the root `mediawiki` are the records, the
+/// `siteinfo` beside them is skipped; a deeper path reads the revisions of every page.
+#[test]
+fn xml_records_at_a_path_of_element_names() {
+    let xml = r#"<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.11/" xml:lang="en">
+  <siteinfo><sitename>Wiki</sitename><base>https://example.org</base></siteinfo>
+  <page>
+    <title>One</title><ns>0</ns><id>1</id>
+    <revision><id>10</id><text bytes="5">hello</text></revision>
+  </page>
+  <page>
+    <title>Two</title><ns>0</ns><id>2</id>
+    <revision><id>20</id><text bytes="3">abc</text></revision>
+    <revision><id>21</id><text bytes="4">abcd</text></revision>
+  </page>
+</mediawiki>"#;
+    let pages = Options::default().records_at("mediawiki/page");
+    let schema = Arc::new(infer_schema(xml.as_bytes(), RecordFormat::Xml, &pages).unwrap());
+    let names: Vec<_> = schema.fields().iter().map(|f| f.name().as_str()).collect();
+    assert_eq!(names, ["title", "ns", "id", "revision"]);
+    let batches = read(xml.as_bytes(), RecordFormat::Xml, schema.clone(), &pages).unwrap();
+    assert_eq!(
+        strings(&batches[0], "title"),
+        [Some("One".into()), Some("Two".into())]
+    );
+    let revisions = batches[0].column(3).as_list::<i32>();
+    assert_eq!(revisions.value_offsets(), &[0, 1, 3]);
+    // `*` stands for any name; the revisions of every page, by a deeper path.
+    for path in [
+        "mediawiki/page/revision",
+        "*/page/revision",
+        "/mediawiki/*/revision/",
+    ] {
+        let options = Options::default().records_at(path);
+        let schema = Arc::new(infer_schema(xml.as_bytes(), RecordFormat::Xml, &options).unwrap());
+        let batch = one_batch_with(xml, RecordFormat::Xml, schema, &options);
+        assert_eq!(
+            strings(&batch, "id"),
+            ["10", "20", "21"].map(|s| Some(s.to_owned())),
+            "{path}"
+        );
+    }
+    // The root must have the path's name.
+    let error = read(
+        xml.as_bytes(),
+        RecordFormat::Xml,
+        schema.clone(),
+        &Options::default().records_at("wiki/page"),
+    )
+    .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "the root element is `mediawiki`, not `wiki` (records_at) at line 1, column 1"
+    );
+    let error = read(
+        xml.as_bytes(),
+        RecordFormat::Xml,
+        schema,
+        &Options::default().records_at("mediawiki//page"),
+    )
+    .unwrap_err();
+    assert!(
+        error.message().contains("not a path of element names"),
+        "{error}"
+    );
+}
+
+fn one_batch_with(
+    bytes: &str,
+    format: RecordFormat,
+    schema: SchemaRef,
+    options: &Options,
+) -> RecordBatch {
+    let batches = read(bytes.as_bytes(), format, schema.clone(), options).unwrap();
+    arrow_select::concat::concat_batches(&schema, &batches).unwrap()
+}
+
 fn schema_of_n() -> SchemaRef {
     schema(vec![Field::new("n", DataType::Int64, true)])
 }
@@ -384,7 +464,10 @@ fn streamed_errors_count_lines_across_chunks() {
         text.push_str(&format!("{{\"id\": {i}, \"pad\": \"................\"}}\n"));
     }
     text.push_str("{\"id\": \"x\"}\n");
-    let schema = schema(vec![Field::new("id", DataType::Int64, true)]);
+    let schema = schema(vec![
+        Field::new("id", DataType::Int64, true),
+        Field::new("pad", DataType::Utf8, true),
+    ]);
     let error = read_json_lines(Cursor::new(text.as_bytes()), schema, &Options::default())
         .find_map(Result::err)
         .unwrap();
@@ -584,7 +667,8 @@ fn guessed_keys_land_in_their_columns_whatever_the_order_and_spelling() {
 {"a\u0062": 10, "\u0061": 11, "abc": 0, "naïve": "w"}
 {"a": 12}
 "#;
-    for options in [Options::default(), Options::default().events_only(true)] {
+    let ignoring = Options::default().unknown_fields(UnknownFields::Ignore);
+    for options in [ignoring.clone(), ignoring.events_only(true)] {
         let batches = read(
             text.as_bytes(),
             RecordFormat::JsonLines,
@@ -614,9 +698,10 @@ fn guessed_keys_land_in_their_columns_whatever_the_order_and_spelling() {
 
 /// `read` and `read_json_lines` take JSON Lines by the direct path (records pulled from
 /// the parser into the columns); with `events_only`, by the parser's events. On every
-/// input below, strict and lenient, whole and streamed, the two paths give the same
-/// batches or the same error, message and place included: where the direct path gives
-/// up, the events read the input (or the chunk) again to say what is wrong.
+/// input below, strict and lenient, whole and streamed, whatever unknown fields do, the
+/// two paths give the same batches (and counts of unknown fields) or the same error,
+/// message and place included: where the direct path gives up, the events read the input
+/// (or the chunk) again to say what is wrong.
 #[test]
 fn the_direct_path_and_the_events_agree() {
     let item = Arc::new(Field::new("item", DataType::Int64, true));
@@ -669,17 +754,34 @@ fn the_direct_path_and_the_events_agree() {
             (direct, events) => panic!("{what}: direct {direct:?}, events {events:?}"),
         }
     }
-    for lenient in [false, true] {
-        let options = Options::default().lenient(lenient).batch_size(2);
+    let policies = [
+        UnknownFields::Error,
+        UnknownFields::Ignore,
+        UnknownFields::Collect,
+    ];
+    for (lenient, unknown) in [false, true]
+        .into_iter()
+        .flat_map(|l| policies.map(|u| (l, u)))
+    {
+        let options = Options::default()
+            .lenient(lenient)
+            .unknown_fields(unknown)
+            .batch_size(2);
         let events = options.clone().events_only(true);
         for input in inputs {
-            let what = format!("{input:?} lenient {lenient}");
+            let what = format!("{input:?} lenient {lenient}, {unknown:?}");
             let bytes = input.as_bytes();
             same(
                 read(bytes, RecordFormat::JsonLines, schema.clone(), &options),
                 read(bytes, RecordFormat::JsonLines, schema.clone(), &events),
                 &what,
             );
+            let counted = |options: &Options| {
+                read_with_unknown_fields(bytes, RecordFormat::JsonLines, schema.clone(), options)
+                    .map(|(_, counts)| counts)
+                    .ok()
+            };
+            assert_eq!(counted(&options), counted(&events), "{what}");
             let stream = |options: &Options| -> Result<Vec<RecordBatch>, _> {
                 read_json_lines(Cursor::new(bytes), schema.clone(), options).collect()
             };

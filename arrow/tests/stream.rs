@@ -71,16 +71,20 @@ struct Tally {
 }
 
 fn check(format: RecordFormat, inputs: Vec<(String, Vec<u8>)>) -> Tally {
+    check_with(format, inputs, &Options::default())
+}
+
+/// [`check`] with `base` options (where the records are, say).
+fn check_with(format: RecordFormat, inputs: Vec<(String, Vec<u8>)>, base: &Options) -> Tally {
     let mut tally = Tally::default();
     for (name, bytes) in inputs {
-        let Ok(schema) = infer_schema(&bytes, format, &Options::default().infer_records(None))
-        else {
+        let Ok(schema) = infer_schema(&bytes, format, &base.clone().infer_records(None)) else {
             tally.no_schema += 1;
             continue;
         };
         let schema = SchemaRef::new(schema);
         for chunk in [1, 200, 1 << 20] {
-            let options = Options::default().batch_size(7).stream_chunk(chunk);
+            let options = base.clone().batch_size(7).stream_chunk(chunk);
             let whole = read(&bytes, format, schema.clone(), &options);
             let stream = streamed(&bytes, format, schema.clone(), &options);
             match (whole, stream) {
@@ -146,6 +150,77 @@ fn xml_documents_stream_as_they_read_whole() {
     println!("{tally:#?}");
     assert!(tally.differ.is_empty(), "{:#?}", tally.differ);
     assert!(tally.equal >= 30, "{tally:#?}");
+}
+
+/// Records deeper than the root's children: every corpus input and conformance case
+/// read at depth 3 (`*/*/*`), and a MediaWiki-like export of many pages read at
+/// `mediawiki/page` and at `mediawiki/page/revision`, streamed a chunk of whole records
+/// at a time, equal the whole-file reader.
+#[test]
+fn xml_records_at_a_path_stream_as_they_read_whole() {
+    let deeper = Options::default().records_at("*/*/*");
+    let tally = check_with(
+        RecordFormat::Xml,
+        inputs("xml", "xml", quarry_corpus_gen::xml_corpus()),
+        &deeper,
+    );
+    println!("{tally:#?}");
+    assert!(tally.differ.is_empty(), "{:#?}", tally.differ);
+    assert!(tally.equal >= 30, "{tally:#?}");
+
+    let mut wiki = String::from(
+        "<?xml version=\"1.0\"?>\n<!DOCTYPE mediawiki [<!ENTITY site \"Wiki\">]>\n\
+         <mediawiki xmlns=\"http://www.mediawiki.org/xml/export-0.11/\">\n\
+         <siteinfo><sitename>&site;</sitename></siteinfo>\n",
+    );
+    for i in 0..120 {
+        wiki.push_str(&format!(
+            "<page>\n  <title>Page {i} of &site;</title><id>{i}</id>\n"
+        ));
+        for r in 0..i % 4 {
+            wiki.push_str(&format!(
+                "  <revision id=\"{i}{r}\"><text>rev {r}</text></revision>\n"
+            ));
+        }
+        wiki.push_str("</page>\n<!-- between pages -->\n");
+    }
+    wiki.push_str("</mediawiki>\n");
+    for path in ["mediawiki/page", "mediawiki/page/revision"] {
+        let options = Options::default().records_at(path);
+        let tally = check_with(
+            RecordFormat::Xml,
+            vec![(path.to_owned(), wiki.clone().into_bytes())],
+            &options,
+        );
+        assert_eq!(tally.equal, 3, "{path}: {tally:#?}");
+        let schema =
+            SchemaRef::new(infer_schema(wiki.as_bytes(), RecordFormat::Xml, &options).unwrap());
+        let rows: usize = read(wiki.as_bytes(), RecordFormat::Xml, schema, &options)
+            .unwrap()
+            .iter()
+            .map(RecordBatch::num_rows)
+            .sum();
+        let expected = if path.ends_with("page") {
+            120
+        } else {
+            (0..120).map(|i| i % 4).sum()
+        };
+        assert_eq!(rows, expected, "{path}");
+    }
+    // A misfit deep in the source is placed alike, streamed or whole.
+    let bad = wiki.replacen("id=\"1010\"", "id=\"oops\"", 1);
+    let schema = SchemaRef::new(arrow_schema::Schema::new(vec![
+        arrow_schema::Field::new("@id", arrow_schema::DataType::Int64, true),
+        arrow_schema::Field::new("text", arrow_schema::DataType::Utf8, true),
+    ]));
+    let options = Options::default()
+        .records_at("mediawiki/page/revision")
+        .stream_chunk(100);
+    let whole = read(bad.as_bytes(), RecordFormat::Xml, schema.clone(), &options).unwrap_err();
+    let stream = streamed(bad.as_bytes(), RecordFormat::Xml, schema, &options).unwrap_err();
+    assert_eq!(whole.to_string(), stream.to_string());
+    let before: usize = (0..101).map(|i| i % 4).sum();
+    assert_eq!(whole.record(), Some(before as u64 + 1), "{whole}");
 }
 
 /// A value that does not fit its column, far into the source (a later chunk, past a cut

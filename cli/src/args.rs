@@ -212,23 +212,42 @@ pub(crate) enum Command {
     #[cfg(feature = "sql")]
     #[command(
         after_help = "Each FILE is a table named by its file name without the extension, lowercased, with\n\
-                      every character but letters and digits turned to `_`; a lone FILE is also the table `t`.\n\
+                      every character but letters and digits turned to `_`; a DIR is one table of all its files\n\
+                      of one format, named by the directory; a lone FILE or DIR is also the table `t`.\n\
                       Records: the objects of a JSON Lines file or a JSON array, the documents of a YAML stream\n\
                       (or the items of a sequence), the elements under an XML root (attributes as `@name`\n\
-                      columns), the tables of a TOML array of tables.\n\n\
+                      columns), the tables of a TOML array of tables.\n\
+                      Schemas are inferred from every record; with --infer-records N from the first N of each\n\
+                      file, and the fields later records add are counted and reported on standard error.\n\n\
                       Examples:\n  quarry sql 'SELECT level, count(*) FROM t GROUP BY level' app.jsonl\n  \
-                      quarry sql 'SELECT * FROM hosts JOIN checks USING (host)' hosts.yaml checks.toml --output json"
+                      quarry sql 'SELECT * FROM hosts JOIN checks USING (host)' hosts.yaml checks.toml --output json\n  \
+                      quarry sql --schema logs/\n  \
+                      quarry sql 'SELECT title FROM t' wiki.xml --records-at mediawiki/page"
     )]
     Sql {
-        /// The query.
+        /// The query (with --schema, the first FILE).
         query: String,
-        /// The files (format from the extension: .jsonl, .ndjson, .json, .yaml, .yml,
-        /// .xml, .toml).
-        #[arg(required = true)]
+        /// The files and directories (format from the extension: .jsonl, .ndjson, .json,
+        /// .yaml, .yml, .xml, .toml).
+        #[arg(required_unless_present = "schema")]
         files: Vec<PathBuf>,
         /// `table` (bordered, aligned) or `json` (JSON Lines: one object per row).
         #[arg(long, value_name = "FORMAT", default_value = "table")]
         output: SqlOutput,
+        /// Print each table's inferred schema instead of running a query.
+        #[arg(long)]
+        schema: bool,
+        /// Infer each file's schema from its first N records (default: all of them).
+        #[arg(long, value_name = "N")]
+        infer_records: Option<usize>,
+        /// What a field the schema lacks does: `error`, `ignore` or `collect` (skipped and
+        /// counted on standard error). Default: error, or collect with --infer-records.
+        #[arg(long, value_name = "WHAT")]
+        unknown_fields: Option<SqlUnknownFields>,
+        /// XML: the path of the elements that are the records (`mediawiki/page`; default:
+        /// the root's children). TOML: the key of the array of tables.
+        #[arg(long, value_name = "PATH")]
+        records_at: Option<String>,
     },
     /// Print a shell completion script: bash, zsh, fish, powershell or elvish.
     #[command(after_help = "Example:\n  quarry completions bash > /etc/bash_completion.d/quarry")]
@@ -310,6 +329,18 @@ impl std::fmt::Display for Target {
             Target::BinaryPlist => f.write_str("bplist"),
         }
     }
+}
+
+/// `sql --unknown-fields`.
+#[cfg(feature = "sql")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum SqlUnknownFields {
+    /// An error naming the file, record, field, line and column.
+    Error,
+    /// Skipped.
+    Ignore,
+    /// Skipped and counted, the counts on standard error.
+    Collect,
 }
 
 /// `sql --output`.

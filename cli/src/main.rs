@@ -105,7 +105,21 @@ fn main() -> ExitCode {
             query,
             files,
             output,
-        } => commands::sql::run(&query, &files, output),
+            schema,
+            infer_records,
+            unknown_fields,
+            records_at,
+        } => commands::sql::run(
+            &query,
+            &files,
+            &commands::sql::Settings {
+                output,
+                schema,
+                infer_records,
+                unknown_fields,
+                records_at,
+            },
+        ),
         Command::Completions { shell } => commands::completions::run(shell),
     };
     match result {

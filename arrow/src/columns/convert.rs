@@ -49,8 +49,24 @@ impl Columns {
                 self.nodes[at].len += 1;
                 Ok(())
             }
-            _ => self.misfit(at, if value { "true" } else { "false" }),
+            _ => {
+                let text = if value { "true" } else { "false" };
+                if self.is_text(at) {
+                    return self.put_str(at, text);
+                }
+                self.misfit(at, text)
+            }
         }
+    }
+
+    /// Whether `at` is a string column: numbers and booleans go there as their text, so
+    /// that a field inference widened to `Utf8` (mixed scalars) reads its own values,
+    /// as arrow-json's `coerce_primitive` reads them.
+    fn is_text(&self, at: usize) -> bool {
+        matches!(
+            self.nodes[at].store,
+            Store::Utf8(_) | Store::LargeUtf8(_) | Store::Utf8View(_)
+        )
     }
 
     #[inline]
@@ -63,6 +79,9 @@ impl Columns {
                     nulls.append_non_null();
                     self.nodes[at].len += 1;
                     Ok(())
+                }
+                Store::Utf8(_) | Store::LargeUtf8(_) | Store::Utf8View(_) => {
+                    self.put_str(at, &v.to_string())
                 }
                 _ => self.put_f64(at, v as f64),
             },
@@ -101,6 +120,9 @@ impl Columns {
             Store::Date32 { values, nulls } if i32::try_from(value).is_ok() => {
                 values.push(value as i32);
                 nulls.append_non_null();
+            }
+            Store::Utf8(_) | Store::LargeUtf8(_) | Store::Utf8View(_) => {
+                return self.put_str(at, &value.to_string())
             }
             _ => return self.misfit(at, "an integer"),
         }
@@ -143,6 +165,9 @@ impl Columns {
             {
                 values.push(value as u64);
                 nulls.append_non_null();
+            }
+            Store::Utf8(_) | Store::LargeUtf8(_) | Store::Utf8View(_) => {
+                return self.put_str(at, &value.to_string())
             }
             _ => return self.misfit(at, "a number"),
         }

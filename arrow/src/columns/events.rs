@@ -135,7 +135,7 @@ impl Sink for Columns {
             return Ok(());
         };
         let (node, row, after) = (*node, *row, *prev);
-        let (slot, child) = self.find_field(node, after, key);
+        let (slot, child) = self.find_field(node, after, key)?;
         if let Some(Frame::Struct { prev, .. }) = self.frames.last_mut() {
             *prev = slot;
         }
@@ -161,5 +161,9 @@ impl Sink for Columns {
 
     fn records(&self) -> usize {
         self.records
+    }
+
+    fn refused_field(&self) -> Option<&[String]> {
+        Columns::refused_field(self)
     }
 }

@@ -24,11 +24,14 @@ mod nodes;
 mod place;
 mod pull;
 
+use std::collections::HashMap;
+
 use arrow_schema::SchemaRef;
 use quarry_raw_value::PlainKeys;
 
 use self::nodes::Node;
 use self::place::{Frame, Target};
+use crate::UnknownFields;
 
 /// The root node: the record itself, whose fields are the batch's columns.
 const ROOT: usize = 0;
@@ -40,6 +43,15 @@ pub(crate) struct Columns {
     frames: Vec<Frame>,
     pending: Option<Target>,
     lenient: bool,
+    /// What a key the schema does not have does.
+    unknown: UnknownFields,
+    /// Top-level names the schema leaves out on purpose: skipped, never unknown.
+    unread: Vec<String>,
+    /// Under [`UnknownFields::Collect`]: per struct node, each unknown key's count.
+    counts: HashMap<usize, HashMap<Box<str>, u64>>,
+    /// The path of the unknown field refused last, by name from the record (list levels
+    /// left out), so that formats read through a value can place it.
+    refused: Option<Vec<String>>,
     singles_as_lists: bool,
     records: usize,
     /// The rows a batch is expected to hold: each column makes room for them when it is

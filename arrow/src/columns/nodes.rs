@@ -1,6 +1,7 @@
 //! The node table: the schema's fields as a flat list of nodes, each with the store its
 //! values are appended to.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use arrow_array::builder::{LargeStringBuilder, StringViewBuilder};
@@ -12,6 +13,7 @@ use quarry_raw_value::PlainKeys;
 use super::{Columns, ROOT};
 use crate::buffers::{Nulls, Strings, Values};
 use crate::error::Error;
+use crate::Options;
 
 /// One field of the schema and the values appended to it so far.
 pub(super) struct Node {
@@ -92,22 +94,35 @@ pub(super) enum Store {
 #[derive(Debug, Clone)]
 pub(super) enum Slot {
     /// The field at `index` of its struct, node `child`.
-    Field {
-        index: u32,
-        child: u32,
-    },
-    Unknown(Box<str>),
+    Field { index: u32, child: u32 },
+    /// A key the schema does not have; `unread` when the schema leaves it out on
+    /// purpose (a projection), so it is skipped without a word.
+    Unknown { name: Box<str>, unread: bool },
+}
+
+impl Slot {
+    fn none() -> Slot {
+        Slot::Unknown {
+            name: "".into(),
+            unread: false,
+        }
+    }
 }
 
 impl Columns {
-    /// Columns for `schema`; an error if it has a type this crate cannot fill.
-    pub(crate) fn new(schema: SchemaRef, lenient: bool) -> Result<Self, Error> {
+    /// Columns for `schema`, read as `options` say (lenient or not, what an unknown key
+    /// does); an error if it has a type this crate cannot fill.
+    pub(crate) fn new(schema: SchemaRef, options: &Options) -> Result<Self, Error> {
         let mut columns = Columns {
             schema: schema.clone(),
             nodes: Vec::new(),
             frames: Vec::new(),
             pending: None,
-            lenient,
+            lenient: options.lenient,
+            unknown: options.get_unknown_fields(),
+            unread: options.unread.clone(),
+            counts: HashMap::new(),
+            refused: None,
             singles_as_lists: false,
             records: 0,
             rows_hint: 0,
@@ -133,7 +148,7 @@ impl Columns {
             children,
             fields: schema.fields().clone(),
             keys,
-            next: vec![Slot::Unknown("".into()); schema.fields().len() + 2],
+            next: vec![Slot::none(); schema.fields().len() + 2],
         };
         Ok(columns)
     }
@@ -266,7 +281,7 @@ impl Columns {
                     children,
                     fields: fields.clone(),
                     keys,
-                    next: vec![Slot::Unknown("".into()); fields.len() + 2],
+                    next: vec![Slot::none(); fields.len() + 2],
                 };
                 return Ok(at);
             }

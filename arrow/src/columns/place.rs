@@ -6,6 +6,7 @@ use quarry_formats::common::same_bytes;
 use super::nodes::{Slot, Store};
 use super::{Columns, ROOT};
 use crate::sink::{Misfit, Sink};
+use crate::{FieldCounts, UnknownFields};
 
 /// Where the next value goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -138,14 +139,15 @@ impl Columns {
 
     /// The field of struct `node` named `key`, trying first the one that followed the
     /// field at slot `after` last time: the key's slot (for the next key's guess) and
-    /// its node, `None` for a key the schema does not have.
+    /// its node, `None` for a key the schema does not have, once
+    /// [`Columns::unknown_key`] let it pass.
     #[inline]
     pub(super) fn find_field(
         &mut self,
         node: usize,
         after: usize,
         key: &str,
-    ) -> (usize, Option<usize>) {
+    ) -> Result<(usize, Option<usize>), Misfit> {
         let Store::Struct {
             children,
             keys: base,
@@ -161,29 +163,105 @@ impl Columns {
             &Slot::Field { index, child }
                 if same_bytes(keys.name(base + index as usize), key_bytes) =>
             {
-                return (index as usize, Some(child as usize));
+                return Ok((index as usize, Some(child as usize)));
             }
-            Slot::Unknown(name) if !name.is_empty() && same_bytes(name.as_bytes(), key_bytes) => {
-                return (count + 1, None);
+            Slot::Unknown { name, unread }
+                if !name.is_empty() && same_bytes(name.as_bytes(), key_bytes) =>
+            {
+                if !*unread && self.unknown != UnknownFields::Ignore {
+                    self.unknown_key(node, key)?;
+                }
+                return Ok((count + 1, None));
             }
             _ => {}
         }
-        match keys
+        let found = keys
             .names(base, count)
-            .position(|name| same_bytes(name, key_bytes))
-        {
+            .position(|name| same_bytes(name, key_bytes));
+        match found {
             Some(i) => {
                 next[after] = Slot::Field {
                     index: i as u32,
                     child: children[i] as u32,
                 };
-                (i, Some(children[i]))
+                Ok((i, Some(children[i])))
             }
             None => {
-                next[after] = Slot::Unknown(key.into());
-                (count + 1, None)
+                let unread = node == ROOT && self.unread.iter().any(|name| name == key);
+                next[after] = Slot::Unknown {
+                    name: key.into(),
+                    unread,
+                };
+                if !unread && self.unknown != UnknownFields::Ignore {
+                    self.unknown_key(node, key)?;
+                }
+                Ok((count + 1, None))
             }
         }
+    }
+
+    /// A key of struct `node` the schema does not have: counted under
+    /// [`UnknownFields::Collect`], an error under [`UnknownFields::Error`].
+    #[inline(never)]
+    fn unknown_key(&mut self, node: usize, key: &str) -> Result<(), Misfit> {
+        if self.unknown == UnknownFields::Collect {
+            let counts = self.counts.entry(node).or_default();
+            match counts.get_mut(key) {
+                Some(count) => *count += 1,
+                None => {
+                    counts.insert(key.into(), 1);
+                }
+            }
+            return Ok(());
+        }
+        let mut path = self.segments(node);
+        path.push(key.to_owned());
+        let message = format!("field `{}` is not in the schema", self.key_path(node, key));
+        self.refused = Some(path);
+        Err(message.into())
+    }
+
+    /// The path of key `key` of struct `node` (`extra`, `meta.extra`, `items[].extra`).
+    pub(super) fn key_path(&self, node: usize, key: &str) -> String {
+        match node {
+            ROOT => key.to_owned(),
+            _ => format!("{}.{key}", self.path(node)),
+        }
+    }
+
+    /// The names of the struct fields from the record down to `node`, list levels left
+    /// out (as a format that writes a list as repeated keys names them).
+    fn segments(&self, node: usize) -> Vec<String> {
+        let mut names = Vec::new();
+        let mut at = node;
+        while at != ROOT {
+            let parent = self.nodes[at].parent;
+            if let Store::Struct { fields, .. } = &self.nodes[parent].store {
+                if let Some(field) = fields.get(self.nodes[at].slot) {
+                    names.push(field.name().clone());
+                }
+            }
+            at = parent;
+        }
+        names.reverse();
+        names
+    }
+
+    /// How many times each key the schema lacks was met (under
+    /// [`UnknownFields::Collect`]), by its path from the record.
+    pub(crate) fn unknown_fields(&self) -> FieldCounts {
+        let mut fields = FieldCounts::new();
+        for (&node, counts) in &self.counts {
+            for (key, &count) in counts {
+                *fields.entry(self.key_path(node, key)).or_default() += count;
+            }
+        }
+        fields
+    }
+
+    /// The path of the unknown field refused last ([`Columns::unknown_key`]).
+    pub(crate) fn refused_field(&self) -> Option<&[String]> {
+        self.refused.as_deref()
     }
 
     /// Field `child` of the struct filling row `row` is about to take its value: an error

@@ -69,13 +69,18 @@ impl Columns {
                 return Ok(match src.next_key_guessed(first, guess)? {
                     GuessedKey::End => None,
                     GuessedKey::Guessed => Some((index as usize, Some(child as usize))),
-                    GuessedKey::Other(key) => Some(self.find_field(node, after, &key)),
+                    GuessedKey::Other(key) => {
+                        Some(self.find_field(node, after, &key).map_err(|_| Fallback)?)
+                    }
                 });
             }
         }
-        Ok(src
-            .next_key(first)?
-            .map(|key| self.find_field(node, after, &key)))
+        match src.next_key(first)? {
+            Some(key) => Ok(Some(
+                self.find_field(node, after, &key).map_err(|_| Fallback)?,
+            )),
+            None => Ok(None),
+        }
     }
 
     fn pull_value<'a, P: PullSource<'a>>(

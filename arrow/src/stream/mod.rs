@@ -19,7 +19,7 @@ use crate::error::Error;
 use crate::feed::{hand_over_full, Flow};
 use crate::json::{self, JsonLinesReader};
 use crate::sink::Sink;
-use crate::{records, xml, yaml, Limits, Options, RecordFormat};
+use crate::{records, xml, yaml, FieldCounts, Limits, Options, RecordFormat};
 
 use self::split::{JsonArray, Place, XmlElements, YamlStream};
 
@@ -30,7 +30,7 @@ use self::split::{JsonArray, Place, XmlElements, YamlStream};
 /// - a JSON array, an item at a time (a document that is one object is one record);
 /// - a YAML stream, a document at a time (a document that is a sequence is read whole,
 ///   each item a record);
-/// - XML, an element under the root at a time;
+/// - XML, an element under the root (or at [`Options::records_at`]) at a time;
 /// - TOML, whole.
 ///
 /// Every batch equals the one [`crate::read`] gives for the same records, and errors
@@ -54,7 +54,7 @@ pub struct RecordReader<R> {
 }
 
 enum Inner<R> {
-    Lines(JsonLinesReader<R>),
+    Lines(Box<JsonLinesReader<R>>),
     Chunks(Box<Chunks<R>>),
     Whole {
         reader: Option<R>,
@@ -62,6 +62,7 @@ enum Inner<R> {
         schema: SchemaRef,
         options: Options,
         batches: VecDeque<RecordBatch>,
+        unknown: FieldCounts,
     },
 }
 
@@ -69,7 +70,7 @@ enum Inner<R> {
 enum Splitter {
     Json(JsonArray),
     Yaml(YamlStream),
-    Xml(XmlElements),
+    Xml(XmlElements, xml::RecordPath),
 }
 
 /// The chunked reader of JSON arrays, YAML streams and XML.
@@ -81,6 +82,9 @@ struct Chunks<R> {
     options: Options,
     chunk: Vec<u8>,
     ready: VecDeque<RecordBatch>,
+    /// Unknown fields counted by a document read whole (a JSON source that is not an
+    /// array), beside those the columns count.
+    unknown: FieldCounts,
     /// Source bytes read so far, held to the document size limit.
     read: usize,
     started: bool,
@@ -90,10 +94,11 @@ struct Chunks<R> {
 impl<R: BufRead> RecordReader<R> {
     /// A reader of `reader`'s records of `format` into `schema`'s columns.
     pub fn new(reader: R, format: RecordFormat, schema: SchemaRef, options: &Options) -> Self {
+        let mut refused = None;
         let split = match format {
             RecordFormat::JsonLines => {
                 return RecordReader {
-                    inner: Inner::Lines(JsonLinesReader::new(reader, schema, options)),
+                    inner: Inner::Lines(Box::new(JsonLinesReader::new(reader, schema, options))),
                 }
             }
             RecordFormat::Toml => {
@@ -104,19 +109,33 @@ impl<R: BufRead> RecordReader<R> {
                         schema,
                         options: options.clone(),
                         batches: VecDeque::new(),
+                        unknown: FieldCounts::new(),
                     },
                 }
             }
             RecordFormat::Json => Splitter::Json(JsonArray::new()),
             RecordFormat::Yaml => Splitter::Yaml(YamlStream::new()),
-            RecordFormat::Xml => Splitter::Xml(XmlElements::new()),
-        };
-        let columns = Columns::new(schema.clone(), options.lenient).map(|mut columns| {
-            if format == RecordFormat::Xml {
-                columns.singles_as_lists();
+            RecordFormat::Xml => {
+                let path = match xml::RecordPath::new(options.records_at.as_deref()) {
+                    Ok(path) => path,
+                    Err(error) => {
+                        // The reader's first item is the error.
+                        refused = Some(error);
+                        xml::RecordPath::default()
+                    }
+                };
+                Splitter::Xml(XmlElements::new(path.depth().saturating_sub(1)), path)
             }
-            columns
-        });
+        };
+        let columns = match refused {
+            Some(error) => Err(error),
+            None => Columns::new(schema.clone(), options).map(|mut columns| {
+                if format == RecordFormat::Xml {
+                    columns.singles_as_lists();
+                }
+                columns
+            }),
+        };
         RecordReader {
             inner: Inner::Chunks(Box::new(Chunks {
                 reader,
@@ -126,11 +145,39 @@ impl<R: BufRead> RecordReader<R> {
                 options: options.clone(),
                 chunk: Vec::new(),
                 ready: VecDeque::new(),
+                unknown: FieldCounts::new(),
                 read: 0,
                 started: false,
                 done: false,
             })),
         }
+    }
+}
+
+impl<R> RecordReader<R> {
+    /// How many times each field the schema lacks was met so far, by its path from the
+    /// record (`extra`, `meta.extra`): counted under [`crate::UnknownFields::Collect`]
+    /// (the default when [`Options::infer_records`] is a sample), empty otherwise. Ask
+    /// at the end of the stream for the whole source's counts.
+    pub fn unknown_fields(&self) -> FieldCounts {
+        match &self.inner {
+            Inner::Lines(lines) => lines.unknown_fields(),
+            Inner::Chunks(chunks) => {
+                let mut counts = chunks.unknown.clone();
+                if let Ok(columns) = &chunks.columns {
+                    add_counts(&mut counts, columns.unknown_fields());
+                }
+                counts
+            }
+            Inner::Whole { unknown, .. } => unknown.clone(),
+        }
+    }
+}
+
+/// Adds `more` counts into `counts`.
+pub(crate) fn add_counts(counts: &mut FieldCounts, more: FieldCounts) {
+    for (field, count) in more {
+        *counts.entry(field).or_default() += count;
     }
 }
 
@@ -154,7 +201,7 @@ impl<R: BufRead> Chunks<R> {
                     None => return Ok(false),
                 }
             }
-            Splitter::Xml(split) => {
+            Splitter::Xml(split, _) => {
                 match split.fill(&mut self.reader, &mut self.chunk, self.options.stream_chunk)? {
                     Some(found) => found,
                     None => return Ok(false),
@@ -173,7 +220,7 @@ impl<R: BufRead> Chunks<R> {
             let format = match self.split {
                 Splitter::Json(_) => RecordFormat::Json,
                 Splitter::Yaml(_) => RecordFormat::Yaml,
-                Splitter::Xml(_) => RecordFormat::Xml,
+                Splitter::Xml(..) => RecordFormat::Xml,
             };
             columns.expect_rows(crate::feed::expected_rows(&self.chunk, format, batch_size));
         }
@@ -218,11 +265,12 @@ impl<R: BufRead> Chunks<R> {
                 self.schema.clone(),
                 &self.options,
             )
-            .map(|batches| {
+            .map(|(batches, unknown)| {
                 ready.extend(batches.into_iter().filter(|batch| batch.num_rows() > 0));
+                add_counts(&mut self.unknown, unknown);
             }),
             Splitter::Yaml(_) => yaml::feed(chunk, columns, &mut after, limits),
-            Splitter::Xml(_) => xml::feed(chunk, columns, &mut after, limits),
+            Splitter::Xml(_, path) => xml::feed(chunk, path, columns, &mut after, limits),
         };
         result.map_err(|e| relocate(e, chunk, place, lead))?;
         if let Some(e) = failed {
@@ -257,7 +305,7 @@ fn explain(
     records_before: usize,
     limits: Limits,
 ) -> Error {
-    let mut columns = match Columns::new(schema.clone(), options.lenient) {
+    let mut columns = match Columns::new(schema.clone(), options) {
         Ok(columns) => columns,
         Err(error) => return error,
     };
@@ -314,6 +362,7 @@ impl<R: BufRead> Iterator for RecordReader<R> {
                 schema,
                 options,
                 batches,
+                unknown,
             } => {
                 if let Some(mut reader) = reader.take() {
                     let mut bytes = Vec::new();
@@ -321,7 +370,10 @@ impl<R: BufRead> Iterator for RecordReader<R> {
                         return Some(Err(error.into()));
                     }
                     match records::read(&bytes, *format, schema.clone(), options) {
-                        Ok(read) => batches.extend(read.into_iter().filter(|b| b.num_rows() > 0)),
+                        Ok((read, counts)) => {
+                            batches.extend(read.into_iter().filter(|b| b.num_rows() > 0));
+                            *unknown = counts;
+                        }
                         Err(error) => return Some(Err(error)),
                     }
                 }

@@ -363,12 +363,14 @@ impl YamlStream {
     }
 }
 
-/// The elements under an XML document's root. The first chunk is the source from its
-/// start; each later one is the prolog and the root's start tag as in the source (so that
-/// the declaration, the DTD's entities and the namespaces in scope hold), a line break
-/// and spaces up to the column where its first source byte stands, the source's next
-/// elements, and a closing tag for the root when the source's is still to come. A
-/// UTF-16 document is taken whole.
+/// The elements at the records' depth in an XML document (by default, those under the
+/// root). The first chunk is the source from its start; each later one is the prolog and
+/// the root's start tag as in the source (so that the declaration, the DTD's entities and
+/// the namespaces in scope hold), the start tags of the elements still open between the
+/// root and the records, a line break, the source's next elements, and closing tags for
+/// the open elements and the root when the source's are still to come. A chunk is cut
+/// only where an element at the records' depth or above ends. A UTF-16 document is taken
+/// whole.
 #[derive(Debug)]
 pub(crate) struct XmlElements {
     phase: Phase,
@@ -380,7 +382,15 @@ pub(crate) struct XmlElements {
     root: Vec<u8>,
     /// Elements open inside the root.
     depth: usize,
-    /// A start tag's name so far (only the root's is kept).
+    /// The depth inside the root the records are at (1: the root's children).
+    level: usize,
+    /// The elements open between the root and the records: name and start tag.
+    ancestors: Vec<(Vec<u8>, Vec<u8>)>,
+    /// Where in the chunk the tag being read starts.
+    tag_start: usize,
+    /// A start tag just read opened an element between the root and the records.
+    opened: bool,
+    /// A start tag's name so far (the root's and the open ancestors' are kept).
     name: Vec<u8>,
     first: bool,
 }
@@ -419,11 +429,15 @@ enum XmlAt {
 /// What a tag's end did.
 enum Closed {
     Nothing,
+    /// An element at the records' depth or above ended: a chunk may end here.
     Record,
+    /// An element between the root and the records opened.
+    Ancestor,
 }
 
 impl XmlElements {
-    pub(crate) fn new() -> Self {
+    /// The records are the elements `level` deep inside the root (1: its children).
+    pub(crate) fn new(level: usize) -> Self {
         XmlElements {
             phase: Phase::Prolog,
             at: XmlAt::Text,
@@ -431,6 +445,10 @@ impl XmlElements {
             head: Vec::new(),
             root: Vec::new(),
             depth: 0,
+            level,
+            ancestors: Vec::new(),
+            tag_start: 0,
+            opened: false,
             name: Vec::new(),
             first: true,
         }
@@ -461,6 +479,9 @@ impl XmlElements {
             self.first = false;
         } else if self.phase == Phase::Content {
             chunk.extend_from_slice(&self.head);
+            for (_, tag) in &self.ancestors {
+                chunk.extend_from_slice(tag);
+            }
             chunk.push(b'\n');
             lead = chunk.len();
         }
@@ -469,12 +490,12 @@ impl XmlElements {
             if buffer.is_empty() {
                 return Ok((chunk.len() > lead).then_some((place, lead)));
             }
+            let from = chunk.len();
             let (taken, cut) = if self.phase == Phase::Whole {
                 (buffer.len(), false)
             } else {
-                self.scan(buffer, chunk.len() - lead, size)
+                self.scan(buffer, from, chunk.len() - lead, size)
             };
-            let from = chunk.len();
             chunk.extend_from_slice(&buffer[..taken]);
             source.consume(taken);
             self.tracker.advance(&chunk[from..]);
@@ -482,7 +503,18 @@ impl XmlElements {
                 // The root opened in these bytes: the first chunk holds the prolog.
                 self.head.extend_from_slice(&chunk[..from + taken]);
             }
+            if self.opened {
+                // The start tag ends these bytes and began in this chunk.
+                self.opened = false;
+                let tag = chunk[self.tag_start.min(chunk.len())..].to_vec();
+                self.ancestors.push((self.name.clone(), tag));
+            }
             if cut {
+                for (name, _) in self.ancestors.iter().rev() {
+                    chunk.extend_from_slice(b"</");
+                    chunk.extend_from_slice(name);
+                    chunk.push(b'>');
+                }
                 chunk.extend_from_slice(b"</");
                 chunk.extend_from_slice(&self.root);
                 chunk.push(b'>');
@@ -491,10 +523,11 @@ impl XmlElements {
         }
     }
 
-    /// Scans `buffer`: how many bytes to take, and whether the chunk ends after them (a
-    /// record just ended and the chunk is full). Stops right after the root's start tag
-    /// too, so that the head ends there.
-    fn scan(&mut self, buffer: &[u8], had: usize, size: usize) -> (usize, bool) {
+    /// Scans `buffer`, to be appended to the chunk at `from`: how many bytes to take, and
+    /// whether the chunk ends after them (a record just ended and the chunk is full).
+    /// Stops right after the root's start tag too, so that the head ends there, and
+    /// after the start tag of an element between the root and the records, to keep it.
+    fn scan(&mut self, buffer: &[u8], from: usize, had: usize, size: usize) -> (usize, bool) {
         let mut i = 0;
         while i < buffer.len() {
             let b = buffer[i];
@@ -505,6 +538,7 @@ impl XmlElements {
                         Some(skip) => i += skip,
                         None => return (buffer.len(), false),
                     }
+                    self.tag_start = from + i - 1;
                     self.at = XmlAt::Open;
                 }
                 XmlAt::Open => {
@@ -588,6 +622,7 @@ impl XmlElements {
                             self.at = XmlAt::Text;
                             match self.tag_closed(end, empty) {
                                 Closed::Record if full(had + i, size) => return (i, true),
+                                Closed::Ancestor => return (i, false),
                                 Closed::Nothing
                                     if self.phase == Phase::Content && self.head.is_empty() =>
                                 {
@@ -634,15 +669,19 @@ impl XmlElements {
                 Closed::Nothing
             }
             Phase::Content if end => {
+                let depth = self.depth;
                 self.depth -= 1;
-                if self.depth == 0 {
+                if depth < self.level {
+                    self.ancestors.pop();
+                }
+                if depth <= self.level {
                     Closed::Record
                 } else {
                     Closed::Nothing
                 }
             }
             Phase::Content if empty => {
-                if self.depth == 0 {
+                if self.depth < self.level {
                     Closed::Record
                 } else {
                     Closed::Nothing
@@ -650,7 +689,12 @@ impl XmlElements {
             }
             Phase::Content => {
                 self.depth += 1;
-                Closed::Nothing
+                if self.depth < self.level {
+                    self.opened = true;
+                    Closed::Ancestor
+                } else {
+                    Closed::Nothing
+                }
             }
             _ => Closed::Nothing,
         }
