@@ -9,7 +9,7 @@ use arrow_schema::SchemaRef;
 use quarry_formats::common::Span;
 use quarry_formats::json::{self, JsonBuilder, NumberToken};
 use quarry_formats::Limits;
-use quarry_raw_value::{Fallback, PullSource, Text, ValueKind};
+use quarry_raw_value::{Fallback, PullSource, TextRef, ValueKind};
 
 use crate::columns::Columns;
 use crate::error::Error;
@@ -89,7 +89,7 @@ impl<'a, S: Sink> JsonBuilder<'a> for Records<'_, '_, S> {
     }
 
     #[inline]
-    fn string(&mut self, value: Text<'a, '_>, span: Span) {
+    fn string(&mut self, value: TextRef<'a, '_>, span: Span) {
         if !self.at_record_level("a string", span.start) {
             emit!(self, span.start, |sink| sink.string(value.as_str()));
         }
@@ -127,7 +127,7 @@ impl<'a, S: Sink> JsonBuilder<'a> for Records<'_, '_, S> {
     }
 
     #[inline]
-    fn key(&mut self, key: Text<'a, '_>, span: Span) {
+    fn key(&mut self, key: TextRef<'a, '_>, span: Span) {
         emit!(self, span.start, |sink| sink.key(key.as_str()));
     }
 

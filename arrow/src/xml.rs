@@ -6,8 +6,9 @@
 //! holds one record. Elements off the path are parsed and skipped.
 
 use quarry_formats::common::{self, Span};
-use quarry_formats::xml::{self, RawValueBuilder, StartTag, Text, XmlBuilder};
+use quarry_formats::xml::{self, RawValueBuilder, StartTag, XmlBuilder};
 use quarry_formats::Limits;
+use quarry_raw_value::pull::TextRef;
 use quarry_raw_value::RawValue;
 
 use crate::error::Error;
@@ -141,25 +142,30 @@ impl<'a, S: Sink> XmlBuilder<'a> for Records<'_, '_, 'a, '_, S> {
         self.depth -= 1;
     }
 
-    fn text(&mut self, text: Text<'a, '_>, span: Span) {
+    fn text(&mut self, text: TextRef<'a, '_>, span: Span) {
         if self.in_record() {
             self.record.text(text, span);
         }
     }
 
-    fn cdata(&mut self, text: Text<'a, '_>, span: Span) {
+    fn cdata(&mut self, text: TextRef<'a, '_>, span: Span) {
         if self.in_record() {
             self.record.cdata(text, span);
         }
     }
 
-    fn comment(&mut self, text: Text<'a, '_>, span: Span) {
+    fn comment(&mut self, text: TextRef<'a, '_>, span: Span) {
         if self.in_record() {
             self.record.comment(text, span);
         }
     }
 
-    fn processing_instruction(&mut self, target: Text<'a, '_>, data: Text<'a, '_>, span: Span) {
+    fn processing_instruction(
+        &mut self,
+        target: TextRef<'a, '_>,
+        data: TextRef<'a, '_>,
+        span: Span,
+    ) {
         if self.in_record() {
             self.record.processing_instruction(target, data, span);
         }
@@ -292,7 +298,7 @@ impl<'a> XmlBuilder<'a> for Locate<'_> {
         self.depth -= 1;
     }
 
-    fn text(&mut self, text: Text<'a, '_>, span: Span) {
+    fn text(&mut self, text: TextRef<'a, '_>, span: Span) {
         let Some(record_depth) = self.record_depth else {
             return;
         };
