@@ -110,7 +110,7 @@ fn describe(
         return;
     }
     match (shape, value) {
-        (Shape::Optional(inner) | Shape::Checked(inner, _), _) => {
+        (Shape::Optional(inner) | Shape::Checked(inner, _) | Shape::Spanned(inner), _) => {
             describe(&inner(), value, path, out, depth + 1)
         }
         (Shape::Struct(s), RawValue::Map(entries)) => {

@@ -71,6 +71,8 @@ fn type_name(shape: &Shape) -> String {
     match shape {
         Shape::Struct(s) => s.name.to_owned(),
         Shape::Enum(e) => e.name.to_owned(),
+        // `Spanned<T>` has `T`'s schema.
+        Shape::Spanned(inner) => type_name(&inner()),
         other => format!("{other:?}"),
     }
 }
@@ -225,6 +227,7 @@ impl Writer {
             Shape::Struct(s) => self.struct_schema(s, None),
             Shape::Enum(e) => self.enum_schema(e),
             Shape::Checked(inner, checks) => self.checked(*inner, checks),
+            Shape::Spanned(inner) => self.schema_of_fn(*inner),
             Shape::Secret(inner) => match self.schema_of_fn(*inner) {
                 RawValue::Map(mut entries) => {
                     entries.push((Cow::Borrowed("writeOnly"), RawValue::Bool(true)));

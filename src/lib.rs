@@ -94,6 +94,7 @@ use dispatch::FormatOps;
 pub use config::{Config, Secret};
 /// `#[derive(Decode)]` and `#[derive(Encode)]`.
 pub use quarry_codegen::{Decode, Encode};
+pub use spanned::Spanned;
 
 pub mod config;
 #[cfg(feature = "miette")]
@@ -106,6 +107,7 @@ pub mod edit;
 #[cfg(all(feature = "json", feature = "toml", feature = "yaml"))]
 pub use documented::to_string_documented;
 pub mod json_schema;
+mod spanned;
 pub use json_schema::schema;
 pub use quarry_formats::common::{
     Comment, EntryKey, HasSpan, Limits, Position, Span, Tree, TreeNode,
@@ -148,6 +150,7 @@ pub mod pull {
 /// Decoding beyond the [`Decode`] trait: one error of [`DecodeErrors`] and its kind, the
 /// path it names, map keys, and XML's rule for lists.
 pub mod decode {
+    pub use crate::spanned::place_spans;
     pub use quarry_raw_value::{
         describe, DecodeError, DecodeErrorKind, DecodeKey, DecodeOptions, Path, Segment,
     };
@@ -470,8 +473,11 @@ pub fn from_slice<'de, T: Decode<'de>>(bytes: &'de [u8], format: Format) -> Resu
     if let Some(value) = decode_direct(bytes, format) {
         return Ok(value);
     }
-    let decoded =
-        dispatch!(format, F => F::decode(bytes), other => Err(Error::Unsupported(other)))?;
+    let decoded = if spanned::holds_spanned(T::shape) {
+        spanned::decode_placed(bytes, format)?
+    } else {
+        dispatch!(format, F => F::decode(bytes), other => Err(Error::Unsupported(other)))?
+    };
     decoded.map_err(|mut errors| {
         locate_decode_errors(bytes, format, &mut errors);
         Error::Decode(errors)

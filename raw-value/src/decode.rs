@@ -50,7 +50,7 @@ pub trait Decode<'de>: Sized {
     /// a value that [`Decode::decode`] would not produce.
     fn decode_direct<S: PullSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
         let raw = source.read_raw()?;
-        Self::decode_with_options(raw, source.decode_options()).map_err(|_| Fallback)
+        Self::decode_with_options(raw, source.decode_options().unplaced()).map_err(|_| Fallback)
     }
 
     /// What `Self` accepts, as data (see [`Shape`]). Derived types describe their
@@ -106,6 +106,7 @@ pub trait Decode<'de>: Sized {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct DecodeOptions {
     xml_sequences: bool,
+    unplaced: bool,
 }
 
 impl DecodeOptions {
@@ -113,18 +114,39 @@ impl DecodeOptions {
     /// plists.
     pub const STRICT: DecodeOptions = DecodeOptions {
         xml_sequences: false,
+        unplaced: false,
     };
 
     /// XML's rule for sequences: a `Vec<T>` takes a single value (one child element) as
     /// a one-element sequence, and an absent field as empty.
     pub const XML: DecodeOptions = DecodeOptions {
         xml_sequences: true,
+        unplaced: false,
     };
 
     /// Whether XML's rule for sequences applies.
     #[inline]
     pub const fn xml_sequences(self) -> bool {
         self.xml_sequences
+    }
+
+    /// These options for a value a direct attempt read with [`PullSource::read_raw`]
+    /// ([`Decode::decode_direct`]'s default): nothing in it is marked with its place, so
+    /// a type that keeps its place (the facade's `Spanned<T>`) fails, and the attempt
+    /// falls back to the RawValue path, which places it.
+    #[inline]
+    pub const fn unplaced(self) -> DecodeOptions {
+        DecodeOptions {
+            unplaced: true,
+            ..self
+        }
+    }
+
+    /// Whether the value was read with [`PullSource::read_raw`] in a direct attempt (see
+    /// [`DecodeOptions::unplaced`]).
+    #[inline]
+    pub const fn is_unplaced(self) -> bool {
+        self.unplaced
     }
 }
 

@@ -13,7 +13,7 @@
 use std::borrow::Cow;
 use std::ops::Deref;
 
-use crate::RawValue;
+use crate::{Position, RawValue};
 
 /// The direct path gave up; decode through [`RawValue`] to learn why.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -435,6 +435,23 @@ pub trait PullSource<'de> {
     fn skip_value(&mut self) -> Result<(), Fallback>;
     /// Reads one value as a [`RawValue`].
     fn read_raw(&mut self) -> Result<RawValue<'de>, Fallback>;
+    /// Where the next value starts, as the format's tree places its node: the byte
+    /// offset in the document, with its line and column where the document has lines (a
+    /// binary plist has none). A type that keeps where it came from (the facade's
+    /// `Spanned<T>`) asks before reading its value, then asks
+    /// [`PullSource::value_end`]. A reader that cannot tell falls back (the default), and
+    /// the value is then placed through the RawValue path.
+    #[inline]
+    fn value_start(&mut self) -> Result<(usize, Option<Position>), Fallback> {
+        Err(Fallback)
+    }
+    /// Where the value read since [`PullSource::value_start`] ends: one past its last
+    /// byte, as the format's tree places its node's end. A reader that cannot tell falls
+    /// back (the default).
+    #[inline]
+    fn value_end(&mut self) -> Result<usize, Fallback> {
+        Err(Fallback)
+    }
     /// After the top value: checks that the whole document was read (only whitespace,
     /// comments or the end of the stream left). The facade calls it once the value has
     /// decoded; decoders never do.

@@ -68,6 +68,10 @@ pub enum Shape {
     /// configuration can refuse it from plain files, and a JSON Schema marks it
     /// `writeOnly`.
     Secret(ShapeOf),
+    /// A value of the inner shape that keeps where it came from (the facade's
+    /// `Spanned<T>`): it accepts exactly what the inner shape accepts, and a JSON Schema
+    /// is the inner one's.
+    Spanned(ShapeOf),
 }
 
 /// The named fields of a struct (or of a struct variant).
@@ -385,6 +389,7 @@ impl fmt::Debug for Shape {
             Shape::Enum(e) => write!(f, "Enum({})", e.name),
             Shape::Checked(_, checks) => write!(f, "Checked(.., {checks:?})"),
             Shape::Secret(_) => f.write_str("Secret(..)"),
+            Shape::Spanned(_) => f.write_str("Spanned(..)"),
         }
     }
 }

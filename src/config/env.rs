@@ -234,9 +234,10 @@ impl EnvSearch {
         flattened: bool,
     ) {
         match shape {
-            Shape::Optional(inner) | Shape::Checked(inner, _) | Shape::Secret(inner) => {
-                self.resolve(&inner(), node, rest, at, flattened)
-            }
+            Shape::Optional(inner)
+            | Shape::Checked(inner, _)
+            | Shape::Secret(inner)
+            | Shape::Spanned(inner) => self.resolve(&inner(), node, rest, at, flattened),
             Shape::Seq(item) => self.resolve_item(&item(), node, rest, at),
             Shape::Struct(s) => {
                 let before = self.found.len();
@@ -384,7 +385,7 @@ impl EnvSearch {
     /// `path` takes the variable's text, if a value of `shape` can be text.
     fn leaf(&mut self, shape: &Shape, path: Vec<Segment>) {
         let mut shape = shape.clone().unwrap_optional();
-        while let Shape::Checked(inner, _) | Shape::Secret(inner) = shape {
+        while let Shape::Checked(inner, _) | Shape::Secret(inner) | Shape::Spanned(inner) = shape {
             shape = inner().unwrap_optional();
         }
         let takes = match shape {

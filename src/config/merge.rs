@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use super::{Input, Origin, Origins, Problem, ProblemKind};
 use crate::shape::Merge;
-use crate::{common, Error, Format, RawValue, Segment, Shape, ValuePath};
+use crate::{common, Error, Format, RawValue, Segment, Shape, Span, ValuePath};
 
 /// Where one merged value came from: an index into [`Merged::sources`].
 type SourceId = usize;
@@ -539,14 +539,57 @@ impl<'i> Merged<'i> {
         })
     }
 
+    /// Where each [`Spanned`](crate::Spanned) of `shape` in the merged tree came from:
+    /// its origin, and its span and line in the document that gave it.
+    pub(super) fn spanned_places(
+        &self,
+        inputs: &'i [Input],
+        shape: &Shape,
+    ) -> Vec<(ValuePath, crate::spanned::Place)> {
+        let Some(root) = &self.root else {
+            return Vec::new();
+        };
+        let paths = crate::spanned::spanned_paths(shape, &root.to_value(), self.any_xml);
+        let places = self.places_of(inputs, &paths);
+        paths
+            .into_iter()
+            .zip(places)
+            .map(|(path, (origin, span))| {
+                let position = match &origin {
+                    Origin::File { position, .. } => *position,
+                    _ => None,
+                };
+                let place = crate::spanned::Place {
+                    span: span.unwrap_or_default(),
+                    position,
+                    origin: Some(origin),
+                };
+                (path, place)
+            })
+            .collect()
+    }
+
     /// The origin of each path: the layer of the deepest merged node along it, and for a
     /// document the position of the deepest node along it there.
     pub(super) fn origins_of(&self, inputs: &'i [Input], paths: &[ValuePath]) -> Vec<Origin> {
+        self.places_of(inputs, paths)
+            .into_iter()
+            .map(|(origin, _)| origin)
+            .collect()
+    }
+
+    /// [`Merged::origins_of`], with each value's span in its document where it came from
+    /// one.
+    pub(super) fn places_of(
+        &self,
+        inputs: &'i [Input],
+        paths: &[ValuePath],
+    ) -> Vec<(Origin, Option<Span>)> {
         let Some(root) = &self.root else {
-            return vec![Origin::Default; paths.len()];
+            return vec![(Origin::Default, None); paths.len()];
         };
         let sources: Vec<SourceId> = paths.iter().map(|p| root.source_of(p)).collect();
-        let mut origins: Vec<Option<Origin>> = vec![None; paths.len()];
+        let mut origins: Vec<Option<(Origin, Option<Span>)>> = vec![None; paths.len()];
         for (id, source) in self.sources.iter().enumerate() {
             let wanted: Vec<usize> = (0..paths.len()).filter(|&i| sources[i] == id).collect();
             if wanted.is_empty() {
@@ -555,20 +598,21 @@ impl<'i> Merged<'i> {
             match source {
                 Source::Env(name) => {
                     for &i in &wanted {
-                        origins[i] = Some(Origin::Env { name: name.clone() });
+                        origins[i] = Some((Origin::Env { name: name.clone() }, None));
                     }
                 }
                 Source::SecretFile { path, variable } => {
                     for &i in &wanted {
-                        origins[i] = Some(Origin::SecretFile {
+                        let origin = Origin::SecretFile {
                             path: path.clone(),
                             variable: variable.clone(),
-                        });
+                        };
+                        origins[i] = Some((origin, None));
                     }
                 }
                 Source::Set => {
                     for &i in &wanted {
-                        origins[i] = Some(Origin::Set);
+                        origins[i] = Some((Origin::Set, None));
                     }
                 }
                 Source::Document {
@@ -590,20 +634,21 @@ impl<'i> Merged<'i> {
                             p
                         })
                         .collect();
-                    let positions = crate::locate_paths(bytes, format, &in_document)
+                    let places = crate::spanned::places_of(bytes, format, &in_document)
                         .unwrap_or_else(|| vec![None; wanted.len()]);
-                    for (&i, position) in wanted.iter().zip(positions) {
-                        origins[i] = Some(Origin::File {
+                    for (&i, place) in wanted.iter().zip(places) {
+                        let origin = Origin::File {
                             name: name.clone(),
-                            position,
-                        });
+                            position: place.and_then(|(_, position)| position),
+                        };
+                        origins[i] = Some((origin, place.map(|(span, _)| span)));
                     }
                 }
             }
         }
         origins
             .into_iter()
-            .map(|o| o.unwrap_or(Origin::Default))
+            .map(|o| o.unwrap_or((Origin::Default, None)))
             .collect()
     }
 
@@ -695,9 +740,10 @@ fn child_shape(shape: &Shape, key: &str, depth: usize) -> Option<(Shape, Merge)>
         return None;
     }
     match shape {
-        Shape::Optional(inner) | Shape::Checked(inner, _) | Shape::Secret(inner) => {
-            child_shape(&inner(), key, depth + 1)
-        }
+        Shape::Optional(inner)
+        | Shape::Checked(inner, _)
+        | Shape::Secret(inner)
+        | Shape::Spanned(inner) => child_shape(&inner(), key, depth + 1),
         Shape::Struct(s) => {
             if let Some(field) = s
                 .fields

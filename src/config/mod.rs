@@ -307,10 +307,15 @@ impl Config {
         }) {
             return Err(ConfigError::with_documents(problems, inputs));
         }
-        let value = merged
+        let places = match crate::spanned::holds_spanned(T::shape) {
+            true => merged.spanned_places(inputs, shape),
+            false => Vec::new(),
+        };
+        let mut value = merged
             .root
             .take()
             .map_or(RawValue::Map(Vec::new()), Node::into_value);
+        crate::spanned::mark(&mut value, places);
         let options = match merged.any_xml {
             true => crate::decode::DecodeOptions::XML,
             false => crate::decode::DecodeOptions::STRICT,

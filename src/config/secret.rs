@@ -158,7 +158,7 @@ impl Merged<'_> {
         out: &mut Vec<ValuePath>,
     ) {
         match shape {
-            Shape::Optional(inner) | Shape::Checked(inner, _) => {
+            Shape::Optional(inner) | Shape::Checked(inner, _) | Shape::Spanned(inner) => {
                 self.find_plain_secrets(&inner(), node, at, out)
             }
             Shape::Secret(_) => {

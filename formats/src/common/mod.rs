@@ -23,7 +23,7 @@ pub(crate) use hash::{KeyHashState, NameIndex};
 pub use limits::Limits;
 pub use nulls::NullEntries;
 pub(crate) use path::follow_path;
-pub use position::{position_at, LineIndex, Span};
+pub use position::{position_at, LineCursor, LineIndex, Span};
 pub use quarry_raw_value::Position;
 pub use render::render_snippet;
 #[cfg(test)]

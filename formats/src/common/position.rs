@@ -51,6 +51,56 @@ pub fn position_at(src: &[u8], offset: usize) -> Position {
     }
 }
 
+/// Lines counted up to the last offset asked for, carried forward: offsets asked for in
+/// document order (the direct paths placing `Spanned` values) each cost the bytes since
+/// the one before, not the whole document before them. Agrees with [`position_at`].
+#[derive(Debug, Clone, Copy)]
+pub struct LineCursor {
+    offset: usize,
+    line: usize,
+    line_start: usize,
+}
+
+impl Default for LineCursor {
+    fn default() -> Self {
+        LineCursor {
+            offset: 0,
+            line: 1,
+            line_start: 0,
+        }
+    }
+}
+
+impl LineCursor {
+    /// The line and column of byte `offset` in `src`, as [`position_at`] gives them; an
+    /// offset before the last one asked for counts again from the start.
+    pub fn position(&mut self, src: &[u8], offset: usize) -> Position {
+        let offset = offset.min(src.len());
+        if offset < self.offset {
+            *self = LineCursor::default();
+        }
+        let from = self.offset;
+        for i in memchr::memchr2_iter(b'\n', b'\r', &src[from..offset]) {
+            let i = from + i;
+            if src[i] == b'\r' && src.get(i + 1) == Some(&b'\n') {
+                continue; // the `\n` of this `\r\n` ends the line
+            }
+            self.line += 1;
+            self.line_start = i + 1;
+        }
+        self.offset = offset;
+        let column = 1 + src[self.line_start..offset]
+            .iter()
+            .filter(|&&b| (b & 0xC0) != 0x80)
+            .count();
+        Position {
+            offset,
+            line: self.line,
+            column,
+        }
+    }
+}
+
 /// Line start offsets of a document, for turning many offsets into line numbers
 /// (the CLI's `tree` prints one per node).
 #[derive(Debug, Clone)]
@@ -95,6 +145,14 @@ mod tests {
         assert_eq!(at(8), (3, 1)); // \r\n is one break
         assert_eq!(at(10), (4, 1)); // lone \r breaks too
         assert_eq!(at(999), (4, 2));
+        let mut cursor = LineCursor::default();
+        for offset in (0..=src.len()).chain([4, 999, 0, 7, 8]) {
+            assert_eq!(
+                cursor.position(src.as_bytes(), offset),
+                position_at(src.as_bytes(), offset),
+                "offset {offset}"
+            );
+        }
         let index = LineIndex::new(src.as_bytes());
         for offset in 0..src.len() {
             assert_eq!(

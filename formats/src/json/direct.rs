@@ -2,10 +2,10 @@
 //! JSON document from, one step of the parser at a time.
 
 use quarry_raw_value::{
-    Decode, Fallback, GuessedKey, Num, PlainKey, PullSource, RawValue, TextRef, ValueKind,
+    Decode, Fallback, GuessedKey, Num, PlainKey, Position, PullSource, RawValue, TextRef, ValueKind,
 };
 
-use crate::common::{plain_integer, same_bytes, Limits};
+use crate::common::{plain_integer, same_bytes, Limits, LineCursor};
 
 use super::lexer::Number;
 use super::parser::Parser;
@@ -24,6 +24,8 @@ use super::Error;
 #[derive(Debug)]
 pub struct DirectSource<'a, const JSONC: bool = false> {
     parser: Parser<'a, JSONC>,
+    /// Where lines start, counted as far as a value was placed.
+    lines: LineCursor,
 }
 
 impl<'a> DirectSource<'a> {
@@ -33,6 +35,7 @@ impl<'a> DirectSource<'a> {
     pub fn new(input: &'a [u8], limits: Limits) -> Result<Self, Error> {
         Ok(DirectSource {
             parser: Parser::new(input, limits)?,
+            lines: LineCursor::default(),
         })
     }
 }
@@ -43,6 +46,7 @@ impl<'a> DirectSource<'a, true> {
     pub fn jsonc(input: &'a [u8], limits: Limits) -> Result<Self, Error> {
         Ok(DirectSource {
             parser: Parser::new(input, limits)?,
+            lines: LineCursor::default(),
         })
     }
 }
@@ -404,6 +408,16 @@ impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
         self.parser
             .parse_value(&mut RawValueBuilder::default())
             .map_err(|_| Fallback)
+    }
+
+    fn value_start(&mut self) -> Result<(usize, Option<Position>), Fallback> {
+        self.parser.lexer.peek_in_loop().ok_or(Fallback)?;
+        let (src, pos) = (self.parser.lexer.src(), self.parser.lexer.pos());
+        Ok((pos, Some(self.lines.position(src.as_bytes(), pos))))
+    }
+
+    fn value_end(&mut self) -> Result<usize, Fallback> {
+        Ok(self.parser.lexer.pos())
     }
 
     fn finish(&mut self) -> Result<(), Fallback> {

@@ -2,7 +2,7 @@
 //! a `bplist00` file from, on the reader of `binary.rs` (its offset, width and count
 //! checks, depth limit, cycle rule and work budget).
 
-use quarry_raw_value::{Fallback, PullSource, RawValue, TextRef, ValueKind};
+use quarry_raw_value::{Fallback, Position, PullSource, RawValue, TextRef, ValueKind};
 
 use crate::common::{Limits, Span};
 
@@ -94,6 +94,8 @@ pub struct DirectSource<'a> {
     scratch: String,
     /// Left empty for small files, where filling it would cost more than it saves.
     key_cache: Vec<(u64, &'a str, Span)>,
+    /// Where each value placed by [`PullSource::value_start`] and not yet read ends.
+    ends: Vec<usize>,
 }
 
 impl<'a> DirectSource<'a> {
@@ -124,6 +126,7 @@ impl<'a> DirectSource<'a> {
             open: OpenStack::default(),
             scratch: String::new(),
             key_cache,
+            ends: Vec::new(),
         })
     }
 
@@ -402,6 +405,18 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
             emit_scalar(&mut builder, object, span, &mut self.scratch, self.r.src)
                 .map_err(|_| Fallback)
         }
+    }
+
+    /// The next object's bytes, as the tree places its node (a container's are its
+    /// marker and references); a binary plist has no lines.
+    fn value_start(&mut self) -> Result<(usize, Option<Position>), Fallback> {
+        let (_, span) = self.r.object(self.next, self.from).map_err(|_| Fallback)?;
+        self.ends.push(span.end);
+        Ok((span.start, None))
+    }
+
+    fn value_end(&mut self) -> Result<usize, Fallback> {
+        self.ends.pop().ok_or(Fallback)
     }
 
     fn finish(&mut self) -> Result<(), Fallback> {

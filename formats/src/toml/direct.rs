@@ -6,9 +6,9 @@ use std::borrow::Cow;
 use std::cell::Cell;
 
 use quarry_raw_value::pull::cow_into_string;
-use quarry_raw_value::{Fallback, PullSource, RawValue, TextRef, ValueKind};
+use quarry_raw_value::{Fallback, Position, PullSource, RawValue, TextRef, ValueKind};
 
-use crate::common::{keep_spare, take_spare, Limits};
+use crate::common::{keep_spare, take_spare, Limits, LineCursor};
 
 use super::builder::{TableId, ROOT};
 use super::error::Error;
@@ -118,6 +118,8 @@ pub struct DirectSource<'a> {
     /// read, when they said so (elements of arrays of tables are left out, so an array
     /// of records costs nothing here). Looked up only for a header under a closed table.
     known: Vec<(TableId, &'static [&'static str])>,
+    /// Where lines start, counted as far as a value was placed.
+    lines: LineCursor,
 }
 
 impl std::fmt::Debug for DirectSource<'_> {
@@ -157,6 +159,7 @@ impl<'a> DirectSource<'a> {
             frames: Vec::new(),
             scratch: String::new(),
             known: Vec::new(),
+            lines: LineCursor::default(),
         })
     }
 
@@ -820,6 +823,20 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
         if let (true, Some((_, false, slot))) = (self.inline.is_empty(), self.open.last_mut()) {
             *slot = Some(known);
         }
+    }
+
+    /// A value written inline (after `=`, or an inline array's item) is placed where it
+    /// stands; a table made by a header or dotted keys falls back.
+    fn value_start(&mut self) -> Result<(usize, Option<Position>), Fallback> {
+        if self.next != Next::Inline {
+            return Err(Fallback);
+        }
+        let (src, pos) = (self.parser.lexer.src(), self.parser.lexer.pos());
+        Ok((pos, Some(self.lines.position(src.as_bytes(), pos))))
+    }
+
+    fn value_end(&mut self) -> Result<usize, Fallback> {
+        Ok(self.parser.lexer.pos())
     }
 
     fn finish(&mut self) -> Result<(), Fallback> {

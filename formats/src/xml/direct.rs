@@ -21,9 +21,11 @@ use std::borrow::Cow;
 use std::cell::Cell;
 
 use quarry_raw_value::pull::owned_string;
-use quarry_raw_value::{Fallback, PullSource, RawValue, TextRef as PullText, ValueKind};
+use quarry_raw_value::{Fallback, Position, PullSource, RawValue, TextRef as PullText, ValueKind};
 
-use crate::common::{fold_digits, keep_spare, plain_decimal, same_bytes, take_spare, Limits, Span};
+use crate::common::{
+    fold_digits, keep_spare, plain_decimal, same_bytes, take_spare, Limits, LineCursor, Span,
+};
 
 use super::builder::{StartTag, TextRef, XmlBuilder};
 use super::raw::TextRuns;
@@ -289,6 +291,10 @@ pub struct DirectSource<'a> {
     next: Value,
     /// The `"@name"` key of the attribute last handed out.
     scratch: String,
+    /// Where lines start, counted as far as a value was placed.
+    lines: LineCursor,
+    /// Where each value placed by [`PullSource::value_start`] and not yet read ends.
+    ends: Vec<usize>,
 }
 
 thread_local! {
@@ -345,7 +351,71 @@ impl<'a> DirectSource<'a> {
             open: take_spare(&SPARE_OPEN),
             next: Value::Element(0),
             scratch: String::new(),
+            lines: LineCursor::default(),
+            ends: Vec::new(),
         })
+    }
+
+    /// The span of the element at entry `at`, from its start tag's `<` to its end tag's
+    /// `>`, as the tree places it: its start from its name on the tape, its end found in
+    /// the source after its last child element (text holds no `<`; comments, CDATA and
+    /// processing instructions are passed over). `None` when the name is not the
+    /// source's (a transcoded document).
+    fn element_span(&self, at: usize, depth: usize) -> Option<Span> {
+        let src = self.strings.src.as_bytes();
+        let entry = self.entries.get(at)?;
+        if entry.name.len >= OWNED || entry.name.at == 0 || depth > 4096 {
+            return None;
+        }
+        let start = entry.name.at as usize - 1;
+        let mut child = at + 1 + entry.attributes();
+        let mut last = None;
+        while child < entry.end as usize {
+            last = Some(child);
+            child = self.entries.get(child)?.end as usize;
+        }
+        let mut pos = match last {
+            Some(last) => self.element_span(last, depth + 1)?.end,
+            None => match start_tag_end(src, entry.name.at as usize + entry.name.len as usize)? {
+                (end, true) => return Some(Span::new(start, end)),
+                (end, false) => end,
+            },
+        };
+        loop {
+            pos += memchr::memchr(b'<', src.get(pos..)?)?;
+            let rest = &src[pos..];
+            let close: &[u8] = if rest.starts_with(b"<!--") {
+                b"-->"
+            } else if rest.starts_with(b"<![CDATA[") {
+                b"]]>"
+            } else if rest.starts_with(b"<?") {
+                b"?>"
+            } else if rest.starts_with(b"</") {
+                let end = pos + memchr::memchr(b'>', rest)? + 1;
+                return Some(Span::new(start, end));
+            } else {
+                return None;
+            };
+            pos += memchr::memmem::find(rest, close)? + close.len();
+        }
+    }
+
+    /// The span of the attribute at entry `at`, from its name to its closing quote.
+    fn attribute_span(&self, at: usize) -> Option<Span> {
+        let src = self.strings.src.as_bytes();
+        let name = self.entries.get(at)?.name;
+        if name.len >= OWNED {
+            return None;
+        }
+        let start = name.at as usize;
+        let mut pos = start + name.len as usize;
+        pos += src
+            .get(pos..)?
+            .iter()
+            .position(|&b| b == b'"' || b == b'\'')?;
+        let quote = src[pos];
+        let end = pos + 1 + memchr::memchr(quote, src.get(pos + 1..)?)? + 1;
+        Some(Span::new(start, end))
     }
 
     /// The text of the next value; `Fallback` for a map or a sequence.
@@ -360,6 +430,19 @@ impl<'a> DirectSource<'a> {
             Value::Element(_) | Value::Run(..) => return Err(Fallback),
         };
         self.strings.get(self.entries[at].text).ok_or(Fallback)
+    }
+}
+
+/// Where the start tag whose name ends at `from` ends (one past its `>`), and whether it
+/// is an empty-element tag (`/>`): attribute values may hold `>`, so quotes are passed
+/// over.
+fn start_tag_end(src: &[u8], mut from: usize) -> Option<(usize, bool)> {
+    loop {
+        let at = from + memchr::memchr3(b'>', b'"', b'\'', src.get(from..)?)?;
+        match src[at] {
+            b'>' => return Some((at + 1, at > 0 && src[at - 1] == b'/')),
+            quote => from = at + 1 + memchr::memchr(quote, src.get(at + 1..)?)? + 1,
+        }
     }
 }
 
@@ -597,6 +680,25 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
     }
 
     /// The parser has read the whole document.
+    /// An element is placed from its start tag to its end tag, a run of elements as its
+    /// first one, an attribute from its name to its closing quote (as the tree places
+    /// them); `"$text"` falls back.
+    fn value_start(&mut self) -> Result<(usize, Option<Position>), Fallback> {
+        let span = match self.next {
+            Value::Element(at) | Value::Run(at, _) => self.element_span(at, 0),
+            Value::Attribute(at) => self.attribute_span(at),
+            Value::Text(_) => None,
+        }
+        .ok_or(Fallback)?;
+        self.ends.push(span.end);
+        let src = self.strings.src.as_bytes();
+        Ok((span.start, Some(self.lines.position(src, span.start))))
+    }
+
+    fn value_end(&mut self) -> Result<usize, Fallback> {
+        self.ends.pop().ok_or(Fallback)
+    }
+
     fn finish(&mut self) -> Result<(), Fallback> {
         Ok(())
     }

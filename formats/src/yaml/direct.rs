@@ -5,9 +5,11 @@
 use std::borrow::Cow;
 
 use quarry_raw_value::pull::cow_into_string;
-use quarry_raw_value::{Fallback, GuessedKey, PlainKey, PullSource, RawValue, TextRef, ValueKind};
+use quarry_raw_value::{
+    Fallback, GuessedKey, PlainKey, Position, PullSource, RawValue, TextRef, ValueKind,
+};
 
-use crate::common::{Limits, Span};
+use crate::common::{Limits, LineCursor, Span};
 
 use super::builder::*;
 use super::parser::*;
@@ -42,6 +44,9 @@ struct Capture<'a> {
     /// A scalar's text that folding or escapes rewrote.
     owned: Option<String>,
     style: ScalarStyle,
+    /// The last scalar's span, when it is known: every scalar a step emits, and a plain
+    /// scalar read in place (its text is the input's).
+    span: Option<Span>,
 }
 
 impl<'a> Capture<'a> {
@@ -96,11 +101,12 @@ impl<'a> YamlBuilder<'a> for Capture<'a> {
         value: Cow<'a, str>,
         style: ScalarStyle,
         props: Props<'a>,
-        _: Span,
+        span: Span,
     ) -> Result<(), ErrorKind> {
         if props.anchor.is_some() || props.tag.is_some() {
             return self.set(Event::Unsupported);
         }
+        self.span = Some(span);
         // Field by field: the reader loads them one by one right after.
         match value {
             Cow::Borrowed(s) => {
@@ -154,6 +160,23 @@ impl<'a> YamlBuilder<'a> for Capture<'a> {
     }
 }
 
+/// The span of a scalar read in place, whose `text` is a slice of `src`: a plain
+/// scalar's is its text, a quoted one's takes in its quotes (the tree's spans).
+fn in_source(src: &str, text: &str, style: ScalarStyle) -> Option<Span> {
+    let start = (text.as_ptr() as usize).checked_sub(src.as_ptr() as usize)?;
+    let end = start + text.len();
+    let bytes = src.as_bytes();
+    let quote = match style {
+        ScalarStyle::Plain => return (end <= src.len()).then(|| Span::new(start, end)),
+        ScalarStyle::SingleQuoted => b'\'',
+        ScalarStyle::DoubleQuoted => b'"',
+        _ => return None,
+    };
+    let quoted =
+        start > 0 && bytes.get(start - 1) == Some(&quote) && bytes.get(end) == Some(&quote);
+    quoted.then(|| Span::new(start - 1, end + 1))
+}
+
 /// The direct path over a one-document YAML stream: a [`PullSource`] that derived types
 /// decode from without building a [`RawValue`] first.
 ///
@@ -179,6 +202,8 @@ pub struct DirectSource<'a> {
     /// The open collections of [`PullSource::skip_value`], kept so skipping allocates
     /// once: is each a mapping, and is a key next in it.
     skip_stack: Vec<(bool, bool)>,
+    /// Where lines start, counted as far as a value was placed.
+    lines: LineCursor,
 }
 
 impl std::fmt::Debug for DirectSource<'_> {
@@ -209,12 +234,14 @@ impl<'a> DirectSource<'a> {
                 borrowed: "",
                 owned: None,
                 style: ScalarStyle::Plain,
+                span: None,
             },
             peeked: false,
             merge_keys: options.merge_keys,
             failed: false,
             scratch: String::new(),
             skip_stack: Vec::new(),
+            lines: LineCursor::default(),
         };
         match source.step_to_event() {
             Ok(Event::DocumentStart) => Ok(source),
@@ -283,6 +310,7 @@ impl<'a> DirectSource<'a> {
                     self.capture.borrowed = text;
                     self.capture.owned = None;
                     self.capture.style = style;
+                    self.capture.span = in_source(self.parser.src(), text, style);
                     Ok(Event::Scalar)
                 }
                 Ok(DirectRead::MappingStart) => Ok(Event::MappingStart),
@@ -627,6 +655,24 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
             if let Some(value) = builder.take_root() {
                 return Ok(value);
             }
+        }
+    }
+
+    /// A scalar is placed where the tree places it; a collection falls back.
+    fn value_start(&mut self) -> Result<(usize, Option<Position>), Fallback> {
+        match (self.peek()?, self.capture.span) {
+            (Event::Scalar, Some(span)) => {
+                let src = self.parser.src().as_bytes();
+                Ok((span.start, Some(self.lines.position(src, span.start))))
+            }
+            _ => Err(Fallback),
+        }
+    }
+
+    fn value_end(&mut self) -> Result<usize, Fallback> {
+        match (self.peeked, self.last_event(), self.capture.span) {
+            (false, Event::Scalar, Some(span)) => Ok(span.end),
+            _ => Err(Fallback),
         }
     }
 

@@ -1,0 +1,830 @@
+//! [`Spanned`]: a value that knows where it came from.
+//!
+//! The direct path asks the format's `PullSource` where the value starts and ends. The
+//! RawValue path carries no positions, so where the target type holds a `Spanned` (its
+//! [`Shape`] says where), the value at each such place is wrapped in a mark before it is
+//! decoded: a map whose keys are one static string, recognised by its address (no
+//! document can write it), holding the place and the value. Only `Spanned`'s decoder
+//! sees a mark.
+
+use std::borrow::{Borrow, Cow};
+use std::cmp::Ordering;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::ops::{Deref, DerefMut};
+use std::sync::Mutex;
+
+use crate::config::Origin;
+use crate::decode::DecodeOptions;
+use crate::pull::{Fallback, ValueKind};
+use crate::{
+    Decode, DecodeErrors, Encode, EncodeError, Encoder, Format, Position, PullSource, RawValue,
+    Segment, Shape, ShapeOf, Span, ValuePath,
+};
+
+/// A value and where it came from: a field type that decodes like `T` and also keeps
+/// its place, as `serde_spanned::Spanned` does for serde.
+///
+/// - Read by [`from_slice`](crate::from_slice), [`from_path`](crate::from_path) or a
+///   format's own functions, it has the value's byte [`span`](Spanned::span) in the
+///   document and its line and column ([`position`](Spanned::position); a binary plist
+///   has no lines). Spans are those of the format's tree: a JSON string's include its
+///   quotes, an XML element's run from its start tag to its end tag, and XML that was
+///   not UTF-8 is placed in the UTF-8 text it was read as.
+/// - Loaded by [`Config`](crate::Config), it has its [`origin`](Spanned::origin): a
+///   file with its line and column (and the span in that file), an environment
+///   variable, a value set in code, or the default.
+///
+/// A value no document gave (a field's default) has the origin [`Origin::Default`] and
+/// an empty span. `Spanned<T>` compares, orders and hashes as its value alone, encodes
+/// as `T`, and has `T`'s JSON Schema.
+///
+/// Validation that spans several fields, after decoding:
+///
+/// ```
+/// use quarry::{Config, Format, Spanned};
+///
+/// #[derive(quarry::Decode)]
+/// struct App {
+///     web: Server,
+///     admin: Server,
+/// }
+///
+/// #[derive(quarry::Decode)]
+/// struct Server {
+///     port: Spanned<u16>,
+/// }
+///
+/// let base = "[web]\nport = 8080\n\n[admin]\nport = 80\n";
+/// let app: App = Config::new()
+///     .text("config/base.toml", base, Format::Toml)
+///     .env_vars("APP", [("APP_WEB_PORT", "80")])
+///     .load()
+///     .unwrap();
+/// let (web, admin) = (&app.web.port, &app.admin.port);
+/// if web == admin {
+///     let message = format!(
+///         "port {} is taken twice: {} and {}",
+///         **web,
+///         admin.origin().unwrap(),
+///         web.origin().unwrap(),
+///     );
+///     assert_eq!(
+///         message,
+///         "port 80 is taken twice: config/base.toml:5:8 and environment variable APP_WEB_PORT"
+///     );
+/// }
+/// ```
+///
+/// Through a document, the span and the line:
+///
+/// ```
+/// use quarry::{Format, Spanned};
+///
+/// #[derive(quarry::Decode)]
+/// struct Web {
+///     host: Spanned<String>,
+/// }
+///
+/// let text = "{\n  \"host\": \"example.org\"\n}";
+/// let web: Web = quarry::from_str(text, Format::Json).unwrap();
+/// assert_eq!(web.host.get_ref(), "example.org");
+/// assert_eq!(&text[web.host.span().start..web.host.span().end], "\"example.org\"");
+/// let at = web.host.position().unwrap();
+/// assert_eq!((at.line, at.column), (2, 11));
+/// ```
+pub struct Spanned<T> {
+    value: T,
+    span: Span,
+    position: Option<Position>,
+    origin: Option<Box<Origin>>,
+}
+
+impl<T> Spanned<T> {
+    /// `value` at `span`, with no line and no origin.
+    pub fn new(span: Span, value: T) -> Self {
+        Spanned {
+            value,
+            span,
+            position: None,
+            origin: None,
+        }
+    }
+
+    /// A value no document gave: an empty span and the origin [`Origin::Default`].
+    fn defaulted(value: T) -> Self {
+        Spanned {
+            value,
+            span: Span::default(),
+            position: None,
+            origin: Some(Box::new(Origin::Default)),
+        }
+    }
+
+    /// The value.
+    pub fn get_ref(&self) -> &T {
+        &self.value
+    }
+
+    /// The value, to change it (the place stays).
+    pub fn get_mut(&mut self) -> &mut T {
+        &mut self.value
+    }
+
+    /// The value, unwrapped.
+    pub fn into_inner(self) -> T {
+        self.value
+    }
+
+    /// The bytes `start..end` the value covers in its document (through
+    /// [`Config`](crate::Config), in its file); empty for a value no document gave.
+    pub fn span(&self) -> Span {
+        self.span
+    }
+
+    /// The line and column where the value starts, when it came from a document with
+    /// lines (a binary plist has none).
+    pub fn position(&self) -> Option<Position> {
+        self.position
+    }
+
+    /// Where the value came from, when it was loaded by [`Config`](crate::Config) (and
+    /// [`Origin::Default`] for a value no document or layer gave).
+    pub fn origin(&self) -> Option<&Origin> {
+        self.origin.as_deref()
+    }
+}
+
+impl<T> Deref for Spanned<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.value
+    }
+}
+
+impl<T> DerefMut for Spanned<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        &mut self.value
+    }
+}
+
+impl<T> AsRef<T> for Spanned<T> {
+    fn as_ref(&self) -> &T {
+        &self.value
+    }
+}
+
+impl<T> AsMut<T> for Spanned<T> {
+    fn as_mut(&mut self) -> &mut T {
+        &mut self.value
+    }
+}
+
+impl Borrow<str> for Spanned<String> {
+    fn borrow(&self) -> &str {
+        &self.value
+    }
+}
+
+impl<T: Clone> Clone for Spanned<T> {
+    fn clone(&self) -> Self {
+        Spanned {
+            value: self.value.clone(),
+            span: self.span,
+            position: self.position,
+            origin: self.origin.clone(),
+        }
+    }
+}
+
+impl<T: Default> Default for Spanned<T> {
+    fn default() -> Self {
+        Spanned::defaulted(T::default())
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for Spanned<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = f.debug_struct("Spanned");
+        s.field("value", &self.value)
+            .field("span", &(self.span.start..self.span.end));
+        if let Some(position) = &self.position {
+            s.field("position", &format_args!("{position}"));
+        }
+        if let Some(origin) = &self.origin {
+            s.field("origin", &format_args!("{origin}"));
+        }
+        s.finish()
+    }
+}
+
+impl<T: PartialEq> PartialEq for Spanned<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.value == other.value
+    }
+}
+
+impl<T: Eq> Eq for Spanned<T> {}
+
+impl<T: Hash> Hash for Spanned<T> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.value.hash(state);
+    }
+}
+
+impl<T: PartialOrd> PartialOrd for Spanned<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        self.value.partial_cmp(&other.value)
+    }
+}
+
+impl<T: Ord> Ord for Spanned<T> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.value.cmp(&other.value)
+    }
+}
+
+impl<'de, T: Decode<'de>> Decode<'de> for Spanned<T> {
+    fn decode(value: RawValue<'de>) -> Result<Self, DecodeErrors> {
+        Self::decode_with_options(value, DecodeOptions::STRICT)
+    }
+
+    fn decode_with_options(
+        value: RawValue<'de>,
+        options: DecodeOptions,
+    ) -> Result<Self, DecodeErrors> {
+        match take_mark(value) {
+            Ok((place, value)) => T::decode_with_options(value, options).map(|value| Spanned {
+                value,
+                span: place.span,
+                position: place.position,
+                origin: place.origin.map(Box::new),
+            }),
+            // Read by a direct attempt's `read_raw`: its RawValue path places it.
+            Err(_) if options.is_unplaced() => Err(DecodeErrors::custom(
+                "a `Spanned` value read without its place",
+            )),
+            // Decoded without a place (a `RawValue` handed to `decode` by hand).
+            Err(value) => T::decode_with_options(value, options)
+                .map(|value| Spanned::new(Span::default(), value)),
+        }
+    }
+
+    fn missing_with_options(options: DecodeOptions) -> Option<Self> {
+        T::missing_with_options(options).map(Spanned::defaulted)
+    }
+
+    #[inline]
+    fn may_accept_with_options(kind: ValueKind, depth: u32, options: DecodeOptions) -> bool {
+        depth == 0 || T::may_accept_with_options(kind, depth - 1, options)
+    }
+
+    #[inline]
+    fn decode_direct<S: PullSource<'de> + ?Sized>(source: &mut S) -> Result<Self, Fallback> {
+        let (start, position) = source.value_start()?;
+        let value = T::decode_direct(source)?;
+        let end = source.value_end()?;
+        Ok(Spanned {
+            value,
+            span: Span::new(start, end),
+            position,
+            origin: None,
+        })
+    }
+
+    fn missing() -> Option<Self> {
+        T::missing().map(Spanned::defaulted)
+    }
+
+    fn shape() -> Shape {
+        Shape::Spanned(T::shape)
+    }
+
+    #[inline]
+    fn may_accept(kind: ValueKind, depth: u32) -> bool {
+        depth == 0 || T::may_accept(kind, depth - 1)
+    }
+}
+
+impl<T: Encode> Encode for Spanned<T> {
+    fn encode<E: Encoder + ?Sized>(&self, encoder: &mut E) -> Result<(), EncodeError> {
+        self.value.encode(encoder)
+    }
+}
+
+/// Where a marked value came from.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Place {
+    pub(crate) span: Span,
+    pub(crate) position: Option<Position>,
+    pub(crate) origin: Option<Origin>,
+}
+
+/// The key of a mark, recognised by its address: a document's keys are never this
+/// static's text.
+static MARK: &str = "\u{0}quarry::Spanned";
+
+fn is_mark(key: &str) -> bool {
+    std::ptr::eq(key.as_ptr(), MARK.as_ptr()) && key.len() == MARK.len()
+}
+
+/// `value` wrapped in a mark of `place`.
+fn marked<'de>(place: Place, value: RawValue<'de>) -> RawValue<'de> {
+    let int = |n: usize| RawValue::Int(i64::try_from(n).unwrap_or(i64::MAX));
+    let text = |s: &str| RawValue::String(Cow::Owned(s.to_owned()));
+    let mut fields = vec![int(place.span.start), int(place.span.end)];
+    match place.position {
+        Some(p) => fields.extend([int(p.offset), int(p.line), int(p.column)]),
+        None => fields.extend([RawValue::Null, RawValue::Null, RawValue::Null]),
+    }
+    match &place.origin {
+        None => {}
+        Some(Origin::File { name, position }) => {
+            fields.extend([text("file"), text(name)]);
+            if let Some(p) = position {
+                fields.extend([int(p.offset), int(p.line), int(p.column)]);
+            }
+        }
+        Some(Origin::Env { name }) => fields.extend([text("env"), text(name)]),
+        Some(Origin::SecretFile { path, variable }) => {
+            fields.extend([text("secret-file"), text(path), text(variable)])
+        }
+        Some(Origin::Set) => fields.push(text("set")),
+        Some(Origin::Default) => fields.push(text("default")),
+    }
+    RawValue::Map(vec![
+        (Cow::Borrowed(MARK), RawValue::Seq(fields)),
+        (Cow::Borrowed(MARK), value),
+    ])
+}
+
+/// The place and the value of a mark, or the value as it was when it is none.
+fn take_mark(value: RawValue<'_>) -> Result<(Place, RawValue<'_>), RawValue<'_>> {
+    let RawValue::Map(entries) = value else {
+        return Err(value);
+    };
+    let [(key, meta), (value_key, value)] = <[_; 2]>::try_from(entries).map_err(RawValue::Map)?;
+    let fields = match meta {
+        RawValue::Seq(fields) if is_mark(&key) && is_mark(&value_key) => fields,
+        meta => return Err(RawValue::Map(vec![(key, meta), (value_key, value)])),
+    };
+    let int = |v: &RawValue<'_>| match v {
+        RawValue::Int(n) => usize::try_from(*n).ok(),
+        _ => None,
+    };
+    let text = |v: &RawValue<'_>| v.as_str().unwrap_or_default().to_owned();
+    let position_at = |i: usize| {
+        Some(Position {
+            offset: int(fields.get(i)?)?,
+            line: int(fields.get(i + 1)?)?,
+            column: int(fields.get(i + 2)?)?,
+        })
+    };
+    let span = Span::new(
+        fields.first().and_then(int).unwrap_or(0),
+        fields.get(1).and_then(int).unwrap_or(0),
+    );
+    let origin = match fields.get(5).and_then(RawValue::as_str) {
+        Some("file") => Some(Origin::File {
+            name: fields.get(6).map(text).unwrap_or_default(),
+            position: position_at(7),
+        }),
+        Some("env") => Some(Origin::Env {
+            name: fields.get(6).map(text).unwrap_or_default(),
+        }),
+        Some("secret-file") => Some(Origin::SecretFile {
+            path: fields.get(6).map(text).unwrap_or_default(),
+            variable: fields.get(7).map(text).unwrap_or_default(),
+        }),
+        Some("set") => Some(Origin::Set),
+        Some("default") => Some(Origin::Default),
+        _ => None,
+    };
+    let place = Place {
+        span,
+        position: position_at(2),
+        origin,
+    };
+    Ok((place, value))
+}
+
+/// Whether a value of `shape` can hold a [`Spanned`] anywhere; remembered per type, so
+/// the RawValue path of a type without one builds its shape once.
+pub(crate) fn holds_spanned(shape: ShapeOf) -> bool {
+    static KNOWN: Mutex<Vec<(usize, bool)>> = Mutex::new(Vec::new());
+    let key = shape as usize;
+    let mut known = KNOWN.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(&(_, holds)) = known.iter().find(|(k, _)| *k == key) {
+        return holds;
+    }
+    let holds = reaches_spanned(shape, &mut Vec::new());
+    known.push((key, holds));
+    holds
+}
+
+/// Whether `shape` leads to a [`Shape::Spanned`], each shape function followed once.
+fn reaches_spanned(shape: ShapeOf, seen: &mut Vec<usize>) -> bool {
+    if seen.contains(&(shape as usize)) {
+        return false;
+    }
+    seen.push(shape as usize);
+    let mut follow = |f: ShapeOf| reaches_spanned(f, seen);
+    match shape() {
+        Shape::Spanned(_) => true,
+        Shape::Optional(inner)
+        | Shape::Seq(inner)
+        | Shape::Map(inner)
+        | Shape::Checked(inner, _)
+        | Shape::Secret(inner) => follow(inner),
+        Shape::Tuple(items) => items.iter().any(|item| follow(item.shape)),
+        Shape::Struct(s) => s.fields.iter().any(|f| follow(f.shape)),
+        Shape::Enum(e) => e.variants.iter().any(|v| match &v.content {
+            crate::shape::VariantContent::Unit => false,
+            crate::shape::VariantContent::Newtype(inner) => follow(*inner),
+            crate::shape::VariantContent::Tuple(items) => {
+                items.iter().any(|item| follow(item.shape))
+            }
+            crate::shape::VariantContent::Struct(s) => s.fields.iter().any(|f| follow(f.shape)),
+        }),
+        _ => false,
+    }
+}
+
+/// The paths in `value` at which a value of `shape` decodes a [`Spanned`], inner ones
+/// before the outer one at the same place. `xml` applies XML's rule for sequences (a
+/// lone child is a one-item sequence). Places the decoder's choice hides (an untagged
+/// enum's variants) are left out: a `Spanned` there has no place.
+pub(crate) fn spanned_paths(shape: &Shape, value: &RawValue<'_>, xml: bool) -> Vec<ValuePath> {
+    let mut out = Vec::new();
+    walk(shape, value, xml, &mut Vec::new(), &mut out, 0);
+    out
+}
+
+fn walk(
+    shape: &Shape,
+    value: &RawValue<'_>,
+    xml: bool,
+    at: &mut Vec<Segment>,
+    out: &mut Vec<ValuePath>,
+    depth: usize,
+) {
+    // Recursive types end where their values do; the depth guards odd shapes.
+    if depth > 256 {
+        return;
+    }
+    let next = depth + 1;
+    match (shape, value) {
+        (Shape::Optional(_), RawValue::Null) => {}
+        (Shape::Optional(inner) | Shape::Checked(inner, _) | Shape::Secret(inner), _) => {
+            walk(&inner(), value, xml, at, out, next)
+        }
+        (Shape::Spanned(inner), _) => {
+            walk(&inner(), value, xml, at, out, next);
+            out.push(ValuePath {
+                segments: at.clone(),
+            });
+        }
+        (Shape::Seq(item), RawValue::Seq(items)) => {
+            let item = item();
+            for (i, v) in items.iter().enumerate() {
+                at.push(Segment::Index(i));
+                walk(&item, v, xml, at, out, next);
+                at.pop();
+            }
+        }
+        // XML's lone child: the value is the sequence's only item.
+        (Shape::Seq(item), _) if xml => walk(&item(), value, xml, at, out, next),
+        (Shape::Tuple(items), RawValue::Seq(values)) => {
+            for (i, (item, v)) in items.iter().zip(values).enumerate() {
+                at.push(Segment::Index(i));
+                walk(&(item.shape)(), v, xml, at, out, next);
+                at.pop();
+            }
+        }
+        (Shape::Map(inner), RawValue::Map(entries)) => {
+            let inner = inner();
+            for (k, v) in entries {
+                at.push(Segment::Key(k.to_string()));
+                walk(&inner, v, xml, at, out, next);
+                at.pop();
+            }
+        }
+        (Shape::Struct(s), RawValue::Map(entries)) => {
+            walk_fields(&s.fields, entries, &[], xml, at, out, next)
+        }
+        (Shape::Enum(e), _) => walk_enum(e, value, xml, at, out, next),
+        _ => {}
+    }
+}
+
+/// A struct's entries: each key's field, looked for among flattened fields too (their
+/// keys sit beside the struct's own). `skip` names keys that are not fields (an
+/// internal tag).
+fn walk_fields(
+    fields: &[crate::shape::FieldShape],
+    entries: &[(Cow<'_, str>, RawValue<'_>)],
+    skip: &[&str],
+    xml: bool,
+    at: &mut Vec<Segment>,
+    out: &mut Vec<ValuePath>,
+    depth: usize,
+) {
+    for (k, v) in entries {
+        if skip.contains(&k.as_ref()) {
+            continue;
+        }
+        if let Some(shape) = field_shape(fields, k, 0) {
+            at.push(Segment::Key(k.to_string()));
+            walk(&shape, v, xml, at, out, depth);
+            at.pop();
+        }
+    }
+}
+
+/// The shape of the value under `key` among `fields` and the fields they flatten.
+fn field_shape(fields: &[crate::shape::FieldShape], key: &str, depth: usize) -> Option<Shape> {
+    if depth > 32 {
+        return None;
+    }
+    if let Some(field) = fields
+        .iter()
+        .find(|f| !f.flatten && f.names().any(|n| n == key))
+    {
+        return Some((field.shape)());
+    }
+    fields
+        .iter()
+        .filter(|f| f.flatten)
+        .find_map(|f| match (f.shape)().unwrap_optional() {
+            Shape::Struct(s) => field_shape(&s.fields, key, depth + 1),
+            Shape::Map(inner) => Some(inner()),
+            _ => None,
+        })
+}
+
+fn walk_enum(
+    e: &crate::shape::EnumShape,
+    value: &RawValue<'_>,
+    xml: bool,
+    at: &mut Vec<Segment>,
+    out: &mut Vec<ValuePath>,
+    depth: usize,
+) {
+    use crate::shape::{Tagging, VariantContent};
+    let variant = |name: &str| {
+        e.variants
+            .iter()
+            .find(|v| v.name == name || v.aliases.contains(&name))
+    };
+    let RawValue::Map(entries) = value else {
+        return;
+    };
+    let content_at = |content: &VariantContent,
+                      value: &RawValue<'_>,
+                      at: &mut Vec<Segment>,
+                      out: &mut Vec<ValuePath>| match content {
+        VariantContent::Unit => {}
+        VariantContent::Newtype(inner) => walk(&inner(), value, xml, at, out, depth),
+        VariantContent::Tuple(items) => {
+            let shape = Shape::Tuple(items.clone());
+            walk(&shape, value, xml, at, out, depth)
+        }
+        VariantContent::Struct(s) => {
+            if let RawValue::Map(entries) = value {
+                walk_fields(&s.fields, entries, &[], xml, at, out, depth)
+            }
+        }
+    };
+    match &e.tagging {
+        Tagging::External => {
+            let [(name, content)] = &entries[..] else {
+                return;
+            };
+            if let Some(v) = variant(name) {
+                at.push(Segment::Key(name.to_string()));
+                content_at(&v.content, content, at, out);
+                at.pop();
+            }
+        }
+        Tagging::Internal { tag } => {
+            let Some(v) = value.get(tag).and_then(RawValue::as_str).and_then(variant) else {
+                return;
+            };
+            match &v.content {
+                VariantContent::Struct(s) => {
+                    walk_fields(&s.fields, entries, &[tag], xml, at, out, depth)
+                }
+                other => content_at(other, value, at, out),
+            }
+        }
+        Tagging::Adjacent { tag, content } => {
+            let Some(v) = value.get(tag).and_then(RawValue::as_str).and_then(variant) else {
+                return;
+            };
+            if let Some(inner) = value.get(content) {
+                at.push(Segment::Key((*content).to_owned()));
+                content_at(&v.content, inner, at, out);
+                at.pop();
+            }
+        }
+        Tagging::Untagged => {}
+    }
+}
+
+/// Wraps the value at each path in a mark of its place; the paths come from
+/// [`spanned_paths`], inner places before outer ones.
+pub(crate) fn mark(value: &mut RawValue<'_>, places: impl IntoIterator<Item = (ValuePath, Place)>) {
+    for (path, place) in places {
+        if let Some(slot) = value_at(value, &path.segments) {
+            let inner = std::mem::take(slot);
+            *slot = marked(place, inner);
+        }
+    }
+}
+
+/// The value at `path`: the first entry of a key, the item of an index; a path that
+/// goes on past an XML lone child (its index 0 where no sequence is) stays on it.
+fn value_at<'v, 'de>(
+    value: &'v mut RawValue<'de>,
+    path: &[Segment],
+) -> Option<&'v mut RawValue<'de>> {
+    let Some((first, rest)) = path.split_first() else {
+        return Some(value);
+    };
+    match (first, value) {
+        (Segment::Key(key), RawValue::Map(entries)) => {
+            let (_, child) = entries.iter_mut().find(|(k, _)| k == key)?;
+            value_at(child, rest)
+        }
+        (Segment::Index(i), RawValue::Seq(items)) => value_at(items.get_mut(*i)?, rest),
+        _ => None,
+    }
+}
+
+/// The facade's RawValue path for a type that holds a [`Spanned`]: the document read
+/// as a RawValue, each `Spanned` place marked, then decoded (an XML document from its
+/// root element, under XML's rule for sequences, as [`from_slice`](crate::from_slice)
+/// reads it).
+pub(crate) fn decode_placed<'de, T: Decode<'de>>(
+    bytes: &'de [u8],
+    format: Format,
+) -> Result<Result<T, DecodeErrors>, crate::Error> {
+    #[cfg(feature = "xml")]
+    if format == Format::Xml {
+        let mut root = crate::xml::parse_root(bytes)?.1;
+        place_in_document(&mut root, T::shape, bytes, format);
+        return Ok(T::decode_with_options(
+            root,
+            crate::decode::DecodeOptions::XML,
+        ));
+    }
+    let mut raw = crate::parse_raw(bytes, format)?;
+    place_in_document(&mut raw, T::shape, bytes, format);
+    Ok(T::decode(raw))
+}
+
+/// Places the [`Spanned`] values of `T` in `value`, the RawValue of the `format`
+/// document `bytes` ([`parse_raw`](crate::parse_raw); for XML the root element's value,
+/// as [`xml::parse_root`](crate::xml::parse_root) gives it), so that decoding it gives
+/// each its span and line: what [`from_slice`](crate::from_slice) does when it decodes
+/// through RawValue. A document that does not parse leaves `value` as it is.
+///
+/// ```
+/// use quarry::{Decode, Format, Spanned};
+///
+/// let bytes = b"port: 8080\n";
+/// let mut raw = quarry::parse_raw(bytes, Format::Yaml).unwrap();
+/// quarry::decode::place_spans::<std::collections::BTreeMap<String, Spanned<u16>>>(
+///     &mut raw,
+///     bytes,
+///     Format::Yaml,
+/// );
+/// let map = std::collections::BTreeMap::<String, Spanned<u16>>::decode(raw).unwrap();
+/// assert_eq!(map["port"].span(), quarry::Span::new(6, 10));
+/// ```
+pub fn place_spans<'de, T: Decode<'de>>(value: &mut RawValue<'_>, bytes: &[u8], format: Format) {
+    place_in_document(value, T::shape, bytes, format)
+}
+
+/// Marks every `Spanned` of `shape` in `value`, a `format` document's RawValue read
+/// from `bytes`, with its span and line in the document: the facade's RawValue path.
+pub(crate) fn place_in_document(
+    value: &mut RawValue<'_>,
+    shape: ShapeOf,
+    bytes: &[u8],
+    format: Format,
+) {
+    if !holds_spanned(shape) {
+        return;
+    }
+    let paths = spanned_paths(&shape(), value, format == Format::Xml);
+    if paths.is_empty() {
+        return;
+    }
+    let Some(places) = places_of(bytes, format, &paths) else {
+        return;
+    };
+    let places = paths.into_iter().zip(places).filter_map(|(path, place)| {
+        let (span, position) = place?;
+        Some((
+            path,
+            Place {
+                span,
+                position,
+                origin: None,
+            },
+        ))
+    });
+    mark(value, places);
+}
+
+/// A node's span, and its line and column where the document has lines.
+pub(crate) type Located = (Span, Option<Position>);
+
+/// The span and the line and column of each path's node in the document `bytes` (the
+/// deepest node along it, as decode errors are placed); `None` when the document does
+/// not parse through the tree door. A binary plist's nodes have spans (object offsets)
+/// and no lines.
+#[cold]
+pub(crate) fn places_of(
+    bytes: &[u8],
+    format: Format,
+    paths: &[ValuePath],
+) -> Option<Vec<Option<Located>>> {
+    match format {
+        #[cfg(feature = "json")]
+        Format::Json => Some(places_in(
+            crate::json::parse_tree(bytes).ok()?.root(),
+            bytes,
+            paths,
+            true,
+        )),
+        #[cfg(feature = "json")]
+        Format::Jsonc => Some(places_in(
+            crate::json::parse_tree_jsonc(bytes).ok()?.root(),
+            bytes,
+            paths,
+            true,
+        )),
+        #[cfg(feature = "toml")]
+        Format::Toml => Some(places_in(
+            crate::toml::parse_tree(bytes).ok()?.root(),
+            bytes,
+            paths,
+            true,
+        )),
+        #[cfg(feature = "yaml")]
+        Format::Yaml => {
+            let stream = crate::yaml::parse_tree(bytes).ok()?;
+            Some(places_in(stream.document(0)?.root(), bytes, paths, true))
+        }
+        #[cfg(feature = "xml")]
+        Format::Xml => {
+            let doc = crate::xml::parse_tree(bytes).ok()?;
+            Some(places_in(
+                doc.root_element(),
+                doc.source().as_bytes(),
+                paths,
+                true,
+            ))
+        }
+        #[cfg(feature = "plist")]
+        Format::Plist => {
+            let binary = crate::plist::detect(bytes) == crate::plist::PlistFormat::Binary;
+            Some(places_in(
+                crate::plist::parse_tree(bytes).ok()?.root(),
+                bytes,
+                paths,
+                !binary,
+            ))
+        }
+        #[allow(unreachable_patterns)]
+        _ => None,
+    }
+}
+
+/// The span (and line, where `lines`) of the deepest node along each path from `root`,
+/// in the text `src` the tree's spans refer to.
+#[cfg(any(
+    feature = "json",
+    feature = "toml",
+    feature = "yaml",
+    feature = "xml",
+    feature = "plist"
+))]
+fn places_in<'d, N: crate::TreeNode<'d>>(
+    root: N,
+    src: &[u8],
+    paths: &[ValuePath],
+    lines: bool,
+) -> Vec<Option<Located>> {
+    use crate::HasSpan;
+    paths
+        .iter()
+        .map(|path| {
+            let span = root.lookup_prefix(path).0.span();
+            let position = lines.then(|| crate::common::position_at(src, span.start));
+            Some((span, position))
+        })
+        .collect()
+}

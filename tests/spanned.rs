@@ -1,0 +1,541 @@
+//! `Spanned<T>`: the value's place in its document, the same through the direct path and
+//! the RawValue path of every format, and its origin through `Config`.
+
+use proptest::prelude::*;
+use quarry::config::Origin;
+use quarry::decode::DecodeOptions;
+use quarry::pull::PullSource;
+use quarry::{Config, Decode, Encode, Format, Limits, Span, Spanned};
+
+#[derive(Decode, Encode, Debug, Clone, PartialEq)]
+struct Server {
+    host: Spanned<String>,
+    port: Spanned<u16>,
+    tags: Vec<Spanned<String>>,
+    tls: Option<Spanned<bool>>,
+}
+
+/// `bytes` decoded through the RawValue path, with the places marked as `from_slice`
+/// marks them (XML from the root element, under XML's rule for sequences).
+fn via_raw<'a, T: Decode<'a>>(bytes: &'a [u8], format: Format) -> T {
+    if format == Format::Xml {
+        let mut root = quarry::xml::parse_root(bytes).unwrap().1;
+        quarry::decode::place_spans::<T>(&mut root, bytes, format);
+        return T::decode_with_options(root, DecodeOptions::XML).unwrap();
+    }
+    let mut raw = quarry::parse_raw(bytes, format).unwrap();
+    quarry::decode::place_spans::<T>(&mut raw, bytes, format);
+    T::decode(raw).unwrap()
+}
+
+fn read<'a, T: Decode<'a>, S: PullSource<'a>>(mut source: S) -> Option<T> {
+    let value = T::decode_direct(&mut source).ok()?;
+    source.finish().ok()?;
+    Some(value)
+}
+
+/// `bytes` read through the format's direct path (`None` when it falls back).
+fn via_direct<'a, T: Decode<'a>>(bytes: &'a [u8], format: Format) -> Option<T> {
+    let limits = Limits::default();
+    match format {
+        Format::Json => read(quarry::json::DirectSource::new(bytes, limits).ok()?),
+        Format::Yaml => read(quarry::yaml::DirectSource::new(bytes, limits).ok()?),
+        Format::Toml => read(quarry::toml::DirectSource::new(bytes, limits).ok()?),
+        Format::Xml => read(quarry::xml::DirectSource::new(bytes, limits).ok()?),
+        Format::Plist => read(quarry::plist::DirectSource::new(bytes, limits).ok()?),
+        _ => None,
+    }
+}
+
+/// Every place of a server, in field order.
+fn places(server: &Server) -> Vec<(Span, LineColumn)> {
+    let place = |s: Span, p: Option<quarry::Position>| (s, p.map(|p| (p.line, p.column)));
+    let mut out = vec![
+        place(server.host.span(), server.host.position()),
+        place(server.port.span(), server.port.position()),
+    ];
+    out.extend(server.tags.iter().map(|t| place(t.span(), t.position())));
+    out.extend(server.tls.iter().map(|t| place(t.span(), t.position())));
+    out
+}
+
+/// The text each place of `server` covers in `text`.
+fn slices<'t>(server: &Server, text: &'t str) -> Vec<&'t str> {
+    places(server)
+        .into_iter()
+        .map(|(span, _)| &text[span.start..span.end])
+        .collect()
+}
+
+/// Reads `text` through both paths: the values and places must agree, the direct path
+/// must read it when `direct` says so, and the places are returned as the text they
+/// cover with their lines and columns.
+/// A line and a column.
+type LineColumn = Option<(usize, usize)>;
+
+fn both(text: &str, format: Format, direct: bool) -> (Vec<&str>, Vec<LineColumn>) {
+    let raw: Server = via_raw(text.as_bytes(), format);
+    let read: Option<Server> = via_direct(text.as_bytes(), format);
+    assert_eq!(read.is_some(), direct, "{format}: {text}");
+    if let Some(read) = &read {
+        assert_eq!(read, &raw);
+        assert_eq!(places(read), places(&raw), "{format}: {text}");
+    }
+    let facade: Server = quarry::from_str(text, format).unwrap();
+    assert_eq!(places(&facade), places(&raw));
+    let lines = places(&raw).into_iter().map(|(_, p)| p).collect();
+    (slices(&raw, text), lines)
+}
+
+#[test]
+fn json_places_values_as_its_tree_does() {
+    let text = "{\n  \"host\": \"a.example\",\n  \"port\": 8080,\n  \"tags\": [\"x\", \"why\"],\n  \"tls\": true\n}";
+    let (slices, lines) = both(text, Format::Json, true);
+    assert_eq!(
+        slices,
+        ["\"a.example\"", "8080", "\"x\"", "\"why\"", "true"]
+    );
+    assert_eq!(
+        lines,
+        [
+            Some((2, 11)),
+            Some((3, 11)),
+            Some((4, 12)),
+            Some((4, 17)),
+            Some((5, 10))
+        ]
+    );
+    // JSONC reads through the same source.
+    let jsonc = "{\"host\": \"h\", // the host\n \"port\": 1, \"tags\": [],}";
+    let server: Server = quarry::from_str(jsonc, Format::Jsonc).unwrap();
+    assert_eq!(slices_of(&server, jsonc), ["\"h\"", "1"]);
+}
+
+fn slices_of<'t>(server: &Server, text: &'t str) -> Vec<&'t str> {
+    slices(server, text)
+}
+
+#[test]
+fn yaml_places_values_as_its_tree_does() {
+    let text = "host: a.example\nport: 8080\ntags:\n  - x\n  - \"why\"\ntls: true\n";
+    let (slices, lines) = both(text, Format::Yaml, true);
+    assert_eq!(slices, ["a.example", "8080", "x", "\"why\"", "true"]);
+    assert_eq!(
+        lines,
+        [
+            Some((1, 7)),
+            Some((2, 7)),
+            Some((4, 5)),
+            Some((5, 5)),
+            Some((6, 6))
+        ]
+    );
+    // An alias sends the document to the RawValue path, which places it too.
+    let aliased = "host: &h a.example\nport: 1\ntags: [*h]\n";
+    let (slices, _) = both(aliased, Format::Yaml, false);
+    assert_eq!(slices, ["&h a.example", "1", "*h"]);
+}
+
+#[test]
+fn toml_places_values_as_its_tree_does() {
+    let text = "host = \"a.example\"\nport = 8080\ntags = [\"x\", 'why']\ntls = true\n";
+    let (slices, lines) = both(text, Format::Toml, true);
+    assert_eq!(slices, ["\"a.example\"", "8080", "\"x\"", "'why'", "true"]);
+    assert_eq!(
+        lines,
+        [
+            Some((1, 8)),
+            Some((2, 8)),
+            Some((3, 9)),
+            Some((3, 14)),
+            Some((4, 7))
+        ]
+    );
+}
+
+#[test]
+fn a_toml_table_is_placed_by_the_raw_value_path() {
+    #[derive(Decode, Debug)]
+    struct App {
+        server: Spanned<Server>,
+    }
+    let text = "[server]\nhost = \"h\"\nport = 1\ntags = []\n";
+    let app: App = quarry::from_str(text, Format::Toml).unwrap();
+    assert_eq!(app.server.port.span(), Span::new(27, 28));
+    assert_eq!(app.server.position().map(|p| p.line), Some(1));
+}
+
+#[test]
+fn xml_places_elements_as_its_tree_does() {
+    let text = "<server>\n  <host>a.example</host>\n  <port>8080</port>\n  <tags>x</tags>\n  \
+                <tags>why</tags>\n  <tls>true</tls>\n</server>";
+    let (slices, lines) = both(text, Format::Xml, true);
+    assert_eq!(
+        slices,
+        [
+            "<host>a.example</host>",
+            "<port>8080</port>",
+            "<tags>x</tags>",
+            "<tags>why</tags>",
+            "<tls>true</tls>"
+        ]
+    );
+    assert_eq!(lines[0], Some((2, 3)));
+    // A lone child is a one-item list, placed as the element.
+    let lone = "<server><host>h</host><port>1</port><tags>x</tags></server>";
+    let (slices, _) = both(lone, Format::Xml, true);
+    assert_eq!(
+        slices,
+        ["<host>h</host>", "<port>1</port>", "<tags>x</tags>"]
+    );
+    // An attribute is placed as the attribute.
+    #[derive(Decode, Debug)]
+    struct Tagged {
+        #[quarry(rename = "@id")]
+        id: Spanned<u32>,
+    }
+    let text = "<tagged id=\"7\"/>";
+    let direct: Tagged = via_direct(text.as_bytes(), Format::Xml).unwrap();
+    let raw: Tagged = via_raw(text.as_bytes(), Format::Xml);
+    for tagged in [direct, raw] {
+        let span = tagged.id.span();
+        assert_eq!(&text[span.start..span.end], "id=\"7\"");
+    }
+    // Comments, CDATA and instructions do not end an element early.
+    let text = "<server><host>h<!-- </host> --><![CDATA[</host>]]><?p </host>?></host>\
+                <port>1</port><tags/><tags>y</tags></server>";
+    let (slices, _) = both(text, Format::Xml, true);
+    assert_eq!(
+        slices,
+        [
+            "<host>h<!-- </host> --><![CDATA[</host>]]><?p </host>?></host>",
+            "<port>1</port>",
+            "<tags/>",
+            "<tags>y</tags>"
+        ]
+    );
+}
+
+#[test]
+fn plists_place_values_in_each_form() {
+    let text = "<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<dict>\n  \
+                <key>host</key><string>h</string>\n  <key>port</key><integer>1</integer>\n  \
+                <key>tags</key><array><string>x</string></array>\n  <key>tls</key><true/>\n\
+                </dict>\n</plist>\n";
+    let (slices, lines) = both(text, Format::Plist, false);
+    assert_eq!(
+        slices,
+        [
+            "<string>h</string>",
+            "<integer>1</integer>",
+            "<string>x</string>",
+            "<true/>"
+        ]
+    );
+    assert_eq!(lines[0], Some((4, 18)));
+    // A binary plist has spans (its objects' bytes) and no lines.
+    let server: Server = quarry::from_str(text, Format::Plist).unwrap();
+    let binary = quarry::plist::to_vec_binary(&server).unwrap();
+    let raw: Server = via_raw(&binary, Format::Plist);
+    let read: Server = via_direct(&binary, Format::Plist).unwrap();
+    assert_eq!(places(&read), places(&raw));
+    for (span, line) in places(&raw) {
+        assert!(span.start > 8 && span.end > span.start, "{span:?}");
+        assert_eq!(line, None);
+    }
+    // The string object `h` is a one-byte header and the byte.
+    assert_eq!(
+        &binary[raw.host.span().start..raw.host.span().end],
+        b"\x51h"
+    );
+}
+
+#[test]
+fn spanned_encodes_and_describes_itself_as_its_value() {
+    let server: Server = quarry::from_str(
+        "{\"host\": \"h\", \"port\": 1, \"tags\": [\"x\"]}",
+        Format::Json,
+    )
+    .unwrap();
+    assert_eq!(
+        quarry::json::to_string(&server).unwrap(),
+        "{\"host\":\"h\",\"port\":1,\"tags\":[\"x\"],\"tls\":null}"
+    );
+    assert_eq!(
+        quarry::schema::<Vec<Option<Spanned<u16>>>>(),
+        quarry::schema::<Vec<Option<u16>>>()
+    );
+    assert_eq!(
+        quarry::schema::<Spanned<std::collections::BTreeMap<String, Spanned<bool>>>>(),
+        quarry::schema::<std::collections::BTreeMap<String, bool>>()
+    );
+}
+
+#[test]
+fn spanned_compares_as_its_value() {
+    use std::collections::HashSet;
+    let a = Spanned::new(Span::new(0, 1), "x".to_owned());
+    let b = Spanned::new(Span::new(5, 6), "x".to_owned());
+    assert_eq!(a, b);
+    assert_eq!(a.cmp(&b), std::cmp::Ordering::Equal);
+    let set: HashSet<Spanned<String>> = [a.clone()].into();
+    assert!(set.contains(&b));
+    assert!(set.contains("x"));
+    assert_eq!(*a, "x");
+    assert_eq!(a.get_ref(), "x");
+    assert_eq!(a.clone().into_inner(), "x");
+    let mut c = a.clone();
+    c.get_mut().push('y');
+    assert_eq!(c.as_str(), "xy");
+    assert_eq!(c.span(), Span::new(0, 1));
+    assert_eq!(format!("{a:?}"), "Spanned { value: \"x\", span: 0..1 }");
+    assert_eq!(a.origin(), None);
+    assert_eq!(a.position(), None);
+    // A RawValue decoded by hand, its places not marked, gives the value without one.
+    let bare = Spanned::<u16>::decode(quarry::RawValue::Int(5)).unwrap();
+    assert_eq!(
+        (*bare, bare.span(), bare.position()),
+        (5, Span::default(), None)
+    );
+}
+
+#[test]
+fn a_missing_field_has_the_default_origin() {
+    #[derive(Decode, Debug)]
+    struct App {
+        #[quarry(default)]
+        workers: Spanned<u32>,
+        name: Option<Spanned<String>>,
+        label: Spanned<Option<String>>,
+    }
+    let app: App = quarry::from_str("{}", Format::Json).unwrap();
+    assert_eq!(*app.workers, 0);
+    assert_eq!(app.workers.origin(), Some(&Origin::Default));
+    assert_eq!(app.name, None);
+    assert_eq!(app.label.origin(), Some(&Origin::Default));
+    assert_eq!(app.label.span(), Span::default());
+}
+
+#[derive(Decode, Debug)]
+struct App {
+    web: Web,
+    admin: Web,
+    #[quarry(default)]
+    workers: Spanned<u32>,
+}
+
+#[derive(Decode, Debug)]
+struct Web {
+    host: Option<Spanned<String>>,
+    port: Spanned<u16>,
+}
+
+#[test]
+fn config_gives_each_value_its_origin() {
+    let dir = std::env::temp_dir().join(format!("quarry-spanned-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("config")).unwrap();
+    let base = dir.join("config/base.toml");
+    std::fs::write(
+        &base,
+        "[web]\nhost = \"example.org\"\nport = 8080\n\n[admin]\nport = 80\n",
+    )
+    .unwrap();
+    let app: App = Config::new()
+        .file(&base)
+        .env_vars("APP", [("APP_WEB_PORT", "80")])
+        .set("web.host", "set.example")
+        .load()
+        .unwrap();
+    let read: App = quarry::from_path(&base).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    // Read alone, the file places its values without an origin.
+    assert_eq!(read.admin.port.span(), Span::new(55, 57));
+    assert_eq!(read.admin.port.origin(), None);
+
+    let file = base.display().to_string();
+    assert_eq!(*app.admin.port, 80);
+    assert_eq!(
+        app.admin.port.origin().unwrap().to_string(),
+        format!("{file}:6:8")
+    );
+    assert_eq!(app.admin.port.span(), Span::new(55, 57));
+    assert_eq!(
+        app.admin.port.position().map(|p| (p.line, p.column)),
+        Some((6, 8))
+    );
+    assert_eq!(
+        app.web.port.origin(),
+        Some(&Origin::Env {
+            name: "APP_WEB_PORT".to_owned()
+        })
+    );
+    assert_eq!(app.web.port.position(), None);
+    assert_eq!(app.web.host.as_ref().unwrap().origin(), Some(&Origin::Set));
+    assert_eq!(app.admin.host, None);
+    assert_eq!(app.workers.origin(), Some(&Origin::Default));
+
+    // Validation after decoding, naming both places.
+    let clash = (app.web.port == app.admin.port).then(|| {
+        format!(
+            "port {} is taken twice: {} and {}",
+            *app.admin.port,
+            app.admin.port.origin().unwrap(),
+            app.web.port.origin().unwrap()
+        )
+    });
+    assert_eq!(
+        clash.unwrap(),
+        format!("port 80 is taken twice: {file}:6:8 and environment variable APP_WEB_PORT")
+    );
+}
+
+#[test]
+fn config_places_values_of_every_format() {
+    for (name, text, format, line) in [
+        (
+            "a.json",
+            "{\"web\": {\"port\": 1},\n\"admin\": {\"port\": 2}}",
+            Format::Json,
+            2,
+        ),
+        (
+            "a.yaml",
+            "web:\n  port: 1\nadmin:\n  port: 2\n",
+            Format::Yaml,
+            4,
+        ),
+        (
+            "a.xml",
+            "<app><web><port>1</port></web>\n<admin><port>2</port></admin></app>",
+            Format::Xml,
+            2,
+        ),
+    ] {
+        let app: App = Config::new().text(name, text, format).load().unwrap();
+        let origin = app.admin.port.origin().unwrap();
+        let Origin::File {
+            position: Some(p), ..
+        } = origin
+        else {
+            panic!("{origin:?}");
+        };
+        assert_eq!(p.line, line, "{name}");
+        let span = app.admin.port.span();
+        assert!(text[span.start..span.end].contains('2'), "{name}");
+    }
+}
+
+fn server() -> impl Strategy<Value = (String, u16, Vec<String>, Option<bool>)> {
+    (
+        "[a-z][a-z0-9 .é-]{0,12}",
+        any::<u16>(),
+        proptest::collection::vec("[a-zA-Z0-9_]{1,8}", 0..4),
+        any::<Option<bool>>(),
+    )
+}
+
+proptest! {
+    /// Every format with a direct path places every value where its RawValue path
+    /// (through the format's tree) places it, whichever writer laid the document out.
+    #[test]
+    fn direct_and_raw_value_paths_place_values_alike(
+        (host, port, tags, tls) in server(),
+    ) {
+        let span = Span::default();
+        let server = Server {
+            host: Spanned::new(span, host),
+            port: Spanned::new(span, port),
+            tags: tags.into_iter().map(|t| Spanned::new(span, t)).collect(),
+            tls: tls.map(|t| Spanned::new(span, t)),
+        };
+        let mut documents = vec![
+            (Format::Json, quarry::json::to_vec(&server).unwrap()),
+            (Format::Json, quarry::json::to_vec_pretty(&server).unwrap()),
+            (Format::Yaml, quarry::yaml::to_vec(&server).unwrap()),
+            (Format::Xml, quarry::xml::to_vec_with_root(&server, "server").unwrap()),
+        ];
+        // TOML and plists have no null.
+        if server.tls.is_some() {
+            documents.push((Format::Toml, quarry::toml::to_vec(&server).unwrap()));
+            documents.push((Format::Plist, quarry::plist::to_vec_binary(&server).unwrap()));
+        }
+        for (format, bytes) in &documents {
+            let raw: Server = via_raw(bytes, *format);
+            prop_assert_eq!(&raw, &server);
+            let read = via_direct::<Server>(bytes, *format);
+            prop_assert!(read.is_some(), "{} fell back", format);
+            prop_assert_eq!(places(&read.unwrap()), places(&raw), "{}", format);
+            for (span, _) in places(&raw) {
+                prop_assert!(span.start < span.end && span.end <= bytes.len());
+            }
+        }
+    }
+}
+
+#[test]
+fn a_flattened_struct_places_its_values() {
+    #[derive(Decode, Debug)]
+    struct Outer {
+        name: Spanned<String>,
+        #[quarry(flatten)]
+        inner: Inner,
+    }
+    #[derive(Decode, Debug)]
+    struct Inner {
+        port: Spanned<u16>,
+    }
+    let text = "{\"name\": \"n\", \"port\": 7}";
+    let outer: Outer = quarry::from_str(text, Format::Json).unwrap();
+    assert_eq!(outer.name.span(), Span::new(9, 12));
+    assert_eq!(outer.inner.port.span(), Span::new(22, 23));
+}
+
+#[test]
+fn enums_place_their_contents_on_both_paths() {
+    #[derive(Decode, Debug, PartialEq)]
+    enum External {
+        Tcp { port: Spanned<u16> },
+        Unix(Spanned<String>),
+    }
+    #[derive(Decode, Debug, PartialEq)]
+    #[quarry(tag = "kind")]
+    enum Internal {
+        Tcp { port: Spanned<u16> },
+    }
+    #[derive(Decode, Debug, PartialEq)]
+    #[quarry(tag = "kind", content = "with")]
+    enum Adjacent {
+        Unix(Spanned<String>),
+    }
+    #[derive(Decode, Debug, PartialEq)]
+    struct Listeners {
+        external: Vec<External>,
+        internal: Internal,
+        adjacent: Adjacent,
+    }
+    let text = "{\"external\": [{\"Tcp\": {\"port\": 80}}, {\"Unix\": \"/run/a\"}], \
+                \"internal\": {\"kind\": \"Tcp\", \"port\": 81}, \
+                \"adjacent\": {\"kind\": \"Unix\", \"with\": \"/run/b\"}}";
+    let raw: Listeners = via_raw(text.as_bytes(), Format::Json);
+    let spans = |l: &Listeners| {
+        let mut out = Vec::new();
+        for e in &l.external {
+            out.push(match e {
+                External::Tcp { port } => port.span(),
+                External::Unix(path) => path.span(),
+            });
+        }
+        let Internal::Tcp { port } = &l.internal;
+        let Adjacent::Unix(path) = &l.adjacent;
+        out.extend([port.span(), path.span()]);
+        out.into_iter()
+            .map(|s| &text[s.start..s.end])
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(spans(&raw), ["80", "\"/run/a\"", "81", "\"/run/b\""]);
+    if let Some(read) = via_direct::<Listeners>(text.as_bytes(), Format::Json) {
+        assert_eq!(spans(&read), spans(&raw));
+    }
+    let facade: Listeners = quarry::from_str(text, Format::Json).unwrap();
+    assert_eq!(spans(&facade), spans(&raw));
+}
