@@ -506,6 +506,33 @@ async fn create_external_table_stored_as_each_format() {
         assert_batches_eq!(LEVELS, &batches);
     }
 
+    // An XML path of records, and what a field past the sample does.
+    let wiki = dir.write(
+        "wiki.xml",
+        "<mediawiki><siteinfo><name>w</name></siteinfo>\
+         <page><level>info</level></page><page><level>warn</level></page>\
+         <page><level>info</level></page><page><level>error</level></page>\
+         <page><level>info</level><extra>x</extra></page></mediawiki>",
+    );
+    let ddl = format!(
+        "CREATE OR REPLACE EXTERNAL TABLE logs STORED AS XML LOCATION '{}' \
+         OPTIONS ('format.records_at' 'mediawiki/page', 'format.infer_records' '4', \
+         'format.unknown_fields' 'ignore')",
+        text(&wiki)
+    );
+    query(&ctx, &ddl).await.unwrap();
+    assert_batches_eq!(LEVELS, &query(&ctx, BY_LEVEL).await.unwrap());
+    let ddl = ddl.replace("'ignore'", "'error'");
+    query(&ctx, &ddl).await.unwrap();
+    let error = query(&ctx, BY_LEVEL).await.unwrap_err().to_string();
+    assert!(
+        error.contains("record 5: field `extra` is not in the schema at line 1, column"),
+        "{error}"
+    );
+    let ddl = ddl.replace("'error'", "'sometimes'");
+    let error = query(&ctx, &ddl).await.unwrap_err().to_string();
+    assert!(error.contains("error, ignore or collect"), "{error}");
+
     let bad = format!(
         "CREATE OR REPLACE EXTERNAL TABLE logs STORED AS YAML LOCATION '{}' \
          OPTIONS ('format.no_such_thing' 'true')",

@@ -8,8 +8,8 @@ use arrow_array::types::{Float64Type, Int64Type, TimestampMicrosecondType};
 use arrow_array::{Array, RecordBatch};
 use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef, TimeUnit};
 use quarry_arrow::{
-    infer_schema, read, read_json_lines, read_with_unknown_fields, Options, RecordFormat,
-    UnknownFields,
+    infer_schema, read, read_json_lines, read_stream, read_with_unknown_fields, Options,
+    RecordFormat, UnknownFields,
 };
 
 fn schema(fields: Vec<Field>) -> SchemaRef {
@@ -402,6 +402,18 @@ fn xml_records_at_a_path_of_element_names() {
         &Options::default().records_at("mediawiki//page"),
     )
     .unwrap_err();
+    let streamed = read_stream(
+        xml.as_bytes(),
+        RecordFormat::Xml,
+        schema_of_n(),
+        &Options::default().records_at("mediawiki//page"),
+    )
+    .collect::<Result<Vec<_>, _>>()
+    .unwrap_err();
+    assert!(
+        streamed.message().contains("not a path of element names"),
+        "{streamed}"
+    );
     assert!(
         error.message().contains("not a path of element names"),
         "{error}"
