@@ -45,12 +45,17 @@ impl fmt::Debug for Candidate {
 }
 
 impl Candidate {
-    /// The value as one line of JSON, or `***` for a secret.
+    /// The value as one line of JSON (its `Debug` form without the `json` feature), or `***`
+    /// for a secret.
     pub fn value_text(&self) -> String {
         if self.secret {
             return "***".to_owned();
         }
-        crate::json::to_string(&self.value).unwrap_or_else(|e| e.to_string())
+        #[cfg(feature = "json")]
+        return crate::json::to_string(&self.value).unwrap_or_else(|e| e.to_string());
+        // Without the JSON writer the value shows in its Rust form.
+        #[cfg(not(feature = "json"))]
+        return format!("{:?}", self.value);
     }
 }
 
