@@ -44,8 +44,8 @@ struct Capture<'a> {
     /// A scalar's text that folding or escapes rewrote.
     owned: Option<String>,
     style: ScalarStyle,
-    /// The last scalar's span, when it is known: every scalar a step emits, and a plain
-    /// scalar read in place (its text is the input's).
+    /// The span of the last scalar a step emitted; `None` for one read in place, whose
+    /// span its text gives ([`Capture::scalar_span`]).
     span: Option<Span>,
 }
 
@@ -62,6 +62,16 @@ impl<'a> Capture<'a> {
         match &self.owned {
             None => self.borrowed,
             Some(s) => s,
+        }
+    }
+
+    /// The last scalar's span in `src`: the step's, or for one read in place, its text's
+    /// place in `src` (and its quotes').
+    fn scalar_span(&self, src: &str) -> Option<Span> {
+        match (self.span, &self.owned) {
+            (Some(span), _) => Some(span),
+            (None, None) => in_source(src, self.borrowed, self.style),
+            (None, Some(_)) => None,
         }
     }
 
@@ -310,7 +320,8 @@ impl<'a> DirectSource<'a> {
                     self.capture.borrowed = text;
                     self.capture.owned = None;
                     self.capture.style = style;
-                    self.capture.span = in_source(self.parser.src(), text, style);
+                    // Found from the text when a value asks (`Capture::scalar_span`).
+                    self.capture.span = None;
                     Ok(Event::Scalar)
                 }
                 Ok(DirectRead::MappingStart) => Ok(Event::MappingStart),
@@ -660,7 +671,8 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
 
     /// A scalar is placed where the tree places it; a collection falls back.
     fn value_start(&mut self) -> Result<(usize, Option<Position>), Fallback> {
-        match (self.peek()?, self.capture.span) {
+        let event = self.peek()?;
+        match (event, self.capture.scalar_span(self.parser.src())) {
             (Event::Scalar, Some(span)) => {
                 let src = self.parser.src().as_bytes();
                 Ok((span.start, Some(self.lines.position(src, span.start))))
@@ -670,7 +682,8 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
     }
 
     fn value_end(&mut self) -> Result<usize, Fallback> {
-        match (self.peeked, self.last_event(), self.capture.span) {
+        let span = self.capture.scalar_span(self.parser.src());
+        match (self.peeked, self.last_event(), span) {
             (false, Event::Scalar, Some(span)) => Ok(span.end),
             _ => Err(Fallback),
         }
