@@ -25,8 +25,8 @@
 //! [`Options::unknown_fields`] skips it ([`UnknownFields::Ignore`]) or skips and counts
 //! it ([`UnknownFields::Collect`]: the reader's `unknown_fields()` gives a count per
 //! field). [`infer_schema`] reads every record by default, so its schema has every
-//! field; with a sample ([`Options::infer_records`]), reading counts by default what the
-//! sample missed.
+//! field; with a sample ([`Options::infer_records`]), the readers that can report counts
+//! count by default what the sample missed, and [`read`], which cannot, makes it an error.
 //!
 //! A file of any size streams through [`read_stream`] one batch at a time, in memory
 //! bounded by the batch: the lines of JSON Lines, the items of a JSON array, the
@@ -311,13 +311,23 @@ pub fn infer_schema(
 /// with `schema`'s columns. A missing field is null; a field the schema does not have is
 /// an error naming the record, the field, its line and column, unless
 /// [`Options::unknown_fields`] skips it (to learn the counts [`UnknownFields::Collect`]
-/// keeps, read with [`read_with_unknown_fields`]).
+/// keeps, read with [`read_with_unknown_fields`]). `read` has nowhere to give counts, so
+/// where [`UnknownFields::Collect`] is only the default (a sample's options), such a
+/// field is an error here.
 pub fn read(
     bytes: &[u8],
     format: RecordFormat,
     schema: SchemaRef,
     options: &Options,
 ) -> Result<Vec<RecordBatch>, Error> {
+    let strict;
+    let options = match options.unknown_fields {
+        None if options.get_unknown_fields() == UnknownFields::Collect => {
+            strict = options.clone().unknown_fields(UnknownFields::Error);
+            &strict
+        }
+        _ => options,
+    };
     records::read(bytes, format, schema, options).map(|(batches, _)| batches)
 }
 
