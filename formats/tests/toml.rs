@@ -47,6 +47,23 @@ fn errors_name_the_problem_and_its_position() {
     );
     assert_eq!(err("a = \"x"), ("unterminated string".into(), 1, 5));
     assert_eq!(err("a = \"\\e\""), ("invalid escape sequence".into(), 1, 6));
+    // After a first escape, the rest of a string is decoded run by run: its errors are
+    // still named where they are.
+    let pad = "p".repeat(40);
+    assert_eq!(
+        err(&format!("a = \"\\n{pad}\\uD800\"")),
+        ("unicode escape is not a Unicode scalar value".into(), 1, 48)
+    );
+    assert_eq!(
+        err(&format!("a = \"\\t{pad}\\q\"")),
+        ("invalid escape sequence".into(), 1, 48)
+    );
+    assert_eq!(
+        err(&format!("a = \"\\t{pad}\u{7f}\"")),
+        ("control character (escape it)".into(), 1, 48)
+    );
+    assert_eq!(err("a = \"\\tx\ny\""), ("unterminated string".into(), 1, 5));
+    assert_eq!(err("a = \"\\tx"), ("unterminated string".into(), 1, 5));
     assert_eq!(err("a = 1979-02-30"), ("invalid date or time".into(), 1, 5));
     assert_eq!(err("a = {x = 1,}").0, "expected a key, found `}`");
     assert_eq!(err("a = {\nx = 1}").0, "expected a key, found '\\n'");
@@ -57,6 +74,22 @@ fn errors_name_the_problem_and_its_position() {
     );
     assert_eq!(err("a.b = 1\n[a]").0, "table `a` defined twice");
     assert_eq!(err("# \u{7f}").0, "control character (escape it)");
+    // Comments are scanned many bytes a step: a control character past the first
+    // sixteen or 32 bytes, after a backslash and a tab, is still found where it is.
+    let long = format!("a = 1 # {}\\ \t{}\u{1}x\n", "c".repeat(40), "d".repeat(30));
+    assert_eq!(err(&long), ("control character (escape it)".into(), 1, 82));
+    let doc = toml::parse_tree(
+        b"# back\\slash \t tab \xc3\xa9 and more than thirty-two bytes\r\na = 1 # \\\n",
+    )
+    .unwrap();
+    let texts: Vec<_> = doc.comments().map(|c| c.text).collect();
+    assert_eq!(
+        texts,
+        [
+            " back\\slash \t tab \u{e9} and more than thirty-two bytes",
+            " \\"
+        ]
+    );
     assert_eq!(err("a = 1\r").0, "control character (escape it)");
 }
 
@@ -226,6 +259,77 @@ fn tree_keeps_kinds_spans_and_comments() {
     let spans: Vec<_> = doc.comments().map(|c| c.span.slice(src)).collect();
     assert_eq!(spans, ["# top", "# the server"]);
     assert_eq!(doc.to_raw_value(), toml::parse(src.as_bytes()).unwrap());
+}
+
+#[test]
+fn tree_gathers_each_tables_entries_and_each_arrays_items_wherever_they_were_written() {
+    // Tables extended after others, inline tables inside arrays, arrays of tables whose
+    // elements come between other sections, and keys and strings with escapes.
+    let src = r#"top = 1
+"k\u00e9y" = "a\tb"
+[a]
+x = [1, [2, {p = "q", r.s = [3]}], 4]
+[[arr]]
+n = 1
+[b.c]
+y = 'lit'
+[[arr]]
+n = 2
+[arr.sub]
+m = """multi"""
+[a.d]
+z = { e = { f = 5 }, g = [] }
+[[arr]]
+[b]
+w = 2026-12-07
+"#;
+    let doc = toml::parse_tree(src.as_bytes()).unwrap();
+    assert_eq!(doc.to_raw_value(), toml::parse(src.as_bytes()).unwrap());
+    let root = doc.root();
+    let keys: Vec<_> = root.entries().map(|(k, _)| k.name).collect();
+    assert_eq!(keys, ["top", "k\u{e9}y", "a", "arr", "b"]);
+    let (key, value) = root.entries().nth(1).unwrap();
+    assert_eq!(
+        (key.span.slice(src), value.as_str()),
+        ("\"k\\u00e9y\"", Some("a\tb"))
+    );
+    let a_keys: Vec<_> = root
+        .get("a")
+        .unwrap()
+        .entries()
+        .map(|(k, _)| k.name)
+        .collect();
+    assert_eq!(a_keys, ["x", "d"]);
+    let x = root.lookup_str("a.x").unwrap();
+    assert_eq!((x.len(), x.at(2).unwrap().as_i64()), (3, Some(4)));
+    let inner = root.lookup_str("a.x[1][1]").unwrap();
+    assert_eq!(inner.kind(), NodeKind::Table(TableKind::Inline));
+    assert_eq!(inner.span().slice(src), r#"{p = "q", r.s = [3]}"#);
+    assert_eq!(
+        root.lookup_str("a.x[1][1].r.s[0]").unwrap().as_i64(),
+        Some(3)
+    );
+    let arr = root.get("arr").unwrap();
+    assert_eq!((arr.kind(), arr.len()), (NodeKind::ArrayOfTables, 3));
+    assert_eq!(arr.span().slice(src), "[[arr]]");
+    let second = arr.at(1).unwrap();
+    let second_header = src.find("[[arr]]\nn = 2").unwrap();
+    assert_eq!(
+        (second.span().start, second.span().slice(src)),
+        (second_header, "[[arr]]")
+    );
+    assert_eq!(
+        root.lookup_str("arr[1].sub.m").unwrap().as_str(),
+        Some("multi")
+    );
+    assert!(arr.at(2).unwrap().is_empty());
+    assert_eq!(root.lookup_str("a.d.z.e.f").unwrap().as_i64(), Some(5));
+    assert!(root.lookup_str("a.d.z.g").unwrap().is_empty());
+    let b = root.get("b").unwrap();
+    assert_eq!(b.kind(), NodeKind::Table(TableKind::Header));
+    let b_keys: Vec<_> = b.entries().map(|(k, _)| k.name).collect();
+    assert_eq!(b_keys, ["c", "w"]);
+    assert!(b.get("w").unwrap().as_datetime().is_some());
 }
 
 #[test]

@@ -107,6 +107,13 @@ pub trait TomlBuilder<'a> {
     fn comment(&mut self, span: Span) {
         let _ = span;
     }
+    /// The document's text, before anything else: strings and keys handed over
+    /// borrowed are slices of it, so a builder may keep where they are instead of the
+    /// slices.
+    #[inline]
+    fn source(&mut self, src: &'a str) {
+        let _ = src;
+    }
 }
 
 /// The validate-only builder: builds nothing, allocates nothing.

@@ -381,7 +381,7 @@ impl<'a> DirectSource<'a> {
                 Ahead::Line { parent, key, name } if parent == table => {
                     self.ahead = Ahead::Nothing;
                     self.next = Next::Inline;
-                    self.line_depth = self.parser.shape.tables[parent as usize].depth;
+                    self.line_depth = self.parser.shape.tables[parent as usize].depth as usize;
                     self.line = Some((parent, key));
                     return Ok(Some(self.new_key(key, name)));
                 }

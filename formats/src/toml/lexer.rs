@@ -8,7 +8,10 @@ use std::borrow::Cow;
 
 use quarry_raw_value::Datetime;
 
-use crate::common::{fold_digits, fraction_after, plain_decimal, twenty_digits_fit_u64, Span};
+use crate::common::{
+    decode_string_runs, fold_digits, fraction_after, plain_decimal, twenty_digits_fit_u64, Escapes,
+    Span,
+};
 
 use super::builder::{Key, StringKind};
 use super::error::{Error, ErrorKind};
@@ -166,16 +169,18 @@ impl<'a> Lexer<'a> {
     pub fn comment(&mut self) -> Result<Span, Error> {
         let start = self.pos;
         self.pos += 1;
-        while let Some(b) = self.peek() {
-            if b == b'\n' || b == b'\r' {
-                break;
+        // The string scan stops at every control character and DEL, and at backslashes
+        // (taken here like any other byte): a comment is read sixteen or 32 bytes a step.
+        loop {
+            self.pos = crate::common::find_string_special::<b'\n', true>(self.bytes, self.pos);
+            match self.peek() {
+                None | Some(b'\n' | b'\r') => return Ok(Span::new(start, self.pos)),
+                Some(b) if is_forbidden_control(b) => {
+                    return Err(self.error_at(ErrorKind::ControlCharacter, self.pos));
+                }
+                Some(_) => self.pos += 1,
             }
-            if is_forbidden_control(b) {
-                return Err(self.error_at(ErrorKind::ControlCharacter, self.pos));
-            }
-            self.pos += 1;
         }
-        Ok(Span::new(start, self.pos))
     }
 
     // newline =  %x0A     ; LF
@@ -298,8 +303,6 @@ impl<'a> Lexer<'a> {
         let open = self.pos;
         self.pos += 1;
         let begin = self.pos;
-        let mut owned: Option<String> = None;
-        let mut run = begin;
         loop {
             self.pos = find_special::<b'"'>(self.bytes, self.pos);
             match self.peek() {
@@ -307,37 +310,77 @@ impl<'a> Lexer<'a> {
                 Some(b'"') => {
                     let end = self.pos;
                     self.pos += 1;
-                    return Ok(match owned {
-                        // SAFETY: `begin` is one past the opening quote and `end` is the
-                        // closing quote's offset (`peek` found it), so `begin <= end <=
-                        // src.len()`; both quotes are ASCII, so both offsets are character
-                        // boundaries of `src`. (Checked, the slice is a call of its own.)
-                        #[allow(unsafe_code)]
-                        None => Cow::Borrowed(unsafe { self.src.get_unchecked(begin..end) }),
-                        Some(mut s) => {
-                            s.push_str(&self.src[run..end]);
-                            let string = Cow::Owned(s.as_str().to_owned());
-                            self.scratch = s;
-                            string
-                        }
-                    });
+                    // SAFETY: `begin` is one past the opening quote and `end` is the
+                    // closing quote's offset (`peek` found it), so `begin <= end <=
+                    // src.len()`; both quotes are ASCII, so both offsets are character
+                    // boundaries of `src`. (Checked, the slice is a call of its own.)
+                    #[allow(unsafe_code)]
+                    return Ok(Cow::Borrowed(unsafe { self.src.get_unchecked(begin..end) }));
                 }
-                Some(b'\\') => {
-                    let s = owned.get_or_insert_with(|| {
-                        let mut scratch = std::mem::take(&mut self.scratch);
-                        scratch.clear();
-                        scratch
-                    });
-                    s.push_str(&self.src[run..self.pos]);
-                    self.escape(s)?;
-                    run = self.pos;
-                }
+                Some(b'\\') => return self.decode_basic_string(open, begin),
                 Some(b'\n' | b'\r') | None => {
                     return Err(self.error_at(ErrorKind::UnterminatedString, open));
                 }
                 Some(_) => return Err(self.error_at(ErrorKind::ControlCharacter, self.pos)),
             }
         }
+    }
+
+    /// The rest of a basic string opened at `open` whose text began at `begin`, from its
+    /// first escape (at the current position): its runs copied and its escapes decoded
+    /// onto the scratch buffer by [`decode_string_runs`], then copied out at their final
+    /// size.
+    #[inline(never)]
+    fn decode_basic_string(&mut self, open: usize, begin: usize) -> Result<Cow<'a, str>, Error> {
+        // Decoded as bytes (a run may be copied a block at a time, past a character's
+        // end), and a `String` again once the string ends.
+        let mut buf = std::mem::take(&mut self.scratch).into_bytes();
+        buf.clear();
+        buf.extend_from_slice(&self.bytes[begin..self.pos]);
+        let end = decode_string_runs::<b'"', true>(self.bytes, self.pos, &mut buf, &*self);
+        let closed = self.bytes.get(end) == Some(&b'"');
+        if !closed {
+            buf.clear();
+        }
+        // SAFETY: `buf` holds the input's runs, each ending before an ASCII byte (a
+        // quote, backslash or control character) of the UTF-8 input, so on a character
+        // boundary, the tabs passed over and the UTF-8 of each decoded escape's `char`
+        // (or nothing, after an error).
+        #[allow(unsafe_code)]
+        let decoded = unsafe { String::from_utf8_unchecked(buf) };
+        let string = closed.then(|| Cow::Owned(decoded.as_str().to_owned()));
+        self.scratch = decoded;
+        self.pos = end;
+        match (string, self.peek()) {
+            (Some(string), _) => {
+                self.pos += 1;
+                Ok(string)
+            }
+            // A malformed escape: read again to name what is wrong with it.
+            (None, Some(b'\\')) => Err(self
+                .escape(&mut String::new())
+                .err()
+                .unwrap_or_else(|| self.error_at(ErrorKind::InvalidEscape, end))),
+            (None, Some(b'\n' | b'\r') | None) => {
+                Err(self.error_at(ErrorKind::UnterminatedString, open))
+            }
+            (None, Some(_)) => Err(self.error_at(ErrorKind::ControlCharacter, end)),
+        }
+    }
+
+    /// [`Escapes::decode`] for `\\uXXXX` and `\\UXXXXXXXX` at `i`, out of line so the
+    /// loop over a string's runs keeps the one-byte escapes inline; `None` when the
+    /// digits are not a scalar value.
+    #[inline(never)]
+    fn decode_unicode_onto(&self, i: usize, len: usize, out: &mut Vec<u8>) -> Option<usize> {
+        let hex = self.bytes.get(i + 2..i + 2 + len)?;
+        let mut code = 0u32;
+        for &h in hex {
+            code = code * 16 + (h as char).to_digit(16)?;
+        }
+        let c = char::from_u32(code)?;
+        out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+        Some(i + 2 + len)
     }
 
     // escaped = escape escape-seq-char
@@ -732,6 +775,38 @@ impl<'a> Lexer<'a> {
         }
         self.pos = p;
         Ok(Scalar::Integer(value as i64))
+    }
+}
+
+// basic-char = basic-unescaped / escaped
+// escaped = escape escape-seq-char
+/// TOML's escapes in a basic string, decoded as its runs are copied
+/// ([`decode_string_runs`]), and the tabs it may hold; anything else ends the string,
+/// and [`Lexer::decode_basic_string`] says why if it is not the closing quote.
+impl Escapes for Lexer<'_> {
+    #[inline(always)]
+    fn decode(&self, i: usize, out: &mut Vec<u8>) -> Option<usize> {
+        let byte = match self.bytes.get(i) {
+            Some(b'\t') => {
+                out.push(b'\t');
+                return Some(i + 1);
+            }
+            Some(b'\\') => match self.bytes.get(i + 1) {
+                Some(b'b') => 0x08,
+                Some(b't') => b'\t',
+                Some(b'n') => b'\n',
+                Some(b'f') => 0x0C,
+                Some(b'r') => b'\r',
+                Some(b'"') => b'"',
+                Some(b'\\') => b'\\',
+                Some(b'u') => return self.decode_unicode_onto(i, 4, out),
+                Some(b'U') => return self.decode_unicode_onto(i, 8, out),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        out.push(byte);
+        Some(i + 2)
     }
 }
 

@@ -76,6 +76,11 @@ pub fn parse_tree(input: &[u8]) -> Result<Document<'_>, Error> {
 
 /// Parses a TOML document into a [`Document`] tree under `limits`.
 pub fn parse_tree_with_limits(input: &[u8], limits: Limits) -> Result<Document<'_>, Error> {
+    // The tree keeps offsets in 32 bits.
+    let limits = Limits {
+        max_document_size: limits.max_document_size.min(u32::MAX as usize - 1),
+        ..limits
+    };
     let mut parser = Parser::new(input, limits)?;
     let mut builder = TreeBuilder::default();
     parser.parse(&mut builder)?;

@@ -63,7 +63,8 @@ pub(super) enum TableRead {
 #[derive(Debug)]
 pub(super) struct TableShape {
     pub(super) state: State,
-    pub(super) depth: usize,
+    /// Nesting depth (kept in 32 bits: the record stays 56 bytes).
+    pub(super) depth: u32,
     /// The table (or array of tables) this one is a key or element of; [`NONE`] for the
     /// root and for tables not (yet) placed. The direct path walks these links.
     pub(super) parent: TableId,
@@ -79,6 +80,9 @@ pub(super) struct TableShape {
     len: u32,
     /// Two bits per key, by [`KeyHash::bits`]: a clear one proves a key absent without a walk.
     bloom: u64,
+    /// The key a header or dotted key's walk last found here (see [`Shape::find_on_path`]),
+    /// or [`NONE`].
+    path_hit: u32,
     /// The positions of its keys in [`Shape::keys`], by name, once it has more than
     /// [`INDEX_FROM`]. Boxed, so the record stays one cache line (few tables have an
     /// index, and every table is read on each of its keys' checks).
@@ -218,7 +222,8 @@ impl<'a> Shape<'a> {
     pub(super) fn add(&mut self, state: State, depth: usize) -> TableId {
         self.tables.push(TableShape {
             state,
-            depth,
+            // Saturated: a depth past `u32::MAX` still exceeds any limit it is checked against.
+            depth: u32::try_from(depth).unwrap_or(u32::MAX),
             parent: NONE,
             key: NONE,
             read: TableRead::Open,
@@ -226,6 +231,7 @@ impl<'a> Shape<'a> {
             tail: NONE,
             len: 0,
             bloom: 0,
+            path_hit: NONE,
             index: None,
         });
         (self.tables.len() - 1) as TableId
@@ -239,25 +245,50 @@ impl<'a> Shape<'a> {
     /// Inlined into the parser's key step, which runs on every key.
     #[inline(always)]
     fn find(&self, id: TableId, name: &str, hash: KeyHash) -> Option<Child> {
+        self.position(id, name, hash)
+            .map(|at| self.keys[at as usize].child)
+    }
+
+    /// Where key `name`, whose hash is `hash`, is in [`Shape::keys`], if table `id` holds
+    /// it.
+    #[inline(always)]
+    fn position(&self, id: TableId, name: &str, hash: KeyHash) -> Option<u32> {
         let table = &self.tables[id as usize];
         let bits = hash.bits();
         if table.bloom & bits != bits {
             return None;
         }
         if let Some(index) = &table.index {
-            let at = index.get(name, |at| &self.keys[at as usize].name)?;
-            return Some(self.keys[at as usize].child);
+            return index.get(name, |at| &self.keys[at as usize].name);
         }
         let tag = hash.tag();
         let mut at = table.head;
         while at != NONE {
             let key = &self.keys[at as usize];
             if key.tag == tag && key.name == name {
-                return Some(key.child);
+                return Some(at);
             }
             at = key.next;
         }
         None
+    }
+
+    /// [`Shape::find`] for a segment of a header or dotted key, which mostly names the
+    /// table the last such walk through table `id` took (`package` in
+    /// `[package.metadata.x]`, the array in `[[bin]]`): that key is tried first, and a
+    /// walk remembers what it found. The key list of a table made early is spread over
+    /// the whole document, so each step of a walk is a cache miss.
+    #[inline]
+    fn find_on_path(&mut self, id: TableId, name: &str, hash: KeyHash) -> Option<Child> {
+        let hit = self.tables[id as usize].path_hit;
+        if let Some(key) = self.keys.get(hit as usize) {
+            if key.tag == hash.tag() && key.name == name {
+                return Some(key.child);
+            }
+        }
+        let at = self.position(id, name, hash)?;
+        self.tables[id as usize].path_hit = at;
+        Some(self.keys[at as usize].child)
     }
 
     /// Adds key `name`, whose hash is `hash`, holding `child` to table `id`; returns the
@@ -423,6 +454,7 @@ impl<'a> Parser<'a> {
     // expression =/ ws table ws [ comment ]
     /// Parses the whole document into `builder`.
     pub fn parse<B: TomlBuilder<'a>>(&mut self, builder: &mut B) -> Result<(), Error> {
+        builder.source(self.lexer.src());
         let mut section = ROOT;
         // The stack of open arrays and inline tables, reused by every value.
         let mut frames = Vec::new();
@@ -520,7 +552,7 @@ impl<'a> Parser<'a> {
             let end = start + (last.end - last.start);
             if bytes.get(start..end) == Some(&bytes[last.start..last.end]) {
                 self.lexer.advance_to(end);
-                let depth = self.shape.table(array).depth;
+                let depth = self.shape.table(array).depth as usize;
                 self.last_array_header = Some((Span::new(start, end), array));
                 return Ok(self.new_element(array, depth, Span::new(start, end), builder));
             }
@@ -542,9 +574,9 @@ impl<'a> Parser<'a> {
         let mut current = ROOT;
         for (i, key) in keys.drain(..).enumerate() {
             let last = i + 1 == count;
-            let depth = self.shape.table(current).depth + 1;
+            let depth = self.shape.table(current).depth as usize + 1;
             let hash = KeyHash::of(&key.name);
-            match self.shape.find(current, &key.name, hash) {
+            match self.shape.find_on_path(current, &key.name, hash) {
                 None => {
                     self.check_depth(depth, key.span.start)?;
                     if last && array {
@@ -663,8 +695,43 @@ impl<'a> Parser<'a> {
         builder: &mut B,
         frames: &mut Vec<Frame<'a, B::Array>>,
     ) -> Result<(), Error> {
-        let (parent, key, hash) = self.member_key(section, builder)?;
-        let depth = self.shape.table(parent).depth;
+        // Most keys are one bare word: the value is read on a path of its own, so the
+        // key stays in registers instead of being merged through memory with the result
+        // of the dotted walk (and read back with wider loads than wrote it: a
+        // store-forwarding stall on every line).
+        if let Some(key) = self.lexer.simple_key() {
+            let hash = KeyHash::of(&key.name);
+            if self.shape.find(section, &key.name, hash).is_some() {
+                return Err(self.duplicate_key(key));
+            }
+            return self.member_value(section, key, hash, builder, frames);
+        }
+        let keys = self.key_path()?;
+        let (parent, key, hash) = self.resolve_dotted(section, keys, builder)?;
+        self.member_value(parent, key, hash, builder, frames)
+    }
+
+    /// A duplicate `key`.
+    #[cold]
+    #[inline(never)]
+    fn duplicate_key(&self, key: Key<'a>) -> Error {
+        self.lexer.error_at(
+            ErrorKind::DuplicateKey(key.name.into_owned()),
+            key.span.start,
+        )
+    }
+
+    /// The value of `key` in table `parent`, and the entry.
+    #[inline(always)]
+    fn member_value<B: TomlBuilder<'a>>(
+        &mut self,
+        parent: TableId,
+        key: Key<'a>,
+        hash: KeyHash,
+        builder: &mut B,
+        frames: &mut Vec<Frame<'a, B::Array>>,
+    ) -> Result<(), Error> {
+        let depth = self.shape.table(parent).depth as usize;
         let (value, child) = match self.lexer.peek() {
             Some(b'[' | b'{') => {
                 frames.clear();
@@ -693,9 +760,9 @@ impl<'a> Parser<'a> {
         let last = keys.pop().expect("a key path has at least one segment");
         for key in keys.drain(..) {
             let hash = KeyHash::of(&key.name);
-            match self.shape.find(current, &key.name, hash) {
+            match self.shape.find_on_path(current, &key.name, hash) {
                 None => {
-                    let depth = self.shape.table(current).depth + 1;
+                    let depth = self.shape.table(current).depth as usize + 1;
                     self.check_depth(depth, key.span.start)?;
                     let id = self.shape.add(State::Dotted, depth);
                     self.shape
