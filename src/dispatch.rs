@@ -1,6 +1,6 @@
 //! Each format's side of the facade's functions, and the one `match` from a [`Format`] to
 //! it. [`crate::parse_raw`], [`crate::check`], [`crate::from_slice`], [`crate::to_vec`]
-//! and [`crate::locate`] are written once over [`FormatOps`]; a new format is one impl
+//! and [`crate::locate`] (with `Spanned`'s places) are written once over [`FormatOps`]; a new format is one impl
 //! here and one line in each arm of [`dispatch!`] (beside its `Format` and `ParseError`
 //! variants).
 
@@ -29,7 +29,7 @@ use crate::{decode::DecodeOptions, xml};
     feature = "xml",
     feature = "plist"
 ))]
-use crate::{HasSpan, Position, TreeNode, ValuePath};
+use crate::{HasSpan, Position, Span, TreeNode, ValuePath};
 
 /// Runs `$body` with `$ops` naming the [`FormatOps`] of `$format`, or `$fallback` for a
 /// format this build leaves out (`dispatch!(format, F => F::check(bytes), other => ...)`);
@@ -123,9 +123,10 @@ pub(crate) trait FormatOps {
     /// `value` encoded (pretty where the format has a choice).
     fn to_vec<T: Encode + ?Sized>(value: &T) -> Result<Vec<u8>, Error>;
 
-    /// The start of the deepest node along each path, through the tree door; `None` when
-    /// the document does not parse.
-    fn locate(bytes: &[u8], paths: &[ValuePath]) -> Option<Vec<Option<Position>>>;
+    /// The span, and the line and column where the document has lines, of the deepest
+    /// node along each path, through the tree door; `None` when the document does not
+    /// parse.
+    fn places(bytes: &[u8], paths: &[ValuePath]) -> Option<Vec<Option<Located>>>;
 }
 
 /// Decodes one `T` from `source` and checks that the document ended there.
@@ -147,8 +148,11 @@ fn pull<'de, T: Decode<'de>, S: PullSource<'de>, E>(mut source: Result<S, E>) ->
     Some(value)
 }
 
-/// The start of the deepest node along each path from `root`, in the text `src` the
-/// tree's spans refer to.
+/// A node's span, and its line and column where the document has lines.
+pub(crate) type Located = (Span, Option<Position>);
+
+/// The span (and line, where `lines`) of the deepest node along each path from `root`, in
+/// the text `src` the tree's spans refer to.
 #[cfg(any(
     feature = "json",
     feature = "toml",
@@ -156,16 +160,18 @@ fn pull<'de, T: Decode<'de>, S: PullSource<'de>, E>(mut source: Result<S, E>) ->
     feature = "xml",
     feature = "plist"
 ))]
-fn locate_in<'d, N: TreeNode<'d>>(
+fn places_in<'d, N: TreeNode<'d>>(
     root: N,
     src: &[u8],
     paths: &[ValuePath],
-) -> Vec<Option<Position>> {
+    lines: bool,
+) -> Vec<Option<Located>> {
     paths
         .iter()
         .map(|path| {
-            let (target, _) = root.lookup_prefix(path);
-            Some(common::position_at(src, target.span().start))
+            let span = root.lookup_prefix(path).0.span();
+            let position = lines.then(|| common::position_at(src, span.start));
+            Some((span, position))
         })
         .collect()
 }
@@ -193,11 +199,12 @@ impl FormatOps for Json {
         Ok(json::to_vec_pretty(value)?)
     }
 
-    fn locate(bytes: &[u8], paths: &[ValuePath]) -> Option<Vec<Option<Position>>> {
-        Some(locate_in(
+    fn places(bytes: &[u8], paths: &[ValuePath]) -> Option<Vec<Option<Located>>> {
+        Some(places_in(
             json::parse_tree(bytes).ok()?.root(),
             bytes,
             paths,
+            true,
         ))
     }
 }
@@ -226,11 +233,12 @@ impl FormatOps for Jsonc {
         Ok(json::to_vec_pretty(value)?)
     }
 
-    fn locate(bytes: &[u8], paths: &[ValuePath]) -> Option<Vec<Option<Position>>> {
-        Some(locate_in(
+    fn places(bytes: &[u8], paths: &[ValuePath]) -> Option<Vec<Option<Located>>> {
+        Some(places_in(
             json::parse_tree_jsonc(bytes).ok()?.root(),
             bytes,
             paths,
+            true,
         ))
     }
 }
@@ -258,9 +266,9 @@ impl FormatOps for Yaml {
         Ok(yaml::to_vec(value)?)
     }
 
-    fn locate(bytes: &[u8], paths: &[ValuePath]) -> Option<Vec<Option<Position>>> {
+    fn places(bytes: &[u8], paths: &[ValuePath]) -> Option<Vec<Option<Located>>> {
         let stream = yaml::parse_tree(bytes).ok()?;
-        Some(locate_in(stream.document(0)?.root(), bytes, paths))
+        Some(places_in(stream.document(0)?.root(), bytes, paths, true))
     }
 }
 
@@ -287,11 +295,12 @@ impl FormatOps for Toml {
         Ok(toml::to_vec(value)?)
     }
 
-    fn locate(bytes: &[u8], paths: &[ValuePath]) -> Option<Vec<Option<Position>>> {
-        Some(locate_in(
+    fn places(bytes: &[u8], paths: &[ValuePath]) -> Option<Vec<Option<Located>>> {
+        Some(places_in(
             toml::parse_tree(bytes).ok()?.root(),
             bytes,
             paths,
+            true,
         ))
     }
 }
@@ -334,12 +343,13 @@ impl FormatOps for Xml {
 
     /// Paths start below the root element; spans refer to the UTF-8 text the parser read
     /// (transcoded from UTF-16).
-    fn locate(bytes: &[u8], paths: &[ValuePath]) -> Option<Vec<Option<Position>>> {
+    fn places(bytes: &[u8], paths: &[ValuePath]) -> Option<Vec<Option<Located>>> {
         let doc = xml::parse_tree(bytes).ok()?;
-        Some(locate_in(
+        Some(places_in(
             doc.root_element(),
             doc.source().as_bytes(),
             paths,
+            true,
         ))
     }
 }
@@ -371,14 +381,13 @@ impl FormatOps for Plist {
         Ok(plist::to_vec_xml(value)?)
     }
 
-    fn locate(bytes: &[u8], paths: &[ValuePath]) -> Option<Vec<Option<Position>>> {
-        if plist::detect(bytes) == plist::PlistFormat::Binary {
-            return Some(vec![None; paths.len()]);
-        }
-        Some(locate_in(
+    fn places(bytes: &[u8], paths: &[ValuePath]) -> Option<Vec<Option<Located>>> {
+        let binary = plist::detect(bytes) == plist::PlistFormat::Binary;
+        Some(places_in(
             plist::parse_tree(bytes).ok()?.root(),
             bytes,
             paths,
+            !binary,
         ))
     }
 }

@@ -566,5 +566,19 @@ pub(crate) fn locate_paths(
     format: Format,
     paths: &[ValuePath],
 ) -> Option<Vec<Option<Position>>> {
-    dispatch!(format, F => F::locate(bytes, paths), _ => None)
+    let places = places_of(bytes, format, paths)?;
+    Some(places.into_iter().map(|place| place?.1).collect())
+}
+
+/// The span and the line and column of each path's node in the document `bytes` (the
+/// deepest node along it, as decode errors are placed); `None` when the document does not
+/// parse through the tree door. A binary plist's nodes have spans (object offsets) and no
+/// lines.
+#[cold]
+pub(crate) fn places_of(
+    bytes: &[u8],
+    format: Format,
+    paths: &[ValuePath],
+) -> Option<Vec<Option<dispatch::Located>>> {
+    dispatch!(format, F => F::places(bytes, paths), _ => None)
 }

@@ -721,7 +721,7 @@ pub(crate) fn place_in_document(
     if paths.is_empty() {
         return;
     }
-    let Some(places) = places_of(bytes, format, &paths) else {
+    let Some(places) = crate::places_of(bytes, format, &paths) else {
         return;
     };
     let places = paths.into_iter().zip(places).filter_map(|(path, place)| {
@@ -736,95 +736,4 @@ pub(crate) fn place_in_document(
         ))
     });
     mark(value, places);
-}
-
-/// A node's span, and its line and column where the document has lines.
-pub(crate) type Located = (Span, Option<Position>);
-
-/// The span and the line and column of each path's node in the document `bytes` (the
-/// deepest node along it, as decode errors are placed); `None` when the document does
-/// not parse through the tree door. A binary plist's nodes have spans (object offsets)
-/// and no lines.
-#[cold]
-pub(crate) fn places_of(
-    bytes: &[u8],
-    format: Format,
-    paths: &[ValuePath],
-) -> Option<Vec<Option<Located>>> {
-    match format {
-        #[cfg(feature = "json")]
-        Format::Json => Some(places_in(
-            crate::json::parse_tree(bytes).ok()?.root(),
-            bytes,
-            paths,
-            true,
-        )),
-        #[cfg(feature = "json")]
-        Format::Jsonc => Some(places_in(
-            crate::json::parse_tree_jsonc(bytes).ok()?.root(),
-            bytes,
-            paths,
-            true,
-        )),
-        #[cfg(feature = "toml")]
-        Format::Toml => Some(places_in(
-            crate::toml::parse_tree(bytes).ok()?.root(),
-            bytes,
-            paths,
-            true,
-        )),
-        #[cfg(feature = "yaml")]
-        Format::Yaml => {
-            let stream = crate::yaml::parse_tree(bytes).ok()?;
-            Some(places_in(stream.document(0)?.root(), bytes, paths, true))
-        }
-        #[cfg(feature = "xml")]
-        Format::Xml => {
-            let doc = crate::xml::parse_tree(bytes).ok()?;
-            Some(places_in(
-                doc.root_element(),
-                doc.source().as_bytes(),
-                paths,
-                true,
-            ))
-        }
-        #[cfg(feature = "plist")]
-        Format::Plist => {
-            let binary = crate::plist::detect(bytes) == crate::plist::PlistFormat::Binary;
-            Some(places_in(
-                crate::plist::parse_tree(bytes).ok()?.root(),
-                bytes,
-                paths,
-                !binary,
-            ))
-        }
-        #[allow(unreachable_patterns)]
-        _ => None,
-    }
-}
-
-/// The span (and line, where `lines`) of the deepest node along each path from `root`,
-/// in the text `src` the tree's spans refer to.
-#[cfg(any(
-    feature = "json",
-    feature = "toml",
-    feature = "yaml",
-    feature = "xml",
-    feature = "plist"
-))]
-fn places_in<'d, N: crate::TreeNode<'d>>(
-    root: N,
-    src: &[u8],
-    paths: &[ValuePath],
-    lines: bool,
-) -> Vec<Option<Located>> {
-    use crate::HasSpan;
-    paths
-        .iter()
-        .map(|path| {
-            let span = root.lookup_prefix(path).0.span();
-            let position = lines.then(|| crate::common::position_at(src, span.start));
-            Some((span, position))
-        })
-        .collect()
 }

@@ -634,7 +634,7 @@ impl<'i> Merged<'i> {
                             p
                         })
                         .collect();
-                    let places = crate::spanned::places_of(bytes, format, &in_document)
+                    let places = crate::places_of(bytes, format, &in_document)
                         .unwrap_or_else(|| vec![None; wanted.len()]);
                     for (&i, place) in wanted.iter().zip(places) {
                         let origin = Origin::File {
