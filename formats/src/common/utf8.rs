@@ -81,11 +81,16 @@ pub fn push_utf16(bytes: &[u8], little: bool, out: &mut String) -> bool {
 #[cfg(feature = "xml")]
 const SHORT_UTF16_UNITS: usize = 32;
 
-/// [`push_utf16`] for a short string, a `char` at a time.
+/// [`push_utf16`] for a short string: each unit (or surrogate pair) encoded straight
+/// into a buffer on the stack, which is appended once. `String::push` per `char` would
+/// check the room and branch on the `char`'s length again for every one.
 #[cfg(feature = "xml")]
 #[inline]
 fn push_short_utf16(bytes: &[u8], little: bool, out: &mut String) -> bool {
-    let units = bytes.chunks_exact(2).map(|pair| {
+    // Each unit is at most three bytes of UTF-8, and a surrogate pair (two units) four.
+    let mut buf = [0u8; 3 * SHORT_UTF16_UNITS];
+    let mut len = 0;
+    let mut units = bytes.chunks_exact(2).map(|pair| {
         let pair = [pair[0], pair[1]];
         if little {
             u16::from_le_bytes(pair)
@@ -93,14 +98,50 @@ fn push_short_utf16(bytes: &[u8], little: bool, out: &mut String) -> bool {
             u16::from_be_bytes(pair)
         }
     });
-    out.reserve(bytes.len() / 2 * 3);
-    for decoded in char::decode_utf16(units) {
-        match decoded {
-            Ok(c) => out.push(c),
-            Err(_) => return false,
+    let mut well_formed = bytes.len() % 2 == 0;
+    while let Some(unit) = units.next() {
+        let unit = u32::from(unit);
+        match unit {
+            0..=0x7F => {
+                buf[len] = unit as u8;
+                len += 1;
+            }
+            0x80..=0x7FF => {
+                buf[len] = 0xC0 | (unit >> 6) as u8;
+                buf[len + 1] = 0x80 | (unit & 0x3F) as u8;
+                len += 2;
+            }
+            0xD800..=0xDBFF => {
+                let Some(low @ 0xDC00..=0xDFFF) = units.next() else {
+                    well_formed = false;
+                    break;
+                };
+                let code = 0x10000 + ((unit - 0xD800) << 10 | (u32::from(low) - 0xDC00));
+                buf[len] = 0xF0 | (code >> 18) as u8;
+                buf[len + 1] = 0x80 | (code >> 12 & 0x3F) as u8;
+                buf[len + 2] = 0x80 | (code >> 6 & 0x3F) as u8;
+                buf[len + 3] = 0x80 | (code & 0x3F) as u8;
+                len += 4;
+            }
+            0xDC00..=0xDFFF => {
+                well_formed = false;
+                break;
+            }
+            _ => {
+                buf[len] = 0xE0 | (unit >> 12) as u8;
+                buf[len + 1] = 0x80 | (unit >> 6 & 0x3F) as u8;
+                buf[len + 2] = 0x80 | (unit & 0x3F) as u8;
+                len += 3;
+            }
         }
     }
-    bytes.len() % 2 == 0
+    // SAFETY: `buf[..len]` holds the UTF-8 of whole scalar values only: each arm above
+    // writes the standard encoding of one (ASCII; two bytes below 0x800; four for a
+    // surrogate pair, whose code is 0x10000..=0x10FFFF; three for every other unit,
+    // surrogates excluded), and a malformed unit stops the loop before writing.
+    #[allow(unsafe_code)]
+    out.push_str(unsafe { std::str::from_utf8_unchecked(&buf[..len]) });
+    well_formed
 }
 
 /// The first `len` bytes of `rest` as text when every one is ASCII (`None` as well when
