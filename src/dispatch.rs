@@ -12,23 +12,9 @@ use crate::plist;
 use crate::toml;
 #[cfg(feature = "yaml")]
 use crate::yaml;
-#[cfg(any(
-    feature = "json",
-    feature = "toml",
-    feature = "yaml",
-    feature = "xml",
-    feature = "plist"
-))]
 use crate::{common, Decode, DecodeErrors, Encode, Error, Limits, PullSource, RawValue};
 #[cfg(feature = "xml")]
 use crate::{decode::DecodeOptions, xml};
-#[cfg(any(
-    feature = "json",
-    feature = "toml",
-    feature = "yaml",
-    feature = "xml",
-    feature = "plist"
-))]
 use crate::{HasSpan, Position, Span, TreeNode, ValuePath};
 
 /// Runs `$body` with `$ops` naming the [`FormatOps`] of `$format`, or `$fallback` for a
@@ -92,13 +78,6 @@ pub(crate) use dispatch;
 
 /// What the facade's root does with one format. Each function is the format's part of
 /// the root function of the same name.
-#[cfg(any(
-    feature = "json",
-    feature = "toml",
-    feature = "yaml",
-    feature = "xml",
-    feature = "plist"
-))]
 pub(crate) trait FormatOps {
     /// The document as a [`RawValue`].
     fn parse_raw(bytes: &[u8]) -> Result<RawValue<'_>, Error>;
@@ -133,13 +112,6 @@ pub(crate) trait FormatOps {
 ///
 /// The source is read and finished where it was built, inside its `Result`: moved out
 /// first, a source of several hundred bytes would be copied for every document.
-#[cfg(any(
-    feature = "json",
-    feature = "toml",
-    feature = "yaml",
-    feature = "xml",
-    feature = "plist"
-))]
 #[inline]
 fn pull<'de, T: Decode<'de>, S: PullSource<'de>, E>(mut source: Result<S, E>) -> Option<T> {
     let source = source.as_mut().ok()?;
@@ -153,13 +125,6 @@ pub(crate) type Located = (Span, Option<Position>);
 
 /// The span (and line, where `lines`) of the deepest node along each path from `root`, in
 /// the text `src` the tree's spans refer to.
-#[cfg(any(
-    feature = "json",
-    feature = "toml",
-    feature = "yaml",
-    feature = "xml",
-    feature = "plist"
-))]
 fn places_in<'d, N: TreeNode<'d>>(
     root: N,
     src: &[u8],

@@ -82,13 +82,6 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use dispatch::dispatch;
-#[cfg(any(
-    feature = "json",
-    feature = "toml",
-    feature = "yaml",
-    feature = "xml",
-    feature = "plist"
-))]
 use dispatch::FormatOps;
 
 pub use config::{Config, Secret};
@@ -100,6 +93,15 @@ pub mod config;
 #[cfg(feature = "miette")]
 pub mod diagnostic;
 mod dispatch;
+
+#[cfg(not(any(
+    feature = "json",
+    feature = "yaml",
+    feature = "toml",
+    feature = "xml",
+    feature = "plist"
+)))]
+compile_error!("quarry needs at least one format feature: json, yaml, toml, xml or plist");
 #[cfg(all(feature = "json", feature = "toml", feature = "yaml"))]
 mod documented;
 #[cfg(all(feature = "json", feature = "toml", feature = "yaml"))]
