@@ -52,20 +52,20 @@ pub struct Document<'a> {
 #[derive(Debug, Clone, Copy)]
 struct NodeData {
     /// An integer's or a float's bits; a boolean; where a string starts in the source
-    /// ([`Tag::Str`]) or its index in [`Document::texts`] ([`Tag::Text`]); a datetime's
+    /// ([`Data::Str`]) or its index in [`Document::texts`] ([`Data::Text`]); a datetime's
     /// index in [`Document::datetimes`]; a table's first entry in [`Document::entries`];
     /// an array's or an array of tables' first item in [`Document::items`].
     payload: u64,
     start: u32,
     end: u32,
-    /// A [`Tag::Str`] string's length in bytes; a table's entries; an array's items or an
+    /// A [`Data::Str`] string's length in bytes; a table's entries; an array's items or an
     /// array of tables' elements.
     len: u32,
-    tag: Tag,
+    tag: Data,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Tag {
+enum Data {
     /// A string read from the source as written.
     Str(StringKind),
     /// A string in [`Document::texts`].
@@ -96,7 +96,7 @@ struct EntryData {
 const NAME_SIDE: u32 = u32::MAX;
 
 impl NodeData {
-    fn new(tag: Tag, payload: u64, len: u32, span: Span) -> NodeData {
+    fn new(tag: Data, payload: u64, len: u32, span: Span) -> NodeData {
         NodeData {
             payload,
             start: span.start as u32,
@@ -178,7 +178,7 @@ impl<'a> Document<'a> {
     /// The text of a string node read from the source, or of one in [`Document::texts`].
     fn text(&self, node: &NodeData) -> &str {
         match node.tag {
-            Tag::Str(_) => &self.src[node.payload as usize..][..node.len as usize],
+            Data::Str(_) => &self.src[node.payload as usize..][..node.len as usize],
             _ => &self.texts[node.payload as usize],
         }
     }
@@ -234,14 +234,14 @@ impl<'d, 'a> Node<'d, 'a> {
     /// What kind of node this is.
     pub fn kind(&self) -> NodeKind {
         match self.data().tag {
-            Tag::Str(kind) | Tag::Text(kind) => NodeKind::String(kind),
-            Tag::Integer => NodeKind::Integer,
-            Tag::Float => NodeKind::Float,
-            Tag::Bool => NodeKind::Bool,
-            Tag::Datetime => NodeKind::Datetime,
-            Tag::Array => NodeKind::Array,
-            Tag::Table(kind) => NodeKind::Table(kind),
-            Tag::ArrayOfTables => NodeKind::ArrayOfTables,
+            Data::Str(kind) | Data::Text(kind) => NodeKind::String(kind),
+            Data::Integer => NodeKind::Integer,
+            Data::Float => NodeKind::Float,
+            Data::Bool => NodeKind::Bool,
+            Data::Datetime => NodeKind::Datetime,
+            Data::Array => NodeKind::Array,
+            Data::Table(kind) => NodeKind::Table(kind),
+            Data::ArrayOfTables => NodeKind::ArrayOfTables,
         }
     }
 
@@ -261,7 +261,7 @@ impl<'d, 'a> Node<'d, 'a> {
     pub fn as_str(&self) -> Option<&'d str> {
         let data = self.data();
         match data.tag {
-            Tag::Str(_) | Tag::Text(_) => Some(self.doc.text(data)),
+            Data::Str(_) | Data::Text(_) => Some(self.doc.text(data)),
             _ => None,
         }
     }
@@ -269,37 +269,37 @@ impl<'d, 'a> Node<'d, 'a> {
     /// The integer, if this is one.
     pub fn as_i64(&self) -> Option<i64> {
         let data = self.data();
-        (data.tag == Tag::Integer).then_some(data.payload as i64)
+        (data.tag == Data::Integer).then_some(data.payload as i64)
     }
 
     /// The float, if this is one.
     pub fn as_f64(&self) -> Option<f64> {
         let data = self.data();
-        (data.tag == Tag::Float).then(|| f64::from_bits(data.payload))
+        (data.tag == Data::Float).then(|| f64::from_bits(data.payload))
     }
 
     /// The boolean, if this is one.
     pub fn as_bool(&self) -> Option<bool> {
         let data = self.data();
-        (data.tag == Tag::Bool).then_some(data.payload != 0)
+        (data.tag == Data::Bool).then_some(data.payload != 0)
     }
 
     /// The datetime, if this is one.
     pub fn as_datetime(&self) -> Option<Datetime> {
         let data = self.data();
-        (data.tag == Tag::Datetime).then(|| self.doc.datetimes[data.payload as usize])
+        (data.tag == Data::Datetime).then(|| self.doc.datetimes[data.payload as usize])
     }
 
     /// True for tables of every kind.
     pub fn is_table(&self) -> bool {
-        matches!(self.data().tag, Tag::Table(_))
+        matches!(self.data().tag, Data::Table(_))
     }
 
     /// Entries of a table, items of an array or elements of an array of tables; 0 for
     /// scalars.
     pub fn len(&self) -> usize {
         match self.data().tag {
-            Tag::Table(_) | Tag::Array | Tag::ArrayOfTables => self.data().len as usize,
+            Data::Table(_) | Data::Array | Data::ArrayOfTables => self.data().len as usize,
             _ => 0,
         }
     }
@@ -313,7 +313,7 @@ impl<'d, 'a> Node<'d, 'a> {
     fn entry_list(&self) -> &'d [EntryData] {
         let data = self.data();
         match data.tag {
-            Tag::Table(_) => &self.doc.entries[data.payload as usize..][..data.len as usize],
+            Data::Table(_) => &self.doc.entries[data.payload as usize..][..data.len as usize],
             _ => &[],
         }
     }
@@ -322,7 +322,7 @@ impl<'d, 'a> Node<'d, 'a> {
     fn item_list(&self) -> &'d [u32] {
         let data = self.data();
         match data.tag {
-            Tag::Array | Tag::ArrayOfTables => {
+            Data::Array | Data::ArrayOfTables => {
                 &self.doc.items[data.payload as usize..][..data.len as usize]
             }
             _ => &[],
@@ -334,21 +334,21 @@ impl<'d, 'a> Node<'d, 'a> {
         let doc = self.doc;
         let data = self.data();
         match data.tag {
-            Tag::Str(_) => RawValue::String(Cow::Borrowed(
+            Data::Str(_) => RawValue::String(Cow::Borrowed(
                 &doc.src[data.payload as usize..][..data.len as usize],
             )),
-            Tag::Text(_) => RawValue::String(doc.texts[data.payload as usize].clone()),
-            Tag::Integer => RawValue::Int(data.payload as i64),
-            Tag::Float => RawValue::Float(f64::from_bits(data.payload)),
-            Tag::Bool => RawValue::Bool(data.payload != 0),
-            Tag::Datetime => RawValue::Datetime(doc.datetimes[data.payload as usize]),
-            Tag::Array | Tag::ArrayOfTables => RawValue::Seq(
+            Data::Text(_) => RawValue::String(doc.texts[data.payload as usize].clone()),
+            Data::Integer => RawValue::Int(data.payload as i64),
+            Data::Float => RawValue::Float(f64::from_bits(data.payload)),
+            Data::Bool => RawValue::Bool(data.payload != 0),
+            Data::Datetime => RawValue::Datetime(doc.datetimes[data.payload as usize]),
+            Data::Array | Data::ArrayOfTables => RawValue::Seq(
                 self.item_list()
                     .iter()
                     .map(|&id| self.node(id).to_raw_value())
                     .collect(),
             ),
-            Tag::Table(_) => RawValue::Map(
+            Data::Table(_) => RawValue::Map(
                 self.entry_list()
                     .iter()
                     .map(|e| (doc.name(e), self.node(e.value).to_raw_value()))
@@ -417,19 +417,19 @@ impl<'d, 'a: 'd> Tree<'d> for Document<'a> {
 impl fmt::Debug for Node<'_, '_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.data().tag {
-            Tag::Table(_) => {
+            Data::Table(_) => {
                 let mut map = f.debug_map();
                 for (key, value) in self.entries() {
                     map.entry(&key.name, &value);
                 }
                 map.finish()
             }
-            Tag::Array | Tag::ArrayOfTables => f.debug_list().entries(self.items()).finish(),
-            Tag::Str(_) | Tag::Text(_) => write!(f, "{:?}", self.doc.text(self.data())),
-            Tag::Integer => write!(f, "{}", self.data().payload as i64),
-            Tag::Float => write!(f, "{:?}", f64::from_bits(self.data().payload)),
-            Tag::Bool => write!(f, "{}", self.data().payload != 0),
-            Tag::Datetime => write!(f, "{}", self.doc.datetimes[self.data().payload as usize]),
+            Data::Array | Data::ArrayOfTables => f.debug_list().entries(self.items()).finish(),
+            Data::Str(_) | Data::Text(_) => write!(f, "{:?}", self.doc.text(self.data())),
+            Data::Integer => write!(f, "{}", self.data().payload as i64),
+            Data::Float => write!(f, "{:?}", f64::from_bits(self.data().payload)),
+            Data::Bool => write!(f, "{}", self.data().payload != 0),
+            Data::Datetime => write!(f, "{}", self.doc.datetimes[self.data().payload as usize]),
         }
     }
 }
@@ -480,7 +480,7 @@ impl Default for TreeBuilder<'_> {
     fn default() -> Self {
         let mut nodes = Vec::with_capacity(16);
         nodes.push(NodeData::new(
-            Tag::Table(TableKind::Root),
+            Data::Table(TableKind::Root),
             0,
             0,
             Span::default(),
@@ -517,7 +517,7 @@ impl<'a> TreeBuilder<'a> {
         for &node in &self.tables {
             let node = &mut self.nodes[node as usize];
             let counter = match node.tag {
-                Tag::Table(_) => &mut placed,
+                Data::Table(_) => &mut placed,
                 _ => &mut elements,
             };
             node.payload = u64::from(*counter);
@@ -564,12 +564,12 @@ impl<'a> TreeBuilder<'a> {
         self.pending.windows(2).all(|w| w[0].table <= w[1].table)
     }
 
-    fn push(&mut self, tag: Tag, payload: u64, span: Span) -> u32 {
+    fn push(&mut self, tag: Data, payload: u64, span: Span) -> u32 {
         self.nodes.push(NodeData::new(tag, payload, 0, span));
         (self.nodes.len() - 1) as u32
     }
 
-    fn push_table(&mut self, id: TableId, tag: Tag, span: Span) -> u32 {
+    fn push_table(&mut self, id: TableId, tag: Data, span: Span) -> u32 {
         debug_assert_eq!(id as usize, self.tables.len());
         let node = self.push(tag, 0, span);
         self.tables.push(node);
@@ -625,26 +625,26 @@ impl<'a> TomlBuilder<'a> for TreeBuilder<'a> {
     fn string(&mut self, value: Cow<'a, str>, kind: StringKind, span: Span) -> u32 {
         if let Cow::Borrowed(text) = value {
             if let Some(at) = self.offset(text) {
-                let node = self.push(Tag::Str(kind), u64::from(at), span);
+                let node = self.push(Data::Str(kind), u64::from(at), span);
                 self.nodes[node as usize].len = text.len() as u32;
                 return node;
             }
         }
         self.texts.push(value);
-        self.push(Tag::Text(kind), (self.texts.len() - 1) as u64, span)
+        self.push(Data::Text(kind), (self.texts.len() - 1) as u64, span)
     }
     fn integer(&mut self, value: i64, span: Span) -> u32 {
-        self.push(Tag::Integer, value as u64, span)
+        self.push(Data::Integer, value as u64, span)
     }
     fn float(&mut self, value: f64, span: Span) -> u32 {
-        self.push(Tag::Float, value.to_bits(), span)
+        self.push(Data::Float, value.to_bits(), span)
     }
     fn bool(&mut self, value: bool, span: Span) -> u32 {
-        self.push(Tag::Bool, u64::from(value), span)
+        self.push(Data::Bool, u64::from(value), span)
     }
     fn datetime(&mut self, value: Datetime, span: Span) -> u32 {
         self.datetimes.push(value);
-        self.push(Tag::Datetime, (self.datetimes.len() - 1) as u64, span)
+        self.push(Data::Datetime, (self.datetimes.len() - 1) as u64, span)
     }
     fn begin_array(&mut self, _: usize) -> u32 {
         self.open_items.len() as u32
@@ -657,12 +657,12 @@ impl<'a> TomlBuilder<'a> for TreeBuilder<'a> {
         self.items
             .extend_from_slice(&self.open_items[array as usize..]);
         self.open_items.truncate(array as usize);
-        let node = self.push(Tag::Array, first as u64, span);
+        let node = self.push(Data::Array, first as u64, span);
         self.nodes[node as usize].len = (self.items.len() - first) as u32;
         node
     }
     fn begin_inline_table(&mut self, id: TableId, start: usize) {
-        self.push_table(id, Tag::Table(TableKind::Inline), Span::new(start, start));
+        self.push_table(id, Data::Table(TableKind::Inline), Span::new(start, start));
     }
     fn end_inline_table(&mut self, id: TableId, span: Span) -> u32 {
         let node = self.tables[id as usize];
@@ -672,22 +672,22 @@ impl<'a> TomlBuilder<'a> for TreeBuilder<'a> {
         node
     }
     fn table(&mut self, parent: TableId, key: Key<'a>, id: TableId, kind: TableKind, span: Span) {
-        let node = self.push_table(id, Tag::Table(kind), span);
+        let node = self.push_table(id, Data::Table(kind), span);
         self.add_entry(parent, key, node);
     }
     fn define_table(&mut self, id: TableId, span: Span) {
         let node = &mut self.nodes[self.tables[id as usize] as usize];
-        node.tag = Tag::Table(TableKind::Header);
+        node.tag = Data::Table(TableKind::Header);
         node.start = span.start as u32;
         node.end = span.end as u32;
     }
     fn array_of_tables(&mut self, parent: TableId, key: Key<'a>, id: TableId) {
         let span = key.span;
-        let node = self.push_table(id, Tag::ArrayOfTables, span);
+        let node = self.push_table(id, Data::ArrayOfTables, span);
         self.add_entry(parent, key, node);
     }
     fn array_element(&mut self, array: TableId, id: TableId, span: Span) {
-        let node = self.push_table(id, Tag::Table(TableKind::ArrayElement), span);
+        let node = self.push_table(id, Data::Table(TableKind::ArrayElement), span);
         let array_node = &mut self.nodes[self.tables[array as usize] as usize];
         if array_node.len == 0 {
             array_node.start = span.start as u32;
