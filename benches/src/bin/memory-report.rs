@@ -157,7 +157,7 @@ fn arrow_stream(megabytes: usize, write: bool) {
     let mut report = report_head(&format!("--arrow-stream {megabytes} --write"));
     let _ = writeln!(
         report,
-        "A generated JSON Lines file of {:.2} GB ({rows} log records, 8 fields with a list) streamed from disk into record batches of 8,192 rows, each dropped before the next; peak of live heap while reading:\n",
+        "A generated JSON Lines file of {:.2} GB ({rows} log records, 7 fields with a list) streamed from disk into record batches of 8,192 rows, each dropped before the next; peak of live heap while reading:\n",
         size as f64 / 1e9
     );
     report.push_str("| reader | peak live heap | largest batch | peak ÷ batch | rows | seconds |\n|---|---:|---:|---:|---:|---:|\n");
