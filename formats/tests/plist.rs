@@ -310,7 +310,7 @@ fn every_type_objects() -> Vec<Vec<u8>> {
         vec![0xA5, 9, 10, 11, 12, 13],            // 8: array
         vec![0x09],                               // 9: true
         vec![0x23, 0x3F, 0xF8, 0, 0, 0, 0, 0, 0], // 10: 1.5
-        vec![0x33, 0, 0, 0, 0, 0, 0, 0, 0],       // 11: date 2001-01-01
+        vec![0x33, 0, 0, 0, 0, 0, 0, 0, 0],       // 11: date, 0 s after the epoch
         vec![0x80, 7],                            // 12: UID 7
         vec![0x61, 0x00, 0xE9],                   // 13: "é"
     ]
