@@ -173,6 +173,7 @@ pub mod datetime {
 /// What derived code refers to. Not a public API: it may change in any release.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::spanned::VariantValues;
     pub use ::core::option::Option::{self, None, Some};
     pub use ::core::result::Result::{self, Err, Ok};
     pub use ::std::borrow::Cow;

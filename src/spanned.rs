@@ -5,7 +5,9 @@
 //! [`Shape`] says where), the value at each such place is wrapped in a mark before it is
 //! decoded: a map whose keys are one static string, recognised by its address (no
 //! document can write it), holding the place and the value. Only `Spanned`'s decoder
-//! sees a mark.
+//! sees a mark. Under an untagged enum, whose decoder picks a variant by trying each, the
+//! value is held once per variant that holds a `Spanned`, each copy marked for that
+//! variant's shape ([`VariantValues`]), so no variant meets a mark where it expects none.
 
 use std::borrow::{Borrow, Cow};
 use std::cmp::Ordering;
@@ -325,7 +327,12 @@ pub(crate) struct Place {
 static MARK: &str = "\u{0}quarry::Spanned";
 
 fn is_mark(key: &str) -> bool {
-    std::ptr::eq(key.as_ptr(), MARK.as_ptr()) && key.len() == MARK.len()
+    is_key(key, MARK)
+}
+
+/// Whether `key` is the static `mark` itself (not text equal to it).
+fn is_key(key: &str, mark: &'static str) -> bool {
+    std::ptr::eq(key.as_ptr(), mark.as_ptr()) && key.len() == mark.len()
 }
 
 /// `value` wrapped in a mark of `place`.
@@ -451,92 +458,252 @@ fn reaches_spanned(shape: ShapeOf, seen: &mut Vec<usize>) -> bool {
 }
 
 /// The paths in `value` at which a value of `shape` decodes a [`Spanned`], inner ones
-/// before the outer one at the same place. `xml` applies XML's rule for sequences (a
-/// lone child is a one-item sequence). Places the decoder's choice hides (an untagged
-/// enum's variants) are left out: a `Spanned` there has no place.
-pub(crate) fn spanned_paths(shape: &Shape, value: &RawValue<'_>, xml: bool) -> Vec<ValuePath> {
+/// before the outer one at the same place, in the order [`mark`] visits them. `xml`
+/// applies XML's rule for sequences (a lone child is a one-item sequence). Under an
+/// untagged enum, the places of every variant that holds a `Spanned` are listed, one
+/// variant after another: the decoder tries each variant with its own.
+/// The walk does not change `value` (it takes it as `mut` to share its code with
+/// [`mark`]).
+pub(crate) fn spanned_paths(shape: &Shape, value: &mut RawValue<'_>, xml: bool) -> Vec<ValuePath> {
     let mut out = Vec::new();
-    walk(shape, value, xml, &mut Vec::new(), &mut out, 0);
+    let mut walker = Walker {
+        xml,
+        at: Vec::new(),
+        marks: Marks::Collect(&mut out),
+    };
+    walker.walk(shape, value, 0);
     out
 }
 
-fn walk(
+/// Wraps the value at each place of `shape` in `value` in a mark: `places` are
+/// [`spanned_paths`]'s paths (any of them may be left out) with their places. Under an
+/// untagged enum, each variant that holds a `Spanned` gets a copy of the value marked for
+/// its own shape, so no variant sees a mark where its field is not a `Spanned`.
+pub(crate) fn mark(
     shape: &Shape,
-    value: &RawValue<'_>,
+    value: &mut RawValue<'_>,
     xml: bool,
-    at: &mut Vec<Segment>,
-    out: &mut Vec<ValuePath>,
-    depth: usize,
+    places: Vec<(ValuePath, Place)>,
 ) {
-    // Recursive types end where their values do; the depth guards odd shapes.
-    if depth > 256 {
+    if places.is_empty() {
         return;
     }
-    let next = depth + 1;
-    match (shape, value) {
-        (Shape::Optional(_), RawValue::Null) => {}
-        (Shape::Optional(inner) | Shape::Checked(inner, _) | Shape::Secret(inner), _) => {
-            walk(&inner(), value, xml, at, out, next)
-        }
-        (Shape::Spanned(inner), _) => {
-            walk(&inner(), value, xml, at, out, next);
-            out.push(ValuePath {
-                segments: at.clone(),
-            });
-        }
-        (Shape::Seq(item), RawValue::Seq(items)) => {
-            let item = item();
-            for (i, v) in items.iter().enumerate() {
-                at.push(Segment::Index(i));
-                walk(&item, v, xml, at, out, next);
-                at.pop();
-            }
-        }
-        // XML's lone child: the value is the sequence's only item.
-        (Shape::Seq(item), _) if xml => walk(&item(), value, xml, at, out, next),
-        (Shape::Tuple(items), RawValue::Seq(values)) => {
-            for (i, (item, v)) in items.iter().zip(values).enumerate() {
-                at.push(Segment::Index(i));
-                walk(&(item.shape)(), v, xml, at, out, next);
-                at.pop();
-            }
-        }
-        (Shape::Map(inner), RawValue::Map(entries)) => {
-            let inner = inner();
-            for (k, v) in entries {
-                at.push(Segment::Key(k.to_string()));
-                walk(&inner, v, xml, at, out, next);
-                at.pop();
-            }
-        }
-        (Shape::Struct(s), RawValue::Map(entries)) => {
-            walk_fields(&s.fields, entries, &[], xml, at, out, next)
-        }
-        (Shape::Enum(e), _) => walk_enum(e, value, xml, at, out, next),
-        _ => {}
-    }
+    let mut places = places.into_iter().peekable();
+    let mut walker = Walker {
+        xml,
+        at: Vec::new(),
+        marks: Marks::Place(&mut places),
+    };
+    walker.walk(shape, value, 0);
 }
 
-/// A struct's entries: each key's field, looked for among flattened fields too (their
-/// keys sit beside the struct's own). `skip` names keys that are not fields (an
-/// internal tag).
-fn walk_fields(
-    fields: &[crate::shape::FieldShape],
-    entries: &[(Cow<'_, str>, RawValue<'_>)],
-    skip: &[&str],
+/// What a walk does at each place of a `Spanned`.
+enum Marks<'w> {
+    /// Lists the place's path.
+    Collect(&'w mut Vec<ValuePath>),
+    /// Wraps the value in a mark when the next place is at its path.
+    Place(&'w mut std::iter::Peekable<std::vec::IntoIter<(ValuePath, Place)>>),
+}
+
+/// A walk of a value along a shape, to each place where it decodes a [`Spanned`].
+struct Walker<'w> {
     xml: bool,
-    at: &mut Vec<Segment>,
-    out: &mut Vec<ValuePath>,
-    depth: usize,
-) {
-    for (k, v) in entries {
-        if skip.contains(&k.as_ref()) {
-            continue;
+    at: Vec<Segment>,
+    marks: Marks<'w>,
+}
+
+impl Walker<'_> {
+    fn walk(&mut self, shape: &Shape, value: &mut RawValue<'_>, depth: usize) {
+        // Recursive types end where their values do; the depth guards odd shapes.
+        if depth > 256 {
+            return;
         }
-        if let Some(shape) = field_shape(fields, k, 0) {
-            at.push(Segment::Key(k.to_string()));
-            walk(&shape, v, xml, at, out, depth);
-            at.pop();
+        let next = depth + 1;
+        match (shape, &mut *value) {
+            (Shape::Optional(_), RawValue::Null) => {}
+            (Shape::Optional(inner) | Shape::Checked(inner, _) | Shape::Secret(inner), _) => {
+                self.walk(&inner(), value, next)
+            }
+            (Shape::Spanned(inner), _) => {
+                self.walk(&inner(), value, next);
+                self.place(value);
+            }
+            (Shape::Seq(item), RawValue::Seq(items)) => {
+                let item = item();
+                for (i, v) in items.iter_mut().enumerate() {
+                    self.at.push(Segment::Index(i));
+                    self.walk(&item, v, next);
+                    self.at.pop();
+                }
+            }
+            // XML's lone child: the value is the sequence's only item.
+            (Shape::Seq(item), _) if self.xml => self.walk(&item(), value, next),
+            (Shape::Tuple(items), RawValue::Seq(values)) => {
+                for (i, (item, v)) in items.iter().zip(values).enumerate() {
+                    self.at.push(Segment::Index(i));
+                    self.walk(&(item.shape)(), v, next);
+                    self.at.pop();
+                }
+            }
+            (Shape::Map(inner), RawValue::Map(entries)) => {
+                let inner = inner();
+                for (k, v) in entries {
+                    self.at.push(Segment::Key(k.to_string()));
+                    self.walk(&inner, v, next);
+                    self.at.pop();
+                }
+            }
+            (Shape::Struct(s), RawValue::Map(entries)) => {
+                self.fields(&s.fields, entries, &[], next)
+            }
+            (Shape::Enum(e), _) => self.walk_enum(e, value, next),
+            _ => {}
+        }
+    }
+
+    /// Marks `value` with the next place, when that place is at the walk's path.
+    fn place(&mut self, value: &mut RawValue<'_>) {
+        match &mut self.marks {
+            Marks::Collect(out) => out.push(ValuePath {
+                segments: self.at.clone(),
+            }),
+            Marks::Place(places) => {
+                if let Some((_, place)) = places.next_if(|(path, _)| path.segments == self.at) {
+                    let inner = std::mem::take(value);
+                    *value = marked(place, inner);
+                }
+            }
+        }
+    }
+
+    /// A struct's entries: each key's field, looked for among flattened fields too
+    /// (their keys sit beside the struct's own). `skip` names keys that are not fields
+    /// (an internal tag).
+    fn fields(
+        &mut self,
+        fields: &[crate::shape::FieldShape],
+        entries: &mut [(Cow<'_, str>, RawValue<'_>)],
+        skip: &[&str],
+        depth: usize,
+    ) {
+        for (k, v) in entries {
+            if skip.contains(&k.as_ref()) {
+                continue;
+            }
+            if let Some(shape) = field_shape(fields, k, 0) {
+                self.at.push(Segment::Key(k.to_string()));
+                self.walk(&shape, v, depth);
+                self.at.pop();
+            }
+        }
+    }
+
+    /// A variant's content in `value`.
+    fn content(
+        &mut self,
+        content: &crate::shape::VariantContent,
+        value: &mut RawValue<'_>,
+        depth: usize,
+    ) {
+        use crate::shape::VariantContent;
+        match content {
+            VariantContent::Unit => {}
+            VariantContent::Newtype(inner) => self.walk(&inner(), value, depth),
+            VariantContent::Tuple(items) => self.walk(&Shape::Tuple(items.clone()), value, depth),
+            VariantContent::Struct(s) => {
+                if let RawValue::Map(entries) = value {
+                    self.fields(&s.fields, entries, &[], depth)
+                }
+            }
+        }
+    }
+
+    fn walk_enum(&mut self, e: &crate::shape::EnumShape, value: &mut RawValue<'_>, depth: usize) {
+        use crate::shape::{Tagging, VariantContent};
+        let variant = |name: &str| {
+            e.variants
+                .iter()
+                .find(|v| v.name == name || v.aliases.contains(&name))
+        };
+        let named = |value: &RawValue<'_>, tag: &str| {
+            value.get(tag).and_then(RawValue::as_str).and_then(variant)
+        };
+        match &e.tagging {
+            Tagging::External => {
+                let RawValue::Map(entries) = value else {
+                    return;
+                };
+                let [(name, content)] = &mut entries[..] else {
+                    return;
+                };
+                if let Some(v) = variant(name) {
+                    self.at.push(Segment::Key(name.to_string()));
+                    self.content(&v.content, content, depth);
+                    self.at.pop();
+                }
+            }
+            Tagging::Internal { tag } => {
+                let Some(v) = named(value, tag) else {
+                    return;
+                };
+                match (&v.content, &mut *value) {
+                    (VariantContent::Struct(s), RawValue::Map(entries)) => {
+                        self.fields(&s.fields, entries, &[tag], depth)
+                    }
+                    (other, _) => self.content(other, value, depth),
+                }
+            }
+            Tagging::Adjacent { tag, content } => {
+                let Some(v) = named(value, tag) else {
+                    return;
+                };
+                let RawValue::Map(entries) = value else {
+                    return;
+                };
+                if let Some((_, inner)) = entries.iter_mut().find(|(k, _)| k == content) {
+                    self.at.push(Segment::Key((*content).to_owned()));
+                    self.content(&v.content, inner, depth);
+                    self.at.pop();
+                }
+            }
+            Tagging::Untagged => self.untagged(e, value, depth),
+        }
+    }
+
+    /// An untagged enum's value, walked once for each variant that may hold a
+    /// `Spanned`; when placing, each such variant gets its own marked copy.
+    fn untagged(&mut self, e: &crate::shape::EnumShape, value: &mut RawValue<'_>, depth: usize) {
+        use crate::shape::VariantContent;
+        let holds = |content: &VariantContent| match content {
+            VariantContent::Unit => false,
+            VariantContent::Newtype(inner) => holds_spanned(*inner),
+            VariantContent::Tuple(items) => items.iter().any(|item| holds_spanned(item.shape)),
+            VariantContent::Struct(s) => s.fields.iter().any(|f| holds_spanned(f.shape)),
+        };
+        if let Marks::Collect(_) = self.marks {
+            for v in e.variants.iter().filter(|v| holds(&v.content)) {
+                self.content(&v.content, value, depth);
+            }
+            return;
+        }
+        let mut copies = Vec::with_capacity(e.variants.len());
+        let mut any = false;
+        for v in &e.variants {
+            if !holds(&v.content) {
+                copies.push(RawValue::Seq(Vec::new()));
+                continue;
+            }
+            let mut copy = value.clone();
+            self.content(&v.content, &mut copy, depth);
+            any = true;
+            copies.push(RawValue::Seq(vec![copy]));
+        }
+        if any {
+            let inner = std::mem::take(value);
+            *value = RawValue::Map(vec![
+                (Cow::Borrowed(VARIANTS), RawValue::Seq(copies)),
+                (Cow::Borrowed(VARIANTS), inner),
+            ]);
         }
     }
 }
@@ -562,102 +729,60 @@ fn field_shape(fields: &[crate::shape::FieldShape], key: &str, depth: usize) -> 
         })
 }
 
-fn walk_enum(
-    e: &crate::shape::EnumShape,
-    value: &RawValue<'_>,
-    xml: bool,
-    at: &mut Vec<Segment>,
-    out: &mut Vec<ValuePath>,
-    depth: usize,
-) {
-    use crate::shape::{Tagging, VariantContent};
-    let variant = |name: &str| {
-        e.variants
-            .iter()
-            .find(|v| v.name == name || v.aliases.contains(&name))
-    };
-    let RawValue::Map(entries) = value else {
-        return;
-    };
-    let content_at = |content: &VariantContent,
-                      value: &RawValue<'_>,
-                      at: &mut Vec<Segment>,
-                      out: &mut Vec<ValuePath>| match content {
-        VariantContent::Unit => {}
-        VariantContent::Newtype(inner) => walk(&inner(), value, xml, at, out, depth),
-        VariantContent::Tuple(items) => {
-            let shape = Shape::Tuple(items.clone());
-            walk(&shape, value, xml, at, out, depth)
-        }
-        VariantContent::Struct(s) => {
-            if let RawValue::Map(entries) = value {
-                walk_fields(&s.fields, entries, &[], xml, at, out, depth)
-            }
-        }
-    };
-    match &e.tagging {
-        Tagging::External => {
-            let [(name, content)] = &entries[..] else {
-                return;
-            };
-            if let Some(v) = variant(name) {
-                at.push(Segment::Key(name.to_string()));
-                content_at(&v.content, content, at, out);
-                at.pop();
-            }
-        }
-        Tagging::Internal { tag } => {
-            let Some(v) = value.get(tag).and_then(RawValue::as_str).and_then(variant) else {
-                return;
-            };
-            match &v.content {
-                VariantContent::Struct(s) => {
-                    walk_fields(&s.fields, entries, &[tag], xml, at, out, depth)
-                }
-                other => content_at(other, value, at, out),
-            }
-        }
-        Tagging::Adjacent { tag, content } => {
-            let Some(v) = value.get(tag).and_then(RawValue::as_str).and_then(variant) else {
-                return;
-            };
-            if let Some(inner) = value.get(content) {
-                at.push(Segment::Key((*content).to_owned()));
-                content_at(&v.content, inner, at, out);
-                at.pop();
-            }
-        }
-        Tagging::Untagged => {}
-    }
+/// The key of an untagged enum's value marked for each variant, recognised by its
+/// address as [`MARK`] is.
+static VARIANTS: &str = "\u{0}quarry::Spanned variants";
+
+/// The value an untagged enum's decoder tries each variant on: the value itself, or,
+/// where the RawValue path placed `Spanned` values under the enum, a copy marked for
+/// each variant's own shape.
+#[doc(hidden)]
+pub struct VariantValues<'de> {
+    value: RawValue<'de>,
+    marked: Vec<RawValue<'de>>,
 }
 
-/// Wraps the value at each path in a mark of its place; the paths come from
-/// [`spanned_paths`], inner places before outer ones.
-pub(crate) fn mark(value: &mut RawValue<'_>, places: impl IntoIterator<Item = (ValuePath, Place)>) {
-    for (path, place) in places {
-        if let Some(slot) = value_at(value, &path.segments) {
-            let inner = std::mem::take(slot);
-            *slot = marked(place, inner);
+impl<'de> VariantValues<'de> {
+    /// The variants' values from the value the enum decodes.
+    #[inline]
+    pub fn new(value: RawValue<'de>) -> Self {
+        match value {
+            RawValue::Map(entries)
+                if entries.len() == 2
+                    && is_key(&entries[0].0, VARIANTS)
+                    && is_key(&entries[1].0, VARIANTS) =>
+            {
+                let [(_, copies), (_, value)] =
+                    <[_; 2]>::try_from(entries).unwrap_or_else(|_| unreachable!());
+                let marked = match copies {
+                    RawValue::Seq(copies) => copies,
+                    _ => Vec::new(),
+                };
+                VariantValues { value, marked }
+            }
+            value => VariantValues {
+                value,
+                marked: Vec::new(),
+            },
         }
     }
-}
 
-/// The value at `path`: the first entry of a key, the item of an index; a path that
-/// goes on past an XML lone child (its index 0 where no sequence is) stays on it.
-fn value_at<'v, 'de>(
-    value: &'v mut RawValue<'de>,
-    path: &[Segment],
-) -> Option<&'v mut RawValue<'de>> {
-    let Some((first, rest)) = path.split_first() else {
-        return Some(value);
-    };
-    match (first, value) {
-        (Segment::Key(key), RawValue::Map(entries)) => {
-            let (_, child) = entries.iter_mut().find(|(k, _)| k == key)?;
-            value_at(child, rest)
+    /// The value variant `index` decodes (a copy).
+    #[inline]
+    pub fn get(&mut self, index: usize) -> RawValue<'de> {
+        match self.marked.get_mut(index) {
+            Some(RawValue::Seq(copy)) if !copy.is_empty() => copy.swap_remove(0),
+            _ => self.value.clone(),
         }
-        (Segment::Index(i), RawValue::Seq(items)) => value_at(items.get_mut(*i)?, rest),
-        _ => None,
+    }
+
+    /// The value the last variant, `index`, decodes.
+    #[inline]
+    pub fn last(mut self, index: usize) -> RawValue<'de> {
+        match self.marked.get_mut(index) {
+            Some(RawValue::Seq(copy)) if !copy.is_empty() => copy.swap_remove(0),
+            _ => self.value,
+        }
     }
 }
 
@@ -724,16 +849,20 @@ pub(crate) fn place_in_document(
     let Some(places) = crate::places_of(bytes, format, &paths) else {
         return;
     };
-    let places = paths.into_iter().zip(places).filter_map(|(path, place)| {
-        let (span, position) = place?;
-        Some((
-            path,
-            Place {
-                span,
-                position,
-                origin: None,
-            },
-        ))
-    });
-    mark(value, places);
+    let places = paths
+        .into_iter()
+        .zip(places)
+        .filter_map(|(path, place)| {
+            let (span, position) = place?;
+            Some((
+                path,
+                Place {
+                    span,
+                    position,
+                    origin: None,
+                },
+            ))
+        })
+        .collect();
+    mark(&shape(), value, format == Format::Xml, places);
 }

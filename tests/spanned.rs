@@ -539,3 +539,147 @@ fn enums_place_their_contents_on_both_paths() {
     let facade: Listeners = quarry::from_str(text, Format::Json).unwrap();
     assert_eq!(spans(&facade), spans(&raw));
 }
+
+/// An untagged enum whose variants hold `Spanned` at the same places as variants that
+/// do not: each variant is tried with the places of its own shape.
+#[derive(Decode, Encode, Debug, Clone, PartialEq)]
+#[quarry(untagged)]
+enum Listen {
+    Port(Spanned<u16>),
+    Tcp { host: Spanned<String>, port: u16 },
+    Numbered { path: u32 },
+    Unix { path: Spanned<String> },
+}
+
+#[derive(Decode, Encode, Debug, Clone, PartialEq)]
+struct Listeners {
+    listen: Vec<Listen>,
+    main: Spanned<Listen>,
+}
+
+/// Every span an untagged `Listeners` holds, in order.
+fn listen_spans(l: &Listeners) -> Vec<Span> {
+    let mut out = Vec::new();
+    for listen in l.listen.iter().chain([l.main.get_ref()]) {
+        match listen {
+            Listen::Port(port) => out.push(port.span()),
+            Listen::Tcp { host, .. } => out.push(host.span()),
+            Listen::Numbered { .. } => {}
+            Listen::Unix { path } => out.push(path.span()),
+        }
+    }
+    out.push(l.main.span());
+    out
+}
+
+#[test]
+fn untagged_variants_place_their_values_in_every_format() {
+    let s = |v: &str| Spanned::new(Span::default(), v.to_owned());
+    let listeners = Listeners {
+        listen: vec![
+            Listen::Port(Spanned::new(Span::default(), 8080)),
+            Listen::Tcp {
+                host: s("h.example"),
+                port: 1,
+            },
+            Listen::Numbered { path: 5 },
+            Listen::Unix { path: s("/run/a") },
+        ],
+        main: Spanned::new(Span::default(), Listen::Unix { path: s("/run/b") }),
+    };
+    let documents = [
+        (Format::Json, quarry::json::to_vec(&listeners).unwrap()),
+        (Format::Yaml, quarry::yaml::to_vec(&listeners).unwrap()),
+        (Format::Toml, quarry::toml::to_vec(&listeners).unwrap()),
+        (
+            Format::Xml,
+            quarry::xml::to_vec_with_root(&listeners, "l").unwrap(),
+        ),
+        (
+            Format::Plist,
+            quarry::plist::to_vec_binary(&listeners).unwrap(),
+        ),
+    ];
+    for (format, bytes) in &documents {
+        let raw: Listeners = via_raw(bytes, *format);
+        assert_eq!(raw, listeners, "{format}");
+        let spans = listen_spans(&raw);
+        for span in &spans {
+            assert!(
+                span.start < span.end && span.end <= bytes.len(),
+                "{format}: {spans:?}"
+            );
+        }
+        if *format != Format::Plist {
+            let text = std::str::from_utf8(bytes).unwrap();
+            let covered: Vec<&str> = spans.iter().map(|s| &text[s.start..s.end]).collect();
+            for (covered, value) in covered
+                .iter()
+                .zip(["8080", "h.example", "/run/a", "/run/b"])
+            {
+                assert!(covered.contains(value), "{format}: {covered:?} in {text}");
+            }
+        }
+        if let Some(read) = via_direct::<Listeners>(bytes, *format) {
+            assert_eq!(read, listeners, "{format}");
+            assert_eq!(listen_spans(&read), spans, "{format}");
+        }
+        let facade: Listeners = quarry::from_slice(bytes, *format).unwrap();
+        assert_eq!(listen_spans(&facade), spans, "{format}");
+        if *format != Format::Plist {
+            let text = std::str::from_utf8(bytes).unwrap();
+            let loaded: Listeners = Config::new().text("a", text, *format).load().unwrap();
+            assert_eq!(listen_spans(&loaded), spans, "{format}");
+            let Listen::Unix { path } = loaded.main.get_ref() else {
+                panic!("{loaded:?}");
+            };
+            assert!(
+                matches!(path.origin(), Some(Origin::File { .. })),
+                "{format}"
+            );
+        }
+    }
+}
+
+#[test]
+fn untagged_variants_read_directly_place_their_values() {
+    #[derive(Decode, Encode, Debug, Clone, PartialEq)]
+    #[quarry(untagged)]
+    enum Addr {
+        Port(Spanned<u16>),
+        Unix { path: Spanned<String> },
+    }
+    #[derive(Decode, Encode, Debug, Clone, PartialEq)]
+    struct Addrs {
+        addrs: Vec<Addr>,
+    }
+    let spans = |a: &Addrs| -> Vec<Span> {
+        a.addrs
+            .iter()
+            .map(|a| match a {
+                Addr::Port(port) => port.span(),
+                Addr::Unix { path } => path.span(),
+            })
+            .collect()
+    };
+    let addrs = Addrs {
+        addrs: vec![
+            Addr::Unix {
+                path: Spanned::new(Span::default(), "/run/a".to_owned()),
+            },
+            Addr::Port(Spanned::new(Span::default(), 80)),
+        ],
+    };
+    for (format, bytes) in [
+        (Format::Json, quarry::json::to_vec(&addrs).unwrap()),
+        (Format::Yaml, quarry::yaml::to_vec(&addrs).unwrap()),
+        (Format::Toml, quarry::toml::to_vec(&addrs).unwrap()),
+        (Format::Plist, quarry::plist::to_vec_binary(&addrs).unwrap()),
+    ] {
+        let read: Addrs = via_direct(&bytes, format).unwrap();
+        let raw: Addrs = via_raw(&bytes, format);
+        assert_eq!((&read, &raw), (&addrs, &addrs), "{format}");
+        assert_eq!(spans(&read), spans(&raw), "{format}");
+        assert!(spans(&raw).iter().all(|s| s.start < s.end), "{format}");
+    }
+}

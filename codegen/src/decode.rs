@@ -534,9 +534,9 @@ fn enum_decode(c: &Container, variants: &[Variant], de: &Lifetime) -> TokenStrea
                 let content = variant_content(v, de, c.deny_unknown_fields);
                 // Every attempt but the last decodes a copy; the last takes the value.
                 let value = if i == last {
-                    quote!(let __value = __value;)
+                    quote!(let __value = __values.last(#i);)
                 } else {
-                    quote!(let __value = __value.clone();)
+                    quote!(let __value = __values.get(#i);)
                 };
                 let why = format_ident!("__why{}", i);
                 quote! {
@@ -566,8 +566,11 @@ fn enum_decode(c: &Container, variants: &[Variant], de: &Lifetime) -> TokenStrea
                 "data did not match any variant of untagged enum `{}`",
                 c.ident
             );
-            let unused = variants.is_empty().then(|| quote!(let _ = __value;));
+            let unused = variants.is_empty().then(|| quote!(let _ = __values;));
             quote! {
+                // The value, or a copy per variant with the `Spanned` places of its shape.
+                #[allow(unused_mut)]
+                let mut __values = ::quarry::__private::VariantValues::new(__value);
                 #(#attempts)*
                 #unused
                 ::quarry::__private::Err(::quarry::DecodeErrors::no_variant_matched(#message, &[#(#reasons),*]))

@@ -549,7 +549,7 @@ impl<'i> Merged<'i> {
         let Some(root) = &self.root else {
             return Vec::new();
         };
-        let paths = crate::spanned::spanned_paths(shape, &root.to_value(), self.any_xml);
+        let paths = crate::spanned::spanned_paths(shape, &mut root.to_value(), self.any_xml);
         let places = self.places_of(inputs, &paths);
         paths
             .into_iter()

@@ -315,7 +315,7 @@ impl Config {
             .root
             .take()
             .map_or(RawValue::Map(Vec::new()), Node::into_value);
-        crate::spanned::mark(&mut value, places);
+        crate::spanned::mark(shape, &mut value, merged.any_xml, places);
         let options = match merged.any_xml {
             true => crate::decode::DecodeOptions::XML,
             false => crate::decode::DecodeOptions::STRICT,
