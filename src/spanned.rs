@@ -139,13 +139,22 @@ impl<T> Spanned<T> {
     }
 
     /// The bytes `start..end` the value covers in its document (through
-    /// [`Config`](crate::Config), in its file); empty for a value no document gave.
+    /// [`Config`](crate::Config), in the file that gave it).
+    ///
+    /// A value no document gave has the empty span `0..0` ([`Span::default`]): through
+    /// `Config`, one from an environment variable, a secret file a `_FILE` variable
+    /// named, [`Config::set`](crate::Config::set) or a default (its
+    /// [`origin`](Spanned::origin) says which); and a `Spanned` made by
+    /// [`Spanned::new`] has the span it was given. Tell an empty span from a value at
+    /// the start of a document by [`position`](Spanned::position) or the origin.
     pub fn span(&self) -> Span {
         self.span
     }
 
     /// The line and column where the value starts, when it came from a document with
-    /// lines (a binary plist has none).
+    /// lines; `None` for a binary plist (it has none), for a value no document gave (an
+    /// environment variable, a secret file, [`Config::set`](crate::Config::set), a
+    /// default), and for a `Spanned` made by [`Spanned::new`].
     pub fn position(&self) -> Option<Position> {
         self.position
     }

@@ -373,6 +373,15 @@ fn config_gives_each_value_its_origin() {
     assert_eq!(app.web.host.as_ref().unwrap().origin(), Some(&Origin::Set));
     assert_eq!(app.admin.host, None);
     assert_eq!(app.workers.origin(), Some(&Origin::Default));
+    // A value no document gave has no line and the empty span.
+    let host = app.web.host.as_ref().unwrap();
+    for (span, position) in [
+        (app.web.port.span(), app.web.port.position()),
+        (host.span(), host.position()),
+        (app.workers.span(), app.workers.position()),
+    ] {
+        assert_eq!((span, position), (Span::default(), None));
+    }
 
     // Validation after decoding, naming both places.
     let clash = (app.web.port == app.admin.port).then(|| {
@@ -682,4 +691,38 @@ fn untagged_variants_read_directly_place_their_values() {
         assert_eq!(spans(&read), spans(&raw), "{format}");
         assert!(spans(&raw).iter().all(|s| s.start < s.end), "{format}");
     }
+}
+
+#[test]
+fn a_value_from_a_file_variable_has_its_origin_and_no_span() {
+    #[derive(Decode, Debug)]
+    struct Db {
+        user: Spanned<String>,
+        host: Spanned<String>,
+    }
+    let dir = std::env::temp_dir().join(format!("quarry-spanned-file-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let user = dir.join("user");
+    std::fs::write(&user, "admin\n").unwrap();
+    let db: Db = Config::new()
+        .text("db.toml", "user = \"root\"\nhost = \"h\"\n", Format::Toml)
+        .env_vars("APP", [("APP_USER_FILE", user.to_str().unwrap())])
+        .load()
+        .unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(db.user.get_ref(), "admin");
+    assert_eq!(
+        db.user.origin(),
+        Some(&Origin::SecretFile {
+            path: user.display().to_string(),
+            variable: "APP_USER_FILE".to_owned(),
+        })
+    );
+    assert_eq!(
+        (db.user.span(), db.user.position()),
+        (Span::default(), None)
+    );
+    // The document's value beside it keeps its place.
+    assert_eq!(db.host.span(), Span::new(21, 24));
+    assert_eq!(db.host.position().map(|p| p.line), Some(2));
 }
