@@ -497,6 +497,28 @@ fn a_flattened_struct_places_its_values() {
     let outer: Outer = quarry::from_str(text, Format::Json).unwrap();
     assert_eq!(outer.name.span(), Span::new(9, 12));
     assert_eq!(outer.inner.port.span(), Span::new(22, 23));
+    // A flattened map takes the keys no field has, each value placed.
+    #[derive(Decode, Debug)]
+    struct Rest {
+        name: Spanned<String>,
+        #[quarry(flatten)]
+        rest: std::collections::BTreeMap<String, Spanned<u16>>,
+    }
+    for (text, format) in [
+        (
+            "name: n
+z: 8
+",
+            Format::Yaml,
+        ),
+        ("name = \"n\"\nz = 8\n", Format::Toml),
+        ("<r><name>n</name><z>8</z></r>", Format::Xml),
+    ] {
+        let rest: Rest = quarry::from_str(text, format).unwrap();
+        let span = rest.rest["z"].span();
+        assert!(text[span.start..span.end].contains('8'), "{format}");
+        assert!(rest.name.span().end > rest.name.span().start, "{format}");
+    }
 }
 
 #[test]
@@ -725,4 +747,87 @@ fn a_value_from_a_file_variable_has_its_origin_and_no_span() {
     // The document's value beside it keeps its place.
     assert_eq!(db.host.span(), Span::new(21, 24));
     assert_eq!(db.host.position().map(|p| p.line), Some(2));
+}
+
+#[test]
+fn wrappers_maps_and_tagged_enums_place_their_values_in_every_format() {
+    use std::collections::BTreeMap;
+    #[derive(Decode, Encode, Debug, Clone, PartialEq)]
+    struct Port(Spanned<u16>);
+    #[derive(Decode, Encode, Debug, Clone, PartialEq)]
+    struct Tcp {
+        port: Spanned<u16>,
+    }
+    #[derive(Decode, Encode, Debug, Clone, PartialEq)]
+    #[quarry(tag = "kind")]
+    enum Internal {
+        Tcp(Tcp),
+    }
+    #[derive(Decode, Encode, Debug, Clone, PartialEq)]
+    #[quarry(tag = "kind", content = "with")]
+    enum Adjacent {
+        Tcp { port: Spanned<u16> },
+    }
+    #[derive(Decode, Encode, Debug, Clone, PartialEq)]
+    struct All {
+        newtype: Port,
+        boxed: Box<Spanned<u16>>,
+        map: BTreeMap<String, Spanned<u16>>,
+        internal: Internal,
+        adjacent: Adjacent,
+        servers: Vec<Spanned<Tcp>>,
+        label: Spanned<Option<String>>,
+    }
+    let s = |n: u16| Spanned::new(Span::default(), n);
+    let all = All {
+        newtype: Port(s(1)),
+        boxed: Box::new(s(2)),
+        map: [("a".to_owned(), s(3))].into(),
+        internal: Internal::Tcp(Tcp { port: s(4) }),
+        adjacent: Adjacent::Tcp { port: s(5) },
+        servers: vec![Spanned::new(Span::default(), Tcp { port: s(6) })],
+        label: Spanned::new(Span::default(), Some("seven".to_owned())),
+    };
+    let spans = |a: &All| {
+        let Internal::Tcp(t) = &a.internal;
+        let Adjacent::Tcp { port } = &a.adjacent;
+        vec![
+            a.newtype.0.span(),
+            a.boxed.span(),
+            a.map["a"].span(),
+            t.port.span(),
+            port.span(),
+            a.servers[0].port.span(),
+            a.servers[0].span(),
+            a.label.span(),
+        ]
+    };
+    for (format, bytes) in [
+        (Format::Json, quarry::json::to_vec(&all).unwrap()),
+        (Format::Yaml, quarry::yaml::to_vec(&all).unwrap()),
+        (Format::Toml, quarry::toml::to_vec(&all).unwrap()),
+        (
+            Format::Xml,
+            quarry::xml::to_vec_with_root(&all, "all").unwrap(),
+        ),
+        (Format::Plist, quarry::plist::to_vec_binary(&all).unwrap()),
+    ] {
+        let raw: All = via_raw(&bytes, format);
+        assert_eq!(raw, all, "{format}");
+        let got = spans(&raw);
+        assert!(got.iter().all(|s| s.start < s.end && s.end <= bytes.len()));
+        if let Ok(text) = std::str::from_utf8(&bytes) {
+            // Each value's own text, and the server's whole table or element.
+            let values = ["1", "2", "3", "4", "5", "6", "port", "seven"];
+            for (span, value) in got.iter().zip(values) {
+                let covered = &text[span.start..span.end];
+                assert!(covered.contains(value), "{format}: {covered:?} in {text}");
+            }
+        }
+        if let Some(read) = via_direct::<All>(&bytes, format) {
+            assert_eq!(spans(&read), got, "{format}");
+        }
+        let facade: All = quarry::from_slice(&bytes, format).unwrap();
+        assert_eq!(spans(&facade), got, "{format}");
+    }
 }
