@@ -106,6 +106,11 @@ pub(crate) trait FormatOps {
     /// node along each path, through the tree door; `None` when the document does not
     /// parse.
     fn places(bytes: &[u8], paths: &[ValuePath]) -> Option<Vec<Option<Located>>>;
+
+    /// The span, and the line and column where the document has lines, of the key each
+    /// path ends with (the first entry of that key in the map the rest of the path leads
+    /// to), through the tree door; `None` when the document does not parse.
+    fn key_places(bytes: &[u8], paths: &[ValuePath]) -> Option<Vec<Option<Located>>>;
 }
 
 /// Decodes one `T` from `source` and checks that the document ended there.
@@ -141,6 +146,54 @@ fn places_in<'d, N: TreeNode<'d>>(
         .collect()
 }
 
+/// The span (and line, where `lines`) of the key each path ends with: `parent` leads to
+/// the map the path's other segments name, `key_span` finds the key's span in it.
+fn key_places_in<N>(
+    src: &[u8],
+    paths: &[ValuePath],
+    lines: bool,
+    parent: impl Fn(&ValuePath) -> Option<N>,
+    key_span: impl Fn(N, &str) -> Option<Span>,
+) -> Vec<Option<Located>> {
+    paths
+        .iter()
+        .map(|path| {
+            let (crate::decode::Segment::Key(key), rest) = path.segments.split_last()? else {
+                return None;
+            };
+            let map = parent(&ValuePath {
+                segments: rest.to_vec(),
+            })?;
+            let span = key_span(map, key)?;
+            let position = lines.then(|| common::position_at(src, span.start));
+            Some((span, position))
+        })
+        .collect()
+}
+
+/// [`key_places_in`] for a tree whose entries' keys are [`common::EntryKey`]s.
+fn entry_key_places<'d, N>(
+    root: N,
+    src: &[u8],
+    paths: &[ValuePath],
+    lines: bool,
+) -> Vec<Option<Located>>
+where
+    N: TreeNode<'d, Key = common::EntryKey<'d>, Target = N>,
+{
+    key_places_in(
+        src,
+        paths,
+        lines,
+        |path| root.lookup(path),
+        |map, key| {
+            map.entries()
+                .find(|(k, _)| k.name == key)
+                .map(|(k, _)| k.span)
+        },
+    )
+}
+
 /// Strict JSON.
 #[cfg(feature = "json")]
 pub(crate) struct Json;
@@ -171,6 +224,11 @@ impl FormatOps for Json {
             paths,
             true,
         ))
+    }
+
+    fn key_places(bytes: &[u8], paths: &[ValuePath]) -> Option<Vec<Option<Located>>> {
+        let tree = json::parse_tree(bytes).ok()?;
+        Some(entry_key_places(tree.root(), bytes, paths, true))
     }
 }
 
@@ -206,6 +264,11 @@ impl FormatOps for Jsonc {
             true,
         ))
     }
+
+    fn key_places(bytes: &[u8], paths: &[ValuePath]) -> Option<Vec<Option<Located>>> {
+        let tree = json::parse_tree_jsonc(bytes).ok()?;
+        Some(entry_key_places(tree.root(), bytes, paths, true))
+    }
 }
 
 /// YAML: a stream of at most one document, located in its first.
@@ -234,6 +297,25 @@ impl FormatOps for Yaml {
     fn places(bytes: &[u8], paths: &[ValuePath]) -> Option<Vec<Option<Located>>> {
         let stream = yaml::parse_tree(bytes).ok()?;
         Some(places_in(stream.document(0)?.root(), bytes, paths, true))
+    }
+
+    fn key_places(bytes: &[u8], paths: &[ValuePath]) -> Option<Vec<Option<Located>>> {
+        let stream = yaml::parse_tree(bytes).ok()?;
+        let root = stream.document(0)?.root();
+        Some(key_places_in(
+            bytes,
+            paths,
+            true,
+            |path| root.lookup(path),
+            // A key a merge key brought in is not among the map's own: it has no place.
+            |map, key| {
+                let (k, _) = map
+                    .resolve()
+                    .entries()
+                    .find(|(k, _)| k.resolve().as_str() == Some(key))?;
+                Some(k.span())
+            },
+        ))
     }
 }
 
@@ -267,6 +349,11 @@ impl FormatOps for Toml {
             paths,
             true,
         ))
+    }
+
+    fn key_places(bytes: &[u8], paths: &[ValuePath]) -> Option<Vec<Option<Located>>> {
+        let tree = toml::parse_tree(bytes).ok()?;
+        Some(entry_key_places(tree.root(), bytes, paths, true))
     }
 }
 
@@ -317,6 +404,32 @@ impl FormatOps for Xml {
             true,
         ))
     }
+
+    fn key_places(bytes: &[u8], paths: &[ValuePath]) -> Option<Vec<Option<Located>>> {
+        let doc = xml::parse_tree(bytes).ok()?;
+        let root = doc.root_element();
+        Some(key_places_in(
+            doc.source().as_bytes(),
+            paths,
+            true,
+            |path| match root.lookup(path)? {
+                xml::Target::Node(node) => Some(node),
+                xml::Target::Attribute(_) => None,
+            },
+            // An attribute's key is its name; a child element's, its tag name.
+            |element, key| match key.strip_prefix('@') {
+                Some(name) => {
+                    let attr = element.attributes().find(|a| a.name() == name)?;
+                    let start = attr.span().start;
+                    Some(Span::new(start, start + name.len()))
+                }
+                None => element
+                    .entries()
+                    .find(|(k, _)| k.name == key)
+                    .map(|(k, _)| k.span),
+            },
+        ))
+    }
 }
 
 /// Property lists: the direct path reads binary ones; a binary plist's nodes sit at
@@ -354,5 +467,11 @@ impl FormatOps for Plist {
             paths,
             !binary,
         ))
+    }
+
+    fn key_places(bytes: &[u8], paths: &[ValuePath]) -> Option<Vec<Option<Located>>> {
+        let binary = plist::detect(bytes) == plist::PlistFormat::Binary;
+        let tree = plist::parse_tree(bytes).ok()?;
+        Some(entry_key_places(tree.root(), bytes, paths, !binary))
     }
 }

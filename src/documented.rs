@@ -124,7 +124,7 @@ fn describe(
                 path.pop();
             }
         }
-        (Shape::Map(inner), RawValue::Map(entries)) => {
+        (Shape::Map(inner) | Shape::SpannedKeyMap(inner), RawValue::Map(entries)) => {
             let inner = inner();
             for (k, v) in entries {
                 path.push(Segment::Key(k.to_string()));

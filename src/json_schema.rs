@@ -73,6 +73,8 @@ fn type_name(shape: &Shape) -> String {
         Shape::Enum(e) => e.name.to_owned(),
         // `Spanned<T>` has `T`'s schema.
         Shape::Spanned(inner) => type_name(&inner()),
+        // So are maps whose keys are `Spanned`.
+        Shape::SpannedKeyMap(value) => format!("{:?}", Shape::Map(*value)),
         other => format!("{other:?}"),
     }
 }
@@ -217,7 +219,7 @@ impl Writer {
                     ("minItems", integer(items.len() as i128)),
                 ])
             }
-            Shape::Map(value) => {
+            Shape::Map(value) | Shape::SpannedKeyMap(value) => {
                 let value = self.schema_of_fn(*value);
                 object(vec![
                     ("type", text("object")),
@@ -287,7 +289,9 @@ impl Writer {
             if field.flatten {
                 match (field.shape)().unwrap_optional() {
                     Shape::Struct(inner) => self.add_fields(&inner.fields, parts),
-                    Shape::Map(value) => parts.rest = Some(self.schema_of_fn(value)),
+                    Shape::Map(value) | Shape::SpannedKeyMap(value) => {
+                        parts.rest = Some(self.schema_of_fn(value))
+                    }
                     _ => {}
                 }
                 continue;
@@ -373,7 +377,7 @@ impl Writer {
                         // The map less the tag is the content.
                         VariantContent::Newtype(inner) => match inner().unwrap_optional() {
                             Shape::Struct(s) => self.struct_schema(&s, Some((tag, tag_value))),
-                            Shape::Map(value) => {
+                            Shape::Map(value) | Shape::SpannedKeyMap(value) => {
                                 let value = self.schema_of_fn(value);
                                 object(vec![
                                     ("type", text("object")),
@@ -524,7 +528,9 @@ fn apply_checks(schema: &mut RawValue<'static>, shape: &Shape, checks: &[Check])
             Check::Len { min, max } => {
                 let (low, high) = match shape {
                     Shape::Seq(_) | Shape::Tuple(_) => ("minItems", "maxItems"),
-                    Shape::Map(_) | Shape::Struct(_) => ("minProperties", "maxProperties"),
+                    Shape::Map(_) | Shape::SpannedKeyMap(_) | Shape::Struct(_) => {
+                        ("minProperties", "maxProperties")
+                    }
                     _ => ("minLength", "maxLength"),
                 };
                 if *min > 0 {

@@ -573,6 +573,18 @@ pub(crate) fn locate_paths(
     Some(places.into_iter().map(|place| place?.1).collect())
 }
 
+/// The span and the line and column of the key each path ends with, in the map its
+/// other segments lead to (an XML attribute's name, an element's tag name); `None` for
+/// a path that does not end with a key there, and when the document does not parse.
+#[cold]
+pub(crate) fn key_places_of(
+    bytes: &[u8],
+    format: Format,
+    paths: &[ValuePath],
+) -> Option<Vec<Option<dispatch::Located>>> {
+    dispatch!(format, F => F::key_places(bytes, paths), _ => None)
+}
+
 /// The span and the line and column of each path's node in the document `bytes` (the
 /// deepest node along it, as decode errors are placed); `None` when the document does not
 /// parse through the tree door. A binary plist's nodes have spans (object offsets) and no

@@ -17,7 +17,9 @@ use std::ops::{Deref, DerefMut};
 use std::sync::Mutex;
 
 use crate::config::Origin;
+use crate::decode::DecodeKey;
 use crate::decode::DecodeOptions;
+use crate::encode::EncodeKey;
 use crate::pull::{Fallback, ValueKind};
 use crate::{
     Decode, DecodeErrors, Encode, EncodeError, Encoder, Format, Position, PullSource, RawValue,
@@ -40,6 +42,13 @@ use crate::{
 /// A value no document gave (a field's default) has the origin [`Origin::Default`] and
 /// an empty span. `Spanned<T>` compares, orders and hashes as its value alone, encodes
 /// as `T`, and has `T`'s JSON Schema.
+///
+/// It may sit anywhere in the target type: in an `Option`, a `Vec`, a map's values, a
+/// flattened struct or map, any enum (an untagged enum's variants included), and as a
+/// map's key (`HashMap<Spanned<String>, V>`, `BTreeMap`), where it keeps the key's own
+/// place (a JSON key with its quotes, an XML element's tag name or attribute's name, an
+/// XML plist's `<key>` element); such a map is looked up by the key's value
+/// (`map.get("name")`).
 ///
 /// Validation that spans several fields, after decoding:
 ///
@@ -317,6 +326,58 @@ impl<'de, T: Decode<'de>> Decode<'de> for Spanned<T> {
     }
 }
 
+/// A `Spanned` key keeps the key's own place: through `RawValue`, the facade's marks give
+/// it (a direct path falls back to them); it compares as its value, so a map's lookups
+/// by value work (`map.get("name")` for `Spanned<String>` keys).
+impl<'de, K: DecodeKey<'de>> DecodeKey<'de> for Spanned<K> {
+    fn decode_key(key: Cow<'de, str>) -> Result<Self, DecodeErrors> {
+        K::decode_key(key).map(|key| Spanned::new(Span::default(), key))
+    }
+
+    fn decode_entry_key(
+        key: Cow<'de, str>,
+        value: &mut RawValue<'de>,
+        options: DecodeOptions,
+    ) -> Result<Self, DecodeErrors> {
+        match take_mark_as(KEY_MARK, std::mem::take(value)) {
+            Ok((place, inner)) => {
+                *value = inner;
+                K::decode_key(key).map(|key| Spanned {
+                    value: key,
+                    span: place.span,
+                    position: place.position,
+                    origin: place.origin.map(Box::new),
+                })
+            }
+            Err(inner) => {
+                *value = inner;
+                // Read by a direct attempt's `read_raw`: its RawValue path places it.
+                if options.is_unplaced() {
+                    return Err(DecodeErrors::custom(
+                        "a `Spanned` key read without its place",
+                    ));
+                }
+                Self::decode_key(key)
+            }
+        }
+    }
+
+    fn decode_key_direct(_key: Cow<'de, str>) -> Result<Self, Fallback> {
+        // A source hands out a key's text, not its place.
+        Err(Fallback)
+    }
+
+    fn map_shape(value: ShapeOf) -> Shape {
+        Shape::SpannedKeyMap(value)
+    }
+}
+
+impl<K: EncodeKey> EncodeKey for Spanned<K> {
+    fn with_key<R>(&self, f: impl FnOnce(&str) -> R) -> R {
+        self.value.with_key(f)
+    }
+}
+
 impl<T: Encode> Encode for Spanned<T> {
     fn encode<E: Encoder + ?Sized>(&self, encoder: &mut E) -> Result<(), EncodeError> {
         self.value.encode(encoder)
@@ -335,9 +396,9 @@ pub(crate) struct Place {
 /// static's text.
 static MARK: &str = "\u{0}quarry::Spanned";
 
-fn is_mark(key: &str) -> bool {
-    is_key(key, MARK)
-}
+/// The key of the mark on a map entry's value that holds the place of the entry's key
+/// (a map whose keys are `Spanned`).
+static KEY_MARK: &str = "\u{0}quarry::Spanned key";
 
 /// Whether `key` is the static `mark` itself (not text equal to it).
 fn is_key(key: &str, mark: &'static str) -> bool {
@@ -346,6 +407,12 @@ fn is_key(key: &str, mark: &'static str) -> bool {
 
 /// `value` wrapped in a mark of `place`.
 fn marked<'de>(place: Place, value: RawValue<'de>) -> RawValue<'de> {
+    marked_as(MARK, place, value)
+}
+
+/// `value` wrapped in a mark of `place` under the key `mark` ([`MARK`] for a value's
+/// own place, [`KEY_MARK`] for its key's).
+fn marked_as<'de>(mark: &'static str, place: Place, value: RawValue<'de>) -> RawValue<'de> {
     let int = |n: usize| RawValue::Int(i64::try_from(n).unwrap_or(i64::MAX));
     let text = |s: &str| RawValue::String(Cow::Owned(s.to_owned()));
     let mut fields = vec![int(place.span.start), int(place.span.end)];
@@ -369,19 +436,27 @@ fn marked<'de>(place: Place, value: RawValue<'de>) -> RawValue<'de> {
         Some(Origin::Default) => fields.push(text("default")),
     }
     RawValue::Map(vec![
-        (Cow::Borrowed(MARK), RawValue::Seq(fields)),
-        (Cow::Borrowed(MARK), value),
+        (Cow::Borrowed(mark), RawValue::Seq(fields)),
+        (Cow::Borrowed(mark), value),
     ])
 }
 
 /// The place and the value of a mark, or the value as it was when it is none.
 fn take_mark(value: RawValue<'_>) -> Result<(Place, RawValue<'_>), RawValue<'_>> {
+    take_mark_as(MARK, value)
+}
+
+/// The place and the value of a mark under the key `mark`, or the value as it was.
+fn take_mark_as<'de>(
+    mark: &'static str,
+    value: RawValue<'de>,
+) -> Result<(Place, RawValue<'de>), RawValue<'de>> {
     let RawValue::Map(entries) = value else {
         return Err(value);
     };
     let [(key, meta), (value_key, value)] = <[_; 2]>::try_from(entries).map_err(RawValue::Map)?;
     let fields = match meta {
-        RawValue::Seq(fields) if is_mark(&key) && is_mark(&value_key) => fields,
+        RawValue::Seq(fields) if is_key(&key, mark) && is_key(&value_key, mark) => fields,
         meta => return Err(RawValue::Map(vec![(key, meta), (value_key, value)])),
     };
     let int = |v: &RawValue<'_>| match v {
@@ -446,7 +521,7 @@ fn reaches_spanned(shape: ShapeOf, seen: &mut Vec<usize>) -> bool {
     seen.push(shape as usize);
     let mut follow = |f: ShapeOf| reaches_spanned(f, seen);
     match shape() {
-        Shape::Spanned(_) => true,
+        Shape::Spanned(_) | Shape::SpannedKeyMap(_) => true,
         Shape::Optional(inner)
         | Shape::Seq(inner)
         | Shape::Map(inner)
@@ -473,7 +548,7 @@ fn reaches_spanned(shape: ShapeOf, seen: &mut Vec<usize>) -> bool {
 /// variant after another: the decoder tries each variant with its own.
 /// The walk does not change `value` (it takes it as `mut` to share its code with
 /// [`mark`]).
-pub(crate) fn spanned_paths(shape: &Shape, value: &mut RawValue<'_>, xml: bool) -> Vec<ValuePath> {
+pub(crate) fn spanned_paths(shape: &Shape, value: &mut RawValue<'_>, xml: bool) -> Vec<Target> {
     let mut out = Vec::new();
     let mut walker = Walker {
         xml,
@@ -481,6 +556,31 @@ pub(crate) fn spanned_paths(shape: &Shape, value: &mut RawValue<'_>, xml: bool) 
         marks: Marks::Collect(&mut out),
     };
     walker.walk(shape, value, 0);
+    out
+}
+
+/// What `of` says of each target: it is asked once for the values' paths and once for the
+/// keys' (`true`), and its answers are put back in the targets' order (`None` where it
+/// gave fewer).
+pub(crate) fn places_of_targets<X>(
+    targets: &[Target],
+    mut of: impl FnMut(&[ValuePath], bool) -> Vec<X>,
+) -> Vec<Option<X>> {
+    let mut out: Vec<Option<X>> = targets.iter().map(|_| None).collect();
+    for key in [false, true] {
+        let (indices, paths): (Vec<usize>, Vec<ValuePath>) = targets
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.key == key)
+            .map(|(i, t)| (i, t.path.clone()))
+            .unzip();
+        if paths.is_empty() {
+            continue;
+        }
+        for (i, x) in indices.into_iter().zip(of(&paths, key)) {
+            out[i] = Some(x);
+        }
+    }
     out
 }
 
@@ -492,7 +592,7 @@ pub(crate) fn mark(
     shape: &Shape,
     value: &mut RawValue<'_>,
     xml: bool,
-    places: Vec<(ValuePath, Place)>,
+    places: Vec<(Target, Place)>,
 ) {
     if places.is_empty() {
         return;
@@ -506,12 +606,20 @@ pub(crate) fn mark(
     walker.walk(shape, value, 0);
 }
 
+/// A place the RawValue path marks: the value at `path`, or (`key`) the key its last
+/// segment names.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Target {
+    pub(crate) path: ValuePath,
+    pub(crate) key: bool,
+}
+
 /// What a walk does at each place of a `Spanned`.
 enum Marks<'w> {
-    /// Lists the place's path.
-    Collect(&'w mut Vec<ValuePath>),
-    /// Wraps the value in a mark when the next place is at its path.
-    Place(&'w mut std::iter::Peekable<std::vec::IntoIter<(ValuePath, Place)>>),
+    /// Lists the place.
+    Collect(&'w mut Vec<Target>),
+    /// Wraps the value in a mark when the next place is this one.
+    Place(&'w mut std::iter::Peekable<std::vec::IntoIter<(Target, Place)>>),
 }
 
 /// A walk of a value along a shape, to each place where it decodes a [`Spanned`].
@@ -562,6 +670,16 @@ impl Walker<'_> {
                     self.at.pop();
                 }
             }
+            // The key's mark goes on the entry's value, outside the value's own.
+            (Shape::SpannedKeyMap(inner), RawValue::Map(entries)) => {
+                let inner = inner();
+                for (k, v) in entries {
+                    self.at.push(Segment::Key(k.to_string()));
+                    self.walk(&inner, v, next);
+                    self.place_key(v);
+                    self.at.pop();
+                }
+            }
             (Shape::Struct(s), RawValue::Map(entries)) => {
                 self.fields(&s.fields, entries, &[], next)
             }
@@ -572,14 +690,33 @@ impl Walker<'_> {
 
     /// Marks `value` with the next place, when that place is at the walk's path.
     fn place(&mut self, value: &mut RawValue<'_>) {
+        self.place_as(false, value)
+    }
+
+    /// Marks `value`, a map entry's value, with the place of its key, when the next
+    /// place is that key's.
+    fn place_key(&mut self, value: &mut RawValue<'_>) {
+        self.place_as(true, value)
+    }
+
+    fn place_as(&mut self, key: bool, value: &mut RawValue<'_>) {
         match &mut self.marks {
-            Marks::Collect(out) => out.push(ValuePath {
-                segments: self.at.clone(),
+            Marks::Collect(out) => out.push(Target {
+                path: ValuePath {
+                    segments: self.at.clone(),
+                },
+                key,
             }),
             Marks::Place(places) => {
-                if let Some((_, place)) = places.next_if(|(path, _)| path.segments == self.at) {
+                let next = |(target, _): &(Target, Place)| {
+                    target.key == key && target.path.segments == self.at
+                };
+                if let Some((_, place)) = places.next_if(next) {
                     let inner = std::mem::take(value);
-                    *value = marked(place, inner);
+                    *value = match key {
+                        true => marked_as(KEY_MARK, place, inner),
+                        false => marked(place, inner),
+                    };
                 }
             }
         }
@@ -599,9 +736,12 @@ impl Walker<'_> {
             if skip.contains(&k.as_ref()) {
                 continue;
             }
-            if let Some(shape) = field_shape(fields, k, 0) {
+            if let Some((shape, key)) = field_shape(fields, k, 0) {
                 self.at.push(Segment::Key(k.to_string()));
                 self.walk(&shape, v, depth);
+                if key {
+                    self.place_key(v);
+                }
                 self.at.pop();
             }
         }
@@ -717,8 +857,13 @@ impl Walker<'_> {
     }
 }
 
-/// The shape of the value under `key` among `fields` and the fields they flatten.
-fn field_shape(fields: &[crate::shape::FieldShape], key: &str, depth: usize) -> Option<Shape> {
+/// The shape of the value under `key` among `fields` and the fields they flatten, and
+/// whether the key itself is placed (a flattened map whose keys are `Spanned`).
+fn field_shape(
+    fields: &[crate::shape::FieldShape],
+    key: &str,
+    depth: usize,
+) -> Option<(Shape, bool)> {
     if depth > 32 {
         return None;
     }
@@ -726,14 +871,15 @@ fn field_shape(fields: &[crate::shape::FieldShape], key: &str, depth: usize) -> 
         .iter()
         .find(|f| !f.flatten && f.names().any(|n| n == key))
     {
-        return Some((field.shape)());
+        return Some(((field.shape)(), false));
     }
     fields
         .iter()
         .filter(|f| f.flatten)
         .find_map(|f| match (f.shape)().unwrap_optional() {
             Shape::Struct(s) => field_shape(&s.fields, key, depth + 1),
-            Shape::Map(inner) => Some(inner()),
+            Shape::Map(inner) => Some((inner(), false)),
+            Shape::SpannedKeyMap(inner) => Some((inner(), true)),
             _ => None,
         })
 }
@@ -851,20 +997,24 @@ pub(crate) fn place_in_document(
     if !holds_spanned(shape) {
         return;
     }
-    let paths = spanned_paths(&shape(), value, format == Format::Xml);
-    if paths.is_empty() {
+    let targets = spanned_paths(&shape(), value, format == Format::Xml);
+    if targets.is_empty() {
         return;
     }
-    let Some(places) = crate::places_of(bytes, format, &paths) else {
-        return;
-    };
-    let places = paths
+    let found = places_of_targets(&targets, |paths, key| {
+        let places = match key {
+            true => crate::key_places_of(bytes, format, paths),
+            false => crate::places_of(bytes, format, paths),
+        };
+        places.unwrap_or_else(|| vec![None; paths.len()])
+    });
+    let places = targets
         .into_iter()
-        .zip(places)
-        .filter_map(|(path, place)| {
-            let (span, position) = place?;
+        .zip(found)
+        .filter_map(|(target, place)| {
+            let (span, position) = place??;
             Some((
-                path,
+                target,
                 Place {
                     span,
                     position,

@@ -269,6 +269,10 @@ fn spanned_encodes_and_describes_itself_as_its_value() {
         quarry::schema::<Spanned<std::collections::BTreeMap<String, Spanned<bool>>>>(),
         quarry::schema::<std::collections::BTreeMap<String, bool>>()
     );
+    assert_eq!(
+        quarry::schema::<std::collections::HashMap<Spanned<String>, u16>>(),
+        quarry::schema::<std::collections::HashMap<String, u16>>()
+    );
 }
 
 #[test]
@@ -829,5 +833,121 @@ fn wrappers_maps_and_tagged_enums_place_their_values_in_every_format() {
         }
         let facade: All = quarry::from_slice(&bytes, format).unwrap();
         assert_eq!(spans(&facade), got, "{format}");
+    }
+}
+
+#[derive(Decode, Encode, Debug, Clone, PartialEq)]
+struct Keyed {
+    ports: std::collections::BTreeMap<Spanned<String>, Spanned<u16>>,
+    hosts: std::collections::HashMap<Spanned<String>, String>,
+}
+
+#[test]
+fn spanned_keys_keep_their_own_place_in_every_format() {
+    let s = |v: &str| Spanned::new(Span::default(), v.to_owned());
+    let keyed = Keyed {
+        ports: [
+            (s("web"), Spanned::new(Span::default(), 80)),
+            (s("admin"), Spanned::new(Span::default(), 81)),
+        ]
+        .into(),
+        hosts: [(s("db"), "db.example".to_owned())].into(),
+    };
+    let key_spans = |k: &Keyed| {
+        let mut out: Vec<(String, Span, Span)> = k
+            .ports
+            .iter()
+            .map(|(key, port)| (key.get_ref().clone(), key.span(), port.span()))
+            .collect();
+        out.extend(
+            k.hosts
+                .keys()
+                .map(|key| (key.get_ref().clone(), key.span(), Span::default())),
+        );
+        out
+    };
+    for (format, bytes) in [
+        (Format::Json, quarry::json::to_vec(&keyed).unwrap()),
+        (Format::Yaml, quarry::yaml::to_vec(&keyed).unwrap()),
+        (Format::Toml, quarry::toml::to_vec(&keyed).unwrap()),
+        (
+            Format::Xml,
+            quarry::xml::to_vec_with_root(&keyed, "k").unwrap(),
+        ),
+        (Format::Plist, quarry::plist::to_vec(&keyed).unwrap()),
+        (Format::Plist, quarry::plist::to_vec_binary(&keyed).unwrap()),
+    ] {
+        let raw: Keyed = via_raw(&bytes, format);
+        assert_eq!(raw, keyed, "{format}");
+        // A source hands out a key's text only: the direct path leaves such maps to the
+        // RawValue path.
+        assert!(via_direct::<Keyed>(&bytes, format).is_none(), "{format}");
+        let facade: Keyed = quarry::from_slice(&bytes, format).unwrap();
+        let spans = key_spans(&raw);
+        assert_eq!(key_spans(&facade), spans, "{format}");
+        for (key, span, value) in &spans {
+            assert!(span.start < span.end && span.end <= bytes.len(), "{format}");
+            // The key comes before its value (an XML element's tag name is inside it).
+            if format != Format::Xml {
+                assert!(
+                    value.start == 0 || span.end <= value.start,
+                    "{format}: {key}"
+                );
+            }
+            if let Ok(text) = std::str::from_utf8(&bytes) {
+                let covered = &text[span.start..span.end];
+                assert!(covered.contains(key.as_str()), "{format}: {covered:?}");
+                // An XML plist's key is its `<key>` element, as its values are theirs.
+                if format == Format::Plist {
+                    assert_eq!(covered, format!("<key>{key}</key>"));
+                } else {
+                    assert!(covered.len() <= key.len() + 2, "{format}: {covered:?}");
+                }
+            }
+        }
+        // Looked up by the value alone.
+        assert_eq!(*facade.ports["web"], 80);
+        assert_eq!(facade.hosts["db"], "db.example");
+    }
+    // JSON's key is placed with its quotes, on its line.
+    let text = "{\"ports\": {\n  \"web\": 80}, \"hosts\": {}}";
+    let keyed: Keyed = quarry::from_str(text, Format::Json).unwrap();
+    let (web, _) = keyed.ports.iter().next().unwrap();
+    assert_eq!(&text[web.span().start..web.span().end], "\"web\"");
+    assert_eq!(web.position().map(|p| (p.line, p.column)), Some((2, 3)));
+    // Through Config, a key has its file's origin.
+    let loaded: Keyed = Config::new()
+        .text("k.json", text, Format::Json)
+        .load()
+        .unwrap();
+    let (web, _) = loaded.ports.iter().next().unwrap();
+    assert_eq!(web.span(), Span::new(14, 19));
+    assert!(matches!(web.origin(), Some(Origin::File { position: Some(p), .. }) if p.line == 2));
+}
+
+#[test]
+fn spanned_keys_of_a_flattened_map_and_xml_attributes_are_placed() {
+    #[derive(Decode, Debug)]
+    struct Rest {
+        name: String,
+        #[quarry(flatten)]
+        rest: std::collections::BTreeMap<Spanned<String>, String>,
+    }
+    for (text, format, key) in [
+        (
+            "{\"name\": \"n\", \"extra\": \"x\"}",
+            Format::Json,
+            "\"extra\"",
+        ),
+        ("name: n\nextra: x\n", Format::Yaml, "extra"),
+        ("name = \"n\"\nextra = \"x\"\n", Format::Toml, "extra"),
+        ("<r extra=\"x\"><name>n</name></r>", Format::Xml, "extra"),
+    ] {
+        let rest: Rest = quarry::from_str(text, format).unwrap();
+        assert_eq!(rest.name, "n");
+        let (k, v) = rest.rest.iter().next().unwrap();
+        assert_eq!(v, "x", "{format}");
+        assert_eq!(&text[k.span().start..k.span().end], key, "{format}");
+        assert!(k.position().is_some(), "{format}");
     }
 }

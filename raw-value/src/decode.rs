@@ -154,6 +154,34 @@ impl DecodeOptions {
 pub trait DecodeKey<'de>: Sized {
     /// Builds the key from its text.
     fn decode_key(key: Cow<'de, str>) -> Result<Self, DecodeErrors>;
+
+    /// Builds the key of a map entry read through `RawValue`, given the entry's value
+    /// and the options the value is decoded under. A key that keeps its place (the
+    /// facade's `Spanned<K>`) takes the place the facade put on the value and leaves the
+    /// value as the document gave it; the default is [`DecodeKey::decode_key`].
+    #[inline]
+    fn decode_entry_key(
+        key: Cow<'de, str>,
+        value: &mut RawValue<'de>,
+        options: DecodeOptions,
+    ) -> Result<Self, DecodeErrors> {
+        let _ = (value, options);
+        Self::decode_key(key)
+    }
+
+    /// Builds a key read by a direct path ([`PullSource::next_key`]); a key that needs
+    /// more than its text (its place) falls back. The default is
+    /// [`DecodeKey::decode_key`].
+    #[inline]
+    fn decode_key_direct(key: Cow<'de, str>) -> Result<Self, Fallback> {
+        Self::decode_key(key).map_err(|_| Fallback)
+    }
+
+    /// The shape of a map with keys of this type and values of shape `value`:
+    /// [`Shape::Map`], or [`Shape::SpannedKeyMap`] for keys that keep their place.
+    fn map_shape(value: crate::shape::ShapeOf) -> Shape {
+        Shape::Map(value)
+    }
 }
 
 /// A short description of a value for error messages: `string "http"`, `300`, `map`.
@@ -814,8 +842,8 @@ where
         other => return Err(DecodeErrors::invalid_type("map", &other)),
     };
     let mut errors: Option<DecodeErrors> = None;
-    for (key, value) in entries {
-        let decoded_key = K::decode_key(key.clone());
+    for (key, mut value) in entries {
+        let decoded_key = K::decode_entry_key(key.clone(), &mut value, options);
         let decoded_value = V::decode_with_options(value, options);
         match (decoded_key, decoded_value) {
             (Ok(k), Ok(v)) => {
@@ -857,7 +885,7 @@ where
     let mut first = true;
     while let Some(key) = source.next_key(first)? {
         first = false;
-        let key = K::decode_key(key.into_cow()).map_err(|_| Fallback)?;
+        let key = K::decode_key_direct(key.into_cow())?;
         let value = V::decode_direct(source)?;
         if !insert(key, value) {
             return Err(Fallback);
@@ -896,7 +924,7 @@ where
     }
 
     fn shape() -> Shape {
-        Shape::Map(V::shape)
+        K::map_shape(V::shape)
     }
 
     #[inline]
@@ -930,7 +958,7 @@ where
     }
 
     fn shape() -> Shape {
-        Shape::Map(V::shape)
+        K::map_shape(V::shape)
     }
 
     #[inline]

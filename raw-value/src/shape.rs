@@ -57,6 +57,9 @@ pub enum Shape {
     Tuple(Vec<TupleItem>),
     /// A map from text keys to values of one shape.
     Map(ShapeOf),
+    /// A map like [`Shape::Map`] whose keys keep where they came from (the facade's
+    /// `Spanned<K>` as a key): the values' shape.
+    SpannedKeyMap(ShapeOf),
     /// A struct with named fields.
     Struct(StructShape),
     /// An enum.
@@ -385,6 +388,7 @@ impl fmt::Debug for Shape {
             Shape::Seq(_) => f.write_str("Seq(..)"),
             Shape::Tuple(items) => write!(f, "Tuple({})", items.len()),
             Shape::Map(_) => f.write_str("Map(..)"),
+            Shape::SpannedKeyMap(_) => f.write_str("SpannedKeyMap(..)"),
             Shape::Struct(s) => write!(f, "Struct({})", s.name),
             Shape::Enum(e) => write!(f, "Enum({})", e.name),
             Shape::Checked(_, checks) => write!(f, "Checked(.., {checks:?})"),

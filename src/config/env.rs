@@ -270,7 +270,7 @@ impl EnvSearch {
                     }
                 }
             }
-            Shape::Map(value) => {
+            Shape::Map(value) | Shape::SpannedKeyMap(value) => {
                 let held = node.is_some_and(|n| {
                     n.entries()
                         .iter()

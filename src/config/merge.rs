@@ -545,16 +545,19 @@ impl<'i> Merged<'i> {
         &self,
         inputs: &'i [Input],
         shape: &Shape,
-    ) -> Vec<(ValuePath, crate::spanned::Place)> {
+    ) -> Vec<(crate::spanned::Target, crate::spanned::Place)> {
         let Some(root) = &self.root else {
             return Vec::new();
         };
-        let paths = crate::spanned::spanned_paths(shape, &mut root.to_value(), self.any_xml);
-        let places = self.places_of(inputs, &paths);
-        paths
+        let targets = crate::spanned::spanned_paths(shape, &mut root.to_value(), self.any_xml);
+        let places = crate::spanned::places_of_targets(&targets, |paths, key| {
+            self.places_in(inputs, paths, key)
+        });
+        targets
             .into_iter()
             .zip(places)
-            .map(|(path, (origin, span))| {
+            .filter_map(|(target, place)| Some((target, place?)))
+            .map(|(target, (origin, span))| {
                 let position = match &origin {
                     Origin::File { position, .. } => *position,
                     _ => None,
@@ -564,7 +567,7 @@ impl<'i> Merged<'i> {
                     position,
                     origin: Some(origin),
                 };
-                (path, place)
+                (target, place)
             })
             .collect()
     }
@@ -584,6 +587,17 @@ impl<'i> Merged<'i> {
         &self,
         inputs: &'i [Input],
         paths: &[ValuePath],
+    ) -> Vec<(Origin, Option<Span>)> {
+        self.places_in(inputs, paths, false)
+    }
+
+    /// [`Merged::places_of`] of the values at `paths`, or (`keys`) of the keys the
+    /// paths end with, placed in their documents as keys.
+    fn places_in(
+        &self,
+        inputs: &'i [Input],
+        paths: &[ValuePath],
+        keys: bool,
     ) -> Vec<(Origin, Option<Span>)> {
         let Some(root) = &self.root else {
             return vec![(Origin::Default, None); paths.len()];
@@ -634,8 +648,11 @@ impl<'i> Merged<'i> {
                             p
                         })
                         .collect();
-                    let places = crate::places_of(bytes, format, &in_document)
-                        .unwrap_or_else(|| vec![None; wanted.len()]);
+                    let places = match keys {
+                        true => crate::key_places_of(bytes, format, &in_document),
+                        false => crate::places_of(bytes, format, &in_document),
+                    };
+                    let places = places.unwrap_or_else(|| vec![None; wanted.len()]);
                     for (&i, place) in wanted.iter().zip(places) {
                         let origin = Origin::File {
                             name: name.clone(),
@@ -757,7 +774,7 @@ fn child_shape(shape: &Shape, key: &str, depth: usize) -> Option<(Shape, Merge)>
                 .filter(|f| f.flatten)
                 .find_map(|f| child_shape(&(f.shape)(), key, depth + 1))
         }
-        Shape::Map(value) => Some((value(), Merge::Replace)),
+        Shape::Map(value) | Shape::SpannedKeyMap(value) => Some((value(), Merge::Replace)),
         _ => None,
     }
 }

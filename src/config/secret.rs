@@ -198,7 +198,7 @@ impl Merged<'_> {
                     index += 1;
                 }
             }
-            Shape::Map(value) => {
+            Shape::Map(value) | Shape::SpannedKeyMap(value) => {
                 let value = value();
                 for (key, child) in node.entries() {
                     at.push(Segment::Key(key.to_string()));
