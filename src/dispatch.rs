@@ -307,16 +307,42 @@ impl FormatOps for Yaml {
             paths,
             true,
             |path| root.lookup(path),
-            // A key a merge key brought in is not among the map's own: it has no place.
-            |map, key| {
-                let (k, _) = map
-                    .resolve()
-                    .entries()
-                    .find(|(k, _)| k.resolve().as_str() == Some(key))?;
-                Some(k.span())
-            },
+            |map, key| yaml_key_span(map, key, 0),
         ))
     }
+}
+
+/// The span of `key` in the YAML map `map`: its own entry's key, or one a merge key
+/// (`<<`) brings in, looked for as the struct door merges them.
+#[cfg(feature = "yaml")]
+fn yaml_key_span(map: yaml::Node<'_, '_>, key: &str, depth: usize) -> Option<Span> {
+    // Merge keys may lead back through aliases; a bound keeps a cycle finite.
+    if depth > 64 {
+        return None;
+    }
+    let map = map.resolve();
+    if let Some((k, _)) = map
+        .entries()
+        .find(|(k, _)| k.resolve().as_str() == Some(key))
+    {
+        return Some(k.span());
+    }
+    map.entries()
+        .filter(|(k, _)| {
+            k.scalar_style() == Some(yaml::ScalarStyle::Plain)
+                && k.as_str() == Some("<<")
+                && k.tag().is_none()
+        })
+        .find_map(|(_, v)| {
+            let v = v.resolve();
+            match v.kind() {
+                yaml::NodeKind::Mapping => yaml_key_span(v, key, depth + 1),
+                yaml::NodeKind::Sequence => {
+                    v.items().find_map(|m| yaml_key_span(m, key, depth + 1))
+                }
+                _ => None,
+            }
+        })
 }
 
 /// TOML.

@@ -951,3 +951,23 @@ fn spanned_keys_of_a_flattened_map_and_xml_attributes_are_placed() {
         assert!(k.position().is_some(), "{format}");
     }
 }
+
+#[test]
+fn yaml_merge_keys_place_the_keys_and_values_they_bring() {
+    #[derive(Decode, Debug)]
+    struct Doc {
+        base: std::collections::BTreeMap<Spanned<String>, Spanned<u16>>,
+        web: std::collections::BTreeMap<Spanned<String>, Spanned<u16>>,
+    }
+    let text = "base: &b\n  port: 80\nweb:\n  <<: *b\n  workers: 4\n";
+    let doc: Doc = quarry::from_str(text, Format::Yaml).unwrap();
+    let covered = |s: Span| &text[s.start..s.end];
+    let places: Vec<(&str, &str)> = doc
+        .web
+        .iter()
+        .map(|(k, v)| (covered(k.span()), covered(v.span())))
+        .collect();
+    assert_eq!(places, [("port", "80"), ("workers", "4")]);
+    let (port, _) = doc.web.iter().next().unwrap();
+    assert_eq!(port.position().map(|p| p.line), Some(2));
+}
