@@ -970,4 +970,7 @@ fn yaml_merge_keys_place_the_keys_and_values_they_bring() {
     assert_eq!(places, [("port", "80"), ("workers", "4")]);
     let (port, _) = doc.web.iter().next().unwrap();
     assert_eq!(port.position().map(|p| p.line), Some(2));
+    // The same entry read where it was written.
+    let (base, _) = doc.base.iter().next().unwrap();
+    assert_eq!(base.span(), port.span());
 }
