@@ -17,8 +17,8 @@ use std::ops::{Deref, DerefMut};
 use std::sync::Mutex;
 
 use crate::config::Origin;
-use crate::decode::DecodeKey;
 use crate::decode::DecodeOptions;
+use crate::decode::{DecodeErrorKind, DecodeKey};
 use crate::encode::EncodeKey;
 use crate::pull::{Fallback, ValueKind};
 use crate::{
@@ -281,9 +281,7 @@ impl<'de, T: Decode<'de>> Decode<'de> for Spanned<T> {
                 origin: place.origin.map(Box::new),
             }),
             // Read by a direct attempt's `read_raw`: its RawValue path places it.
-            Err(_) if options.is_unplaced() => Err(DecodeErrors::custom(
-                "a `Spanned` value read without its place",
-            )),
+            Err(_) if options.is_unplaced() => Err(DecodeErrors::new(DecodeErrorKind::Unplaced)),
             // Decoded without a place (a `RawValue` handed to `decode` by hand).
             Err(value) => T::decode_with_options(value, options)
                 .map(|value| Spanned::new(Span::default(), value)),
@@ -353,9 +351,7 @@ impl<'de, K: DecodeKey<'de>> DecodeKey<'de> for Spanned<K> {
                 *value = inner;
                 // Read by a direct attempt's `read_raw`: its RawValue path places it.
                 if options.is_unplaced() {
-                    return Err(DecodeErrors::custom(
-                        "a `Spanned` key read without its place",
-                    ));
+                    return Err(DecodeErrors::new(DecodeErrorKind::Unplaced));
                 }
                 Self::decode_key(key)
             }

@@ -974,3 +974,30 @@ fn yaml_merge_keys_place_the_keys_and_values_they_bring() {
     let (base, _) = doc.base.iter().next().unwrap();
     assert_eq!(base.span(), port.span());
 }
+
+#[test]
+fn a_direct_attempt_never_picks_another_variant_for_want_of_a_place() {
+    #[derive(Decode, Debug, PartialEq)]
+    #[quarry(untagged)]
+    enum Port {
+        Placed(Spanned<u16>),
+        Plain(u16),
+    }
+    // A flattened field: the direct attempt reads the struct as a RawValue, unplaced.
+    #[derive(Decode, Debug)]
+    struct Listen {
+        port: Port,
+        #[quarry(flatten)]
+        rest: std::collections::BTreeMap<String, u16>,
+    }
+    let text = "{\"port\": 80, \"backlog\": 5}";
+    if let Some(read) = via_direct::<Listen>(text.as_bytes(), Format::Json) {
+        assert!(matches!(read.port, Port::Placed(_)), "{read:?}");
+    }
+    let listen: Listen = quarry::from_str(text, Format::Json).unwrap();
+    assert_eq!(listen.rest["backlog"], 5);
+    let Port::Placed(port) = &listen.port else {
+        panic!("{listen:?}");
+    };
+    assert_eq!(port.span(), Span::new(9, 11));
+}

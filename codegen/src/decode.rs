@@ -546,8 +546,9 @@ fn enum_decode(c: &Container, variants: &[Variant], de: &Lifetime) -> TokenStrea
                         let __attempt: ::quarry::__private::Result<Self, ::quarry::DecodeErrors> = (|| #content)();
                         match __attempt {
                             ::quarry::__private::Ok(__x) => return ::quarry::__private::Ok(__x),
-                            // Every later variant would recurse as deep again.
-                            ::quarry::__private::Err(__e) if __e.is_recursion_limit() => {
+                            // Every later variant would recurse as deep again; and a
+                            // value read without its places cannot tell the variant.
+                            ::quarry::__private::Err(__e) if __e.is_recursion_limit() || __e.is_unplaced() => {
                                 return ::quarry::__private::Err(__e)
                             }
                             ::quarry::__private::Err(__e) => #why = __e,

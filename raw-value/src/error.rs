@@ -144,6 +144,11 @@ pub enum DecodeErrorKind {
     /// deeper, such as an untagged enum's `Wrap(Box<Self>)`, would otherwise recurse until
     /// the stack overflows. It ends the decode: an untagged enum tries no further variant.
     RecursionLimitReached(u32),
+    /// A value that keeps its place (the facade's `Spanned<T>`, as a value or a map key)
+    /// was decoded from a RawValue a direct attempt read, which holds no places: the
+    /// attempt falls back to the RawValue path, which places it. It ends the decode: an
+    /// untagged enum tries no further variant, which the RawValue path would not pick.
+    Unplaced,
 }
 
 impl fmt::Display for DecodeErrorKind {
@@ -162,6 +167,7 @@ impl fmt::Display for DecodeErrorKind {
                 "recursion limit reached: untagged enums, newtypes and flattened fields \
                  nested {limit} deep (a type that holds itself decodes the same value again)"
             ),
+            DecodeErrorKind::Unplaced => f.write_str("a `Spanned` value read without its place"),
         }
     }
 }
@@ -338,6 +344,15 @@ impl DecodeErrors {
         self.errors
             .iter()
             .any(|e| matches!(e.kind, DecodeErrorKind::RecursionLimitReached(_)))
+    }
+
+    /// Whether a value that keeps its place was decoded without it
+    /// ([`DecodeErrorKind::Unplaced`]): an untagged enum then tries no further variant.
+    #[inline]
+    pub fn is_unplaced(&self) -> bool {
+        self.errors
+            .iter()
+            .any(|e| matches!(e.kind, DecodeErrorKind::Unplaced))
     }
 
     /// The errors, in the order they were found.
