@@ -46,6 +46,25 @@
 //! );
 //! ```
 //!
+//! A field of type [`Spanned<T>`](Spanned) decodes like `T` and keeps where its value came
+//! from: its span, line and column in the document, or through [`Config`] its origin. It
+//! may sit anywhere in the type, a map's keys included:
+//!
+//! ```
+//! use std::collections::BTreeMap;
+//! use quarry::{Format, Spanned};
+//!
+//! let text = "ports:\n  web: 80\n";
+//! #[derive(quarry::Decode)]
+//! struct App {
+//!     ports: BTreeMap<Spanned<String>, Spanned<u16>>,
+//! }
+//! let app: App = quarry::from_str(text, Format::Yaml).unwrap();
+//! let (name, port) = app.ports.iter().next().unwrap();
+//! assert_eq!(&text[name.span().start..name.span().end], "web");
+//! assert_eq!(port.position().map(|p| (p.line, p.column)), Some((2, 8)));
+//! ```
+//!
 //! Formats are cargo features, all on by default: `json` (which also reads JSON with
 //! comments, [`Format::Jsonc`]), `yaml`, `toml`, `xml` and `plist` (which needs `xml`);
 //! `chrono` adds decoding into chrono's date and time types.
