@@ -678,25 +678,7 @@ fn untagged_variants_place_their_values_in_every_format() {
 
 #[test]
 fn untagged_variants_read_directly_place_their_values() {
-    #[derive(Decode, Encode, Debug, Clone, PartialEq)]
-    #[quarry(untagged)]
-    enum Addr {
-        Port(Spanned<u16>),
-        Unix { path: Spanned<String> },
-    }
-    #[derive(Decode, Encode, Debug, Clone, PartialEq)]
-    struct Addrs {
-        addrs: Vec<Addr>,
-    }
-    let spans = |a: &Addrs| -> Vec<Span> {
-        a.addrs
-            .iter()
-            .map(|a| match a {
-                Addr::Port(port) => port.span(),
-                Addr::Unix { path } => path.span(),
-            })
-            .collect()
-    };
+    let spans = addr_spans;
     let addrs = Addrs {
         addrs: vec![
             Addr::Unix {
@@ -1000,4 +982,65 @@ fn a_direct_attempt_never_picks_another_variant_for_want_of_a_place() {
         panic!("{listen:?}");
     };
     assert_eq!(port.span(), Span::new(9, 11));
+}
+
+/// A listener the direct path reads in every format: a port, or a socket's path.
+#[derive(Decode, Encode, Debug, Clone, PartialEq)]
+#[quarry(untagged)]
+enum Addr {
+    Port(Spanned<u16>),
+    Unix { path: Spanned<String> },
+}
+
+#[derive(Decode, Encode, Debug, Clone, PartialEq)]
+struct Addrs {
+    addrs: Vec<Addr>,
+}
+
+fn addr_spans(addrs: &Addrs) -> Vec<Span> {
+    addrs
+        .addrs
+        .iter()
+        .map(|a| match a {
+            Addr::Port(port) => port.span(),
+            Addr::Unix { path } => path.span(),
+        })
+        .collect()
+}
+
+proptest! {
+    /// Under an untagged enum too, the direct path places every value where the
+    /// RawValue path (each variant tried with its own places) places it.
+    #[test]
+    fn untagged_variants_are_placed_alike_on_both_paths(
+        addrs in proptest::collection::vec(
+            prop_oneof![
+                any::<u16>().prop_map(|p| Addr::Port(Spanned::new(Span::default(), p))),
+                "/[a-z]{1,8}".prop_map(|p| Addr::Unix { path: Spanned::new(Span::default(), p) }),
+            ],
+            1..5,
+        ),
+    ) {
+        let addrs = Addrs { addrs };
+        for (format, bytes) in [
+            (Format::Json, quarry::json::to_vec(&addrs).unwrap()),
+            (Format::Yaml, quarry::yaml::to_vec(&addrs).unwrap()),
+            (Format::Toml, quarry::toml::to_vec(&addrs).unwrap()),
+            (Format::Xml, quarry::xml::to_vec_with_root(&addrs, "a").unwrap()),
+            (Format::Plist, quarry::plist::to_vec_binary(&addrs).unwrap()),
+        ] {
+            let raw: Addrs = via_raw(&bytes, format);
+            prop_assert_eq!(&raw, &addrs);
+            let spans = addr_spans(&raw);
+            for span in &spans {
+                prop_assert!(span.start < span.end && span.end <= bytes.len(), "{}", format);
+            }
+            let read = via_direct::<Addrs>(&bytes, format);
+            // XML's text may be a port or a path: it is left to the RawValue path.
+            prop_assert!(read.is_some() || format == Format::Xml, "{} fell back", format);
+            if let Some(read) = read {
+                prop_assert_eq!(addr_spans(&read), spans, "{}", format);
+            }
+        }
+    }
 }
