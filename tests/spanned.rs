@@ -905,6 +905,20 @@ fn spanned_keys_keep_their_own_place_in_every_format() {
     let (web, _) = loaded.ports.iter().next().unwrap();
     assert_eq!(web.span(), Span::new(14, 19));
     assert!(matches!(web.origin(), Some(Origin::File { position: Some(p), .. }) if p.line == 2));
+    // A key an environment variable adds has its origin, the empty span and no line.
+    let loaded: Keyed = Config::new()
+        .text("k.json", text, Format::Json)
+        .env_vars("APP", [("APP_PORTS_API", "90")])
+        .load()
+        .unwrap();
+    let (api, port) = loaded.ports.iter().next().unwrap();
+    assert_eq!((api.get_ref().as_str(), **port), ("api", 90));
+    let env = Origin::Env {
+        name: "APP_PORTS_API".to_owned(),
+    };
+    assert_eq!(api.origin(), Some(&env));
+    assert_eq!((api.span(), api.position()), (Span::default(), None));
+    assert_eq!(loaded.ports["web"].span(), Span::new(21, 23));
 }
 
 #[test]
