@@ -442,12 +442,16 @@ impl FormatOps for Xml {
                 xml::Target::Node(node) => Some(node),
                 xml::Target::Attribute(_) => None,
             },
-            // An attribute's key is its name; a child element's, its tag name.
+            // An attribute's key is its name; a child element's, its tag name; the text's
+            // (`$text`, written nowhere), the text itself.
             |element, key| match key.strip_prefix('@') {
                 Some(name) => {
                     let attr = element.attributes().find(|a| a.name() == name)?;
                     let start = attr.span().start;
                     Some(Span::new(start, start + name.len()))
+                }
+                None if key == "$text" => {
+                    element.children().find(|c| c.is_text()).map(|t| t.span())
                 }
                 None => element
                     .entries()

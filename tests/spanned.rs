@@ -946,6 +946,15 @@ fn spanned_keys_of_a_flattened_map_and_xml_attributes_are_placed() {
         assert_eq!(&text[k.span().start..k.span().end], key, "{format}");
         assert!(k.position().is_some(), "{format}");
     }
+    // An XML element read as a map: its attributes' names, its text.
+    let text = "<m a=\"1\">words</m>";
+    let m: std::collections::BTreeMap<Spanned<String>, String> =
+        quarry::from_str(text, Format::Xml).unwrap();
+    let keys: Vec<(&str, &str)> = m
+        .keys()
+        .map(|k| (k.as_str(), &text[k.span().start..k.span().end]))
+        .collect();
+    assert_eq!(keys, [("$text", "words"), ("@a", "a")]);
 }
 
 #[test]
