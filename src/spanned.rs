@@ -44,7 +44,7 @@ use crate::{
 /// as `T`, and has `T`'s JSON Schema.
 ///
 /// It may sit anywhere in the target type: in an `Option`, a `Vec`, a map's values, a
-/// flattened struct or map, any enum (an untagged enum's variants included), and as a
+/// flattened struct, map or enum, any enum (an untagged enum's variants included), and as a
 /// map's key (`HashMap<Spanned<String>, V>`, `BTreeMap`), where it keeps the key's own
 /// place (a JSON key with its quotes, an XML element's tag name or attribute's name, an
 /// XML plist's `<key>` element); such a map is looked up by the key's value
@@ -728,7 +728,7 @@ impl Walker<'_> {
         skip: &[&str],
         depth: usize,
     ) {
-        for (k, v) in entries {
+        for (k, v) in entries.iter_mut() {
             if skip.contains(&k.as_ref()) {
                 continue;
             }
@@ -740,6 +740,139 @@ impl Walker<'_> {
                 }
                 self.at.pop();
             }
+        }
+        // A flattened enum's keys sit beside the struct's own.
+        for f in fields
+            .iter()
+            .filter(|f| f.flatten && holds_spanned(f.shape))
+        {
+            if let Shape::Enum(e) = (f.shape)().unwrap_optional() {
+                let mut claimed: Vec<&str> = skip.to_vec();
+                for name in fields.iter().filter(|f| !f.flatten).flat_map(|f| f.names()) {
+                    claimed.push(name);
+                }
+                self.flattened_enum(&e, entries, &claimed, depth);
+            }
+        }
+    }
+
+    /// A flattened enum, whose value is the entries no field of the struct claims.
+    fn flattened_enum(
+        &mut self,
+        e: &crate::shape::EnumShape,
+        entries: &mut [(Cow<'_, str>, RawValue<'_>)],
+        claimed: &[&str],
+        depth: usize,
+    ) {
+        use crate::shape::{Tagging, VariantContent};
+        let named = |name: &str| {
+            e.variants
+                .iter()
+                .find(|v| v.name == name || v.aliases.contains(&name))
+        };
+        let tagged = |entries: &[(Cow<'_, str>, RawValue<'_>)], tag: &str| {
+            let (_, name) = entries.iter().find(|(k, _)| k == tag)?;
+            named(name.as_str()?)
+        };
+        match &e.tagging {
+            Tagging::External => {
+                for (k, v) in entries.iter_mut() {
+                    if claimed.contains(&k.as_ref()) {
+                        continue;
+                    }
+                    if let Some(variant) = named(k) {
+                        self.at.push(Segment::Key(k.to_string()));
+                        self.content(&variant.content, v, depth);
+                        self.at.pop();
+                    }
+                }
+            }
+            Tagging::Internal { tag } => {
+                let Some(variant) = tagged(entries, tag) else {
+                    return;
+                };
+                if let Some(fields) = struct_fields(&variant.content) {
+                    let mut skip = claimed.to_vec();
+                    skip.push(tag);
+                    self.fields(&fields, entries, &skip, depth);
+                }
+            }
+            Tagging::Adjacent { tag, content } => {
+                let Some(variant) = tagged(entries, tag) else {
+                    return;
+                };
+                if let Some((_, inner)) = entries.iter_mut().find(|(k, _)| k == content) {
+                    self.at.push(Segment::Key((*content).to_owned()));
+                    self.content(&variant.content, inner, depth);
+                    self.at.pop();
+                }
+            }
+            Tagging::Untagged => {
+                let variants: Vec<Option<Vec<crate::shape::FieldShape>>> = e
+                    .variants
+                    .iter()
+                    .map(|v| match &v.content {
+                        VariantContent::Unit => None,
+                        content => struct_fields(content)
+                            .filter(|fs| fs.iter().any(|f| holds_spanned(f.shape))),
+                    })
+                    .collect();
+                self.flattened_untagged(&variants, entries, claimed, depth);
+            }
+        }
+    }
+
+    /// A flattened untagged enum's entries: each entry a variant's field decodes is
+    /// walked once per such variant; when placing, it holds a copy marked for each
+    /// ([`ENTRY_VARIANTS`]), from which [`VariantValues`] builds each variant's map.
+    fn flattened_untagged(
+        &mut self,
+        variants: &[Option<Vec<crate::shape::FieldShape>>],
+        entries: &mut [(Cow<'_, str>, RawValue<'_>)],
+        claimed: &[&str],
+        depth: usize,
+    ) {
+        for (k, v) in entries.iter_mut() {
+            if claimed.contains(&k.as_ref()) {
+                continue;
+            }
+            let shapes: Vec<Option<(Shape, bool)>> = variants
+                .iter()
+                .map(|fields| field_shape(fields.as_deref()?, k, 0))
+                .collect();
+            if shapes.iter().all(Option::is_none) {
+                continue;
+            }
+            self.at.push(Segment::Key(k.to_string()));
+            if let Marks::Collect(_) = self.marks {
+                for (shape, key) in shapes.iter().flatten() {
+                    self.walk(shape, v, depth);
+                    if *key {
+                        self.place_key(v);
+                    }
+                }
+            } else {
+                let copies = shapes
+                    .iter()
+                    .map(|shape| {
+                        let Some((shape, key)) = shape else {
+                            return RawValue::Seq(Vec::new());
+                        };
+                        let mut copy = v.clone();
+                        self.walk(shape, &mut copy, depth);
+                        if *key {
+                            self.place_key(&mut copy);
+                        }
+                        RawValue::Seq(vec![copy])
+                    })
+                    .collect();
+                let inner = std::mem::take(v);
+                *v = RawValue::Map(vec![
+                    (Cow::Borrowed(ENTRY_VARIANTS), RawValue::Seq(copies)),
+                    (Cow::Borrowed(ENTRY_VARIANTS), inner),
+                ]);
+            }
+            self.at.pop();
         }
     }
 
@@ -853,6 +986,19 @@ impl Walker<'_> {
     }
 }
 
+/// The fields of a struct variant, or of a newtype variant's struct.
+fn struct_fields(content: &crate::shape::VariantContent) -> Option<Vec<crate::shape::FieldShape>> {
+    use crate::shape::VariantContent;
+    match content {
+        VariantContent::Struct(s) => Some(s.fields.clone()),
+        VariantContent::Newtype(inner) => match inner().unwrap_optional() {
+            Shape::Struct(s) => Some(s.fields),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// The shape of the value under `key` among `fields` and the fields they flatten, and
 /// whether the key itself is placed (a flattened map whose keys are `Spanned`).
 fn field_shape(
@@ -884,6 +1030,36 @@ fn field_shape(
 /// address as [`MARK`] is.
 static VARIANTS: &str = "\u{0}quarry::Spanned variants";
 
+/// The key of a flattened untagged enum's entry marked for each variant (see
+/// [`VARIANTS`]).
+static ENTRY_VARIANTS: &str = "\u{0}quarry::Spanned entry variants";
+
+/// The copies and the value of an entry marked for each variant of a flattened untagged
+/// enum, or the value as it was.
+fn take_entry_variants(
+    value: RawValue<'_>,
+) -> Result<(Vec<RawValue<'_>>, RawValue<'_>), RawValue<'_>> {
+    match value {
+        RawValue::Map(entries)
+            if entries.len() == 2
+                && is_key(&entries[0].0, ENTRY_VARIANTS)
+                && is_key(&entries[1].0, ENTRY_VARIANTS) =>
+        {
+            let [(_, copies), (_, value)] =
+                <[_; 2]>::try_from(entries).unwrap_or_else(|_| unreachable!());
+            match copies {
+                RawValue::Seq(copies) => Ok((copies, value)),
+                _ => Ok((Vec::new(), value)),
+            }
+        }
+        value => Err(value),
+    }
+}
+
+fn is_entry_variants(value: &RawValue<'_>) -> bool {
+    matches!(value, RawValue::Map(e) if e.len() == 2 && is_key(&e[0].0, ENTRY_VARIANTS))
+}
+
 /// The value an untagged enum's decoder tries each variant on: the value itself, or,
 /// where the RawValue path placed `Spanned` values under the enum, a copy marked for
 /// each variant's own shape.
@@ -911,10 +1087,53 @@ impl<'de> VariantValues<'de> {
                 };
                 VariantValues { value, marked }
             }
+            // A flattened enum's entries, some marked for each variant.
+            RawValue::Map(entries) if entries.iter().any(|(_, v)| is_entry_variants(v)) => {
+                Self::from_entries(entries)
+            }
             value => VariantValues {
                 value,
                 marked: Vec::new(),
             },
+        }
+    }
+
+    /// Each variant's map from entries some of which hold a copy marked for each.
+    #[cold]
+    fn from_entries(entries: Vec<(Cow<'de, str>, RawValue<'de>)>) -> Self {
+        let mut originals = Vec::with_capacity(entries.len());
+        let mut copies: Vec<Vec<RawValue<'de>>> = Vec::with_capacity(entries.len());
+        for (k, v) in entries {
+            match take_entry_variants(v) {
+                Ok((marked, v)) => {
+                    originals.push((k, v));
+                    copies.push(marked);
+                }
+                Err(v) => {
+                    originals.push((k, v));
+                    copies.push(Vec::new());
+                }
+            }
+        }
+        let variants = copies.iter().map(Vec::len).max().unwrap_or(0);
+        let marked = (0..variants)
+            .map(|i| {
+                let entries = originals
+                    .iter()
+                    .zip(&mut copies)
+                    .map(|((k, original), copies)| match copies.get_mut(i) {
+                        Some(RawValue::Seq(copy)) if !copy.is_empty() => {
+                            (k.clone(), copy.swap_remove(0))
+                        }
+                        _ => (k.clone(), original.clone()),
+                    })
+                    .collect();
+                RawValue::Seq(vec![RawValue::Map(entries)])
+            })
+            .collect();
+        VariantValues {
+            value: RawValue::Map(originals),
+            marked,
         }
     }
 

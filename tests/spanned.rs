@@ -1067,3 +1067,71 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn flattened_enums_place_their_values() {
+    #[derive(Decode, Debug, PartialEq)]
+    #[quarry(untagged)]
+    enum Untagged {
+        Tcp { port: Spanned<u16> },
+        Named { path: u32 },
+        Unix { path: Spanned<String> },
+    }
+    #[derive(Decode, Debug, PartialEq)]
+    #[quarry(tag = "type")]
+    enum Internal {
+        Tcp { port: Spanned<u16> },
+    }
+    #[derive(Decode, Debug, PartialEq)]
+    #[quarry(tag = "type", content = "with")]
+    enum Adjacent {
+        Unix(Spanned<String>),
+    }
+    #[derive(Decode, Debug, PartialEq)]
+    enum External {
+        Tcp { port: Spanned<u16> },
+    }
+    #[derive(Decode, Debug)]
+    struct Listen<K> {
+        name: String,
+        #[quarry(flatten)]
+        kind: K,
+    }
+    let span = |text: &str, s: Span| text[s.start..s.end].to_owned();
+    for (text, format) in [
+        ("{\"name\": \"n\", \"path\": \"/run\"}", Format::Json),
+        ("name: n\npath: /run\n", Format::Yaml),
+        ("name = \"n\"\npath = \"/run\"\n", Format::Toml),
+        ("<l><name>n</name><path>/run</path></l>", Format::Xml),
+    ] {
+        let l: Listen<Untagged> = quarry::from_str(text, format).unwrap();
+        assert_eq!(l.name, "n");
+        let Untagged::Unix { path } = &l.kind else {
+            panic!("{format}: {l:?}");
+        };
+        assert!(span(text, path.span()).contains("/run"), "{format}");
+    }
+    // The variant without a Spanned where another has one still reads its field.
+    let l: Listen<Untagged> =
+        quarry::from_str("{\"name\": \"n\", \"path\": 5}", Format::Json).unwrap();
+    assert_eq!(l.kind, Untagged::Named { path: 5 });
+    let text = "{\"name\": \"n\", \"port\": 5}";
+    let l: Listen<Untagged> = quarry::from_str(text, Format::Json).unwrap();
+    let Untagged::Tcp { port } = &l.kind else {
+        panic!("{l:?}");
+    };
+    assert_eq!(span(text, port.span()), "5");
+
+    let text = "{\"name\": \"n\", \"type\": \"Tcp\", \"port\": 5}";
+    let l: Listen<Internal> = quarry::from_str(text, Format::Json).unwrap();
+    let Internal::Tcp { port } = &l.kind;
+    assert_eq!(span(text, port.span()), "5");
+    let text = "{\"name\": \"n\", \"type\": \"Unix\", \"with\": \"/run\"}";
+    let l: Listen<Adjacent> = quarry::from_str(text, Format::Json).unwrap();
+    let Adjacent::Unix(path) = &l.kind;
+    assert_eq!(span(text, path.span()), "\"/run\"");
+    let text = "{\"name\": \"n\", \"Tcp\": {\"port\": 5}}";
+    let l: Listen<External> = quarry::from_str(text, Format::Json).unwrap();
+    let External::Tcp { port } = &l.kind;
+    assert_eq!(span(text, port.span()), "5");
+}
