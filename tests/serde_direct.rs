@@ -279,3 +279,165 @@ fn a_single_xml_element_is_a_list_of_one_for_serde_types_too() {
     let json = r#"{"records": [{"name": "b", "tags": "z"}]}"#;
     assert!(quarry::from_str::<Serde<Batch>>(json, Format::Json).is_err());
 }
+
+/// Which visit a number reached a visitor by, as a custom `deserialize_with` may tell.
+#[derive(Debug, PartialEq)]
+enum Visited {
+    I64(i64),
+    U64(u64),
+    I128(i128),
+    U128(u128),
+    F64(f64),
+    Text(String),
+}
+
+/// A field read by `deserialize_f64` with a visitor that keeps how it was visited.
+#[derive(Deserialize, Debug, PartialEq)]
+struct Measured {
+    #[serde(deserialize_with = "visited_f64")]
+    f: Visited,
+    #[serde(deserialize_with = "visited_u64")]
+    u: Visited,
+}
+
+struct VisitedVisitor;
+
+impl<'de> serde::de::Visitor<'de> for VisitedVisitor {
+    type Value = Visited;
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a number or text")
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Visited, E> {
+        Ok(Visited::I64(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Visited, E> {
+        Ok(Visited::U64(v))
+    }
+    fn visit_i128<E>(self, v: i128) -> Result<Visited, E> {
+        Ok(Visited::I128(v))
+    }
+    fn visit_u128<E>(self, v: u128) -> Result<Visited, E> {
+        Ok(Visited::U128(v))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Visited, E> {
+        Ok(Visited::F64(v))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Visited, E> {
+        Ok(Visited::Text(v.to_owned()))
+    }
+}
+
+fn visited_f64<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Visited, D::Error> {
+    d.deserialize_f64(VisitedVisitor)
+}
+
+fn visited_u64<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Visited, D::Error> {
+    d.deserialize_u64(VisitedVisitor)
+}
+
+/// Both paths give `json` the same value in every format with a direct path (the direct
+/// path may fall back).
+fn same_either_way<T>(json: &str, formats: &[Format])
+where
+    T: for<'de> Deserialize<'de> + PartialEq + Debug,
+{
+    for &format in formats {
+        let bytes = rendered(json, format);
+        let through_raw: T = read_through_raw(&bytes, format);
+        if let Ok(directly) = read_directly::<T>(&bytes, format) {
+            assert_eq!(directly, through_raw, "{format:?}: {json}");
+        }
+        let Serde(facade) = quarry::from_slice::<Serde<T>>(&bytes, format).unwrap();
+        assert_eq!(facade, through_raw, "{format:?}: {json}");
+    }
+}
+
+#[test]
+fn typed_calls_visit_numbers_and_text_as_the_bridge_does() {
+    // A number is visited as the integer or float it is, whichever type was asked for.
+    same_either_way::<Measured>(r#"{"f": 2, "u": -3}"#, &ALL);
+    agrees::<Measured>(r#"{"f": 2.5, "u": 7}"#, &ALL);
+    agrees::<Measured>(r#"{"f": -2, "u": 7}"#, &ALL);
+    // Text asked for as a number is handed over as text.
+    agrees::<Measured>(r#"{"f": "x", "u": "y"}"#, &ALL);
+    let Serde(m) =
+        quarry::from_str::<Serde<Measured>>(r#"{"f": 2, "u": -3}"#, Format::Json).unwrap();
+    assert_eq!((m.f, m.u), (Visited::I64(2), Visited::I64(-3)));
+    // Integers beyond 64 bits are visited as 128-bit ones, and a float as large is a float.
+    for json in [
+        r#"{"f": 18446744073709551616, "u": -9223372036854775809}"#,
+        r#"{"f": 1e30, "u": 1e300}"#,
+        r#"{"f": 9223372036854775808, "u": 9223372036854775808.0}"#,
+    ] {
+        same_either_way::<Measured>(json, &[Format::Json, Format::Yaml]);
+    }
+    let big = r#"{"f": 18446744073709551616, "u": 1e30}"#;
+    let Serde(m) = quarry::from_str::<Serde<Measured>>(big, Format::Json).unwrap();
+    assert_eq!(m.f, Visited::I128(1 << 64));
+    assert_eq!(m.u, Visited::F64(1e30));
+    // Plain types: an integer read as a float, and out-of-range integers are errors.
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Plain {
+        f: f32,
+        small: u8,
+        signed: i16,
+    }
+    agrees::<Plain>(r#"{"f": 3, "small": 255, "signed": -32768}"#, &ALL);
+    for bad in [
+        r#"{"f": 3, "small": 256, "signed": 0}"#,
+        r#"{"f": 3, "small": -1, "signed": 0}"#,
+        r#"{"f": 3, "small": 1.0, "signed": 0}"#,
+        r#"{"f": 3, "small": 1, "signed": 32768}"#,
+        r#"{"f": "3", "small": 1, "signed": 0}"#,
+    ] {
+        assert!(
+            quarry::from_str::<Serde<Plain>>(bad, Format::Json).is_err(),
+            "{bad}"
+        );
+    }
+}
+
+#[test]
+fn struct_keys_in_any_order_read_directly_as_through_the_bridge() {
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Keys {
+        id: u64,
+        #[serde(rename = "say \"hi\"")]
+        quoted: String,
+        #[serde(alias = "nom")]
+        name: String,
+        #[serde(default)]
+        tags: Vec<String>,
+        ok: bool,
+    }
+    for json in [
+        r#"{"id": 1, "say \"hi\"": "q", "name": "n", "tags": ["t"], "ok": true}"#,
+        r#"{"ok": false, "name": "n", "id": 2, "say \"hi\"": "q"}"#,
+        r#"{"id":3,"extra":{"a":[1]},"say \"hi\"":"q","nom":"n","ok":true,"more":null}"#,
+        r#"{"\u0069d": 4, "say \"hi\"": "q", "na\u006de": "n", "ok": true}"#,
+        r#"{"id" : 5 , "say \"hi\"" : "q" , "name" : "n" , "ok" : true }"#,
+        r#"{"i": 6, "id": 6, "ide": 6, "say \"hi\"": "q", "name": "n", "ok": true}"#,
+    ] {
+        same_either_way::<Keys>(json, &[Format::Json, Format::Yaml]);
+        let through_raw: Keys = read_through_raw(json.as_bytes(), Format::Json);
+        let directly: Keys = read_directly(json.as_bytes(), Format::Json)
+            .unwrap_or_else(|_| panic!("the direct path fell back: {json}"));
+        assert_eq!(directly, through_raw, "{json}");
+    }
+    // A repeated field is an error either way, as are a missing one and a denied one.
+    let repeated = r#"{"id": 1, "id": 2, "say \"hi\"": "q", "name": "n", "ok": true}"#;
+    assert!(quarry::from_str::<Serde<Keys>>(repeated, Format::Json).is_err());
+    let missing = r#"{"id": 1, "say \"hi\"": "q", "ok": true}"#;
+    assert!(quarry::from_str::<Serde<Keys>>(missing, Format::Json).is_err());
+    #[derive(Deserialize, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    struct Strict {
+        a: u8,
+        b: u8,
+    }
+    agrees::<Strict>(r#"{"b": 2, "a": 1}"#, &ALL);
+    let err = quarry::from_str::<Serde<Strict>>(r#"{"a": 1, "c": 3, "b": 2}"#, Format::Json)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("unknown field `c`"), "{err}");
+}

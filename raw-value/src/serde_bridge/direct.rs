@@ -1,5 +1,5 @@
 //! serde's `Deserialize` run straight over a [`PullSource`]: a serde type reads the bytes as
-//! a derived one does, with no [`RawValue`] in between.
+//! a derived one does, with no [`RawValue`](crate::RawValue) in between.
 //!
 //! The path is as optimistic as the derive's: any error (the input's, the type's, a value
 //! the pull source has no kind for) is a [`Fallback`], and the caller decodes through the
@@ -7,9 +7,9 @@
 //! answer here must be the one the bridge gives for the same input: numbers are visited
 //! as the bridge visits them, keys are text, an enum is a name or a map of one entry, and
 //! a value the source cannot hand out by kind (a TOML datetime, plist data) is read as a
-//! [`RawValue`] and deserialized by the bridge itself. What serde buffers (flatten,
-//! untagged and internally tagged enums) it buffers through `deserialize_any` here, for
-//! the one value that needs it.
+//! [`RawValue`](crate::RawValue) and deserialized by the bridge itself. What serde buffers
+//! (flatten, untagged and internally tagged enums) it buffers through `deserialize_any`
+//! here, for the one value that needs it.
 //!
 //! Sources whose strings may be untyped text (XML's, without
 //! [`PullSource::TYPED_STRINGS`]) are not read here: their text is typed by the visitor
@@ -19,8 +19,7 @@ use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Visitor};
 
-use crate::pull::{Fallback, PullSource, TextRef, ValueKind};
-use crate::RawValue;
+use crate::pull::{Fallback, Num, PullSource, TextRef, ValueKind};
 
 /// Why the direct path gave up: only that it did (the RawValue path tells the reason).
 #[derive(Debug)]
@@ -89,16 +88,102 @@ impl<'de, S: PullSource<'de> + ?Sized> Pull<'_, S> {
         }
     }
 
-    /// Visits a number as the bridge visits the `RawValue` it reads as.
+    /// Visits a number as the bridge visits the `RawValue` it reads as, read as the
+    /// machine type that holds it (no `RawValue` to drop).
     #[inline]
     fn visit_number<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, GaveUp> {
-        match self.source.read_number()? {
-            RawValue::Int(i) => visitor.visit_i64(i),
-            RawValue::UInt(u) => visitor.visit_u64(u),
-            RawValue::Float(f) => visitor.visit_f64(f),
-            other => Ok(de::Deserializer::deserialize_any(other, visitor)?),
+        match self.source.read_num()? {
+            Num::I64(i) => visitor.visit_i64(i),
+            Num::U64(u) => visitor.visit_u64(u),
+            Num::F64(f) => visitor.visit_f64(plain_float(f)?),
         }
     }
+
+    /// After a peeked `[`: the items, for `visitor`.
+    #[inline]
+    fn visit_array<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, GaveUp> {
+        self.source.begin_array()?;
+        let hint = self.source.len_hint();
+        let mut items = Items {
+            source: &mut *self.source,
+            first: true,
+            ended: false,
+            hint,
+        };
+        let value = visitor.visit_seq(&mut items)?;
+        // A visitor that stopped early (a tuple) leaves items, which the bridge
+        // passes over too.
+        while !items.ended {
+            let first = std::mem::replace(&mut items.first, false);
+            if items.source.next_item(first)? {
+                items.source.skip_value()?;
+            } else {
+                items.ended = true;
+            }
+        }
+        Ok(value)
+    }
+
+    /// After a peeked `{`: the entries, for `visitor`.
+    #[inline]
+    fn visit_object<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, GaveUp> {
+        self.source.begin_object()?;
+        let mut entries = Entries {
+            source: &mut *self.source,
+            first: true,
+            ended: false,
+        };
+        let value = visitor.visit_map(&mut entries)?;
+        // A visitor that stopped before the `}` leaves the source inside the
+        // object: give up rather than read on from there.
+        if entries.ended {
+            Ok(value)
+        } else {
+            Err(GaveUp)
+        }
+    }
+}
+
+/// Visits `u` as the bridge visits it: a `RawValue` integer is `Int` wherever it fits
+/// `i64` (`UInt` only beyond).
+#[inline(always)]
+fn visit_unsigned<'de, V: Visitor<'de>>(visitor: V, u: u64) -> Result<V::Value, GaveUp> {
+    match i64::try_from(u) {
+        Ok(i) => visitor.visit_i64(i),
+        Err(_) => visitor.visit_u64(u),
+    }
+}
+
+/// `f`, unless it may stand for an integer beyond 64 bits (which the bridge visits as an
+/// `i128` or `u128`, and [`PullSource::read_num`] reads as its nearest float): those give
+/// up.
+#[inline(always)]
+fn plain_float(f: f64) -> Result<f64, GaveUp> {
+    // 2^63: every integer below it in magnitude reads as `I64` or `U64`.
+    const BEYOND_64_BITS: f64 = 9_223_372_036_854_775_808.0;
+    if f.abs() >= BEYOND_64_BITS && f.is_finite() && f.fract() == 0.0 {
+        Err(GaveUp)
+    } else {
+        Ok(f)
+    }
+}
+
+/// Typed calls: a value of the kind the call names is read straight as that kind; any
+/// other goes the way `deserialize_any` takes it (the bridge types only XML's text,
+/// which never comes here).
+macro_rules! typed {
+    ($($method:ident: $kind:ident => |$pull:ident, $visitor:ident| $read:expr;)*) => {$(
+        #[inline]
+        fn $method<V: Visitor<'de>>(self, $visitor: V) -> Result<V::Value, GaveUp> {
+            match self.source.peek_token() {
+                Ok(ValueKind::$kind) => {
+                    let $pull = self;
+                    $read
+                }
+                _ => self.deserialize_any($visitor),
+            }
+        }
+    )*};
 }
 
 impl<'de, S: PullSource<'de> + ?Sized> de::Deserializer<'de> for Pull<'_, S> {
@@ -116,44 +201,55 @@ impl<'de, S: PullSource<'de> + ?Sized> de::Deserializer<'de> for Pull<'_, S> {
             ValueKind::Bool => visitor.visit_bool(self.source.read_bool()?),
             ValueKind::Number => self.visit_number(visitor),
             ValueKind::String => self.visit_text(visitor),
-            ValueKind::Array => {
-                self.source.begin_array()?;
-                let hint = self.source.len_hint();
-                let mut items = Items {
-                    source: &mut *self.source,
-                    first: true,
-                    ended: false,
-                    hint,
-                };
-                let value = visitor.visit_seq(&mut items)?;
-                // A visitor that stopped early (a tuple) leaves items, which the bridge
-                // passes over too.
-                while !items.ended {
-                    let first = std::mem::replace(&mut items.first, false);
-                    if items.source.next_item(first)? {
-                        items.source.skip_value()?;
-                    } else {
-                        items.ended = true;
-                    }
-                }
-                Ok(value)
-            }
-            ValueKind::Object => {
-                self.source.begin_object()?;
-                let mut entries = Entries {
-                    source: &mut *self.source,
-                    first: true,
-                    ended: false,
-                };
-                let value = visitor.visit_map(&mut entries)?;
-                // A visitor that stopped before the `}` leaves the source inside the
-                // object: give up rather than read on from there.
-                if entries.ended {
-                    Ok(value)
-                } else {
-                    Err(GaveUp)
-                }
-            }
+            ValueKind::Array => self.visit_array(visitor),
+            ValueKind::Object => self.visit_object(visitor),
+        }
+    }
+
+    typed! {
+        deserialize_bool: Bool => |pull, visitor| visitor.visit_bool(pull.source.read_bool()?);
+        deserialize_i8: Number => |pull, visitor| visitor.visit_i64(pull.source.read_i64()?);
+        deserialize_i16: Number => |pull, visitor| visitor.visit_i64(pull.source.read_i64()?);
+        deserialize_i32: Number => |pull, visitor| visitor.visit_i64(pull.source.read_i64()?);
+        deserialize_i64: Number => |pull, visitor| visitor.visit_i64(pull.source.read_i64()?);
+        deserialize_u8: Number => |pull, visitor| visit_unsigned(visitor, pull.source.read_u64()?);
+        deserialize_u16: Number => |pull, visitor| visit_unsigned(visitor, pull.source.read_u64()?);
+        deserialize_u32: Number => |pull, visitor| visit_unsigned(visitor, pull.source.read_u64()?);
+        deserialize_u64: Number => |pull, visitor| visit_unsigned(visitor, pull.source.read_u64()?);
+        deserialize_f32: Number => |pull, visitor| pull.visit_number(visitor);
+        deserialize_f64: Number => |pull, visitor| pull.visit_number(visitor);
+        deserialize_str: String => |pull, visitor| pull.visit_text(visitor);
+        deserialize_string: String => |pull, visitor| pull.visit_text(visitor);
+        deserialize_identifier: String => |pull, visitor| pull.visit_text(visitor);
+        deserialize_seq: Array => |pull, visitor| pull.visit_array(visitor);
+        deserialize_map: Object => |pull, visitor| pull.visit_object(visitor);
+    }
+
+    #[inline]
+    fn deserialize_tuple<V: Visitor<'de>>(self, _: usize, visitor: V) -> Result<V::Value, GaveUp> {
+        self.deserialize_seq(visitor)
+    }
+
+    #[inline]
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: usize,
+        visitor: V,
+    ) -> Result<V::Value, GaveUp> {
+        self.deserialize_seq(visitor)
+    }
+
+    #[inline]
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, GaveUp> {
+        match self.source.peek_token() {
+            Ok(ValueKind::Object) => self.visit_object(visitor),
+            _ => self.deserialize_any(visitor),
         }
     }
 
@@ -206,8 +302,7 @@ impl<'de, S: PullSource<'de> + ?Sized> de::Deserializer<'de> for Pull<'_, S> {
     }
 
     serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes
-        byte_buf unit unit_struct seq tuple tuple_struct map struct identifier
+        i128 u128 char bytes byte_buf unit unit_struct
     }
 }
 
