@@ -728,6 +728,10 @@ impl Walker<'_> {
         skip: &[&str],
         depth: usize,
     ) {
+        let flattened = fields.iter().filter(|f| f.flatten).count();
+        if flattened > 1 && fields.iter().any(|f| f.flatten && holds_spanned(f.shape)) {
+            return self.fields_of_each_flattened(fields, entries, skip, depth);
+        }
         for (k, v) in entries.iter_mut() {
             if skip.contains(&k.as_ref()) {
                 continue;
@@ -752,6 +756,70 @@ impl Walker<'_> {
                     claimed.push(name);
                 }
                 self.flattened_enum(&e, entries, &claimed, depth);
+            }
+        }
+    }
+
+    /// A struct with several flattened fields, one of which holds a `Spanned`. Each
+    /// flattened field decodes every entry the struct's own fields leave, so each such
+    /// entry is walked once per flattened field, for that field's shape alone; when
+    /// placing, it holds a copy marked for each ([`ENTRY_VARIANTS`]), and the derive hands
+    /// each flattened field its own map through [`VariantValues`], as an untagged enum
+    /// hands each variant its own. No field then meets a mark placed for another.
+    #[cold]
+    fn fields_of_each_flattened(
+        &mut self,
+        fields: &[crate::shape::FieldShape],
+        entries: &mut [(Cow<'_, str>, RawValue<'_>)],
+        skip: &[&str],
+        depth: usize,
+    ) {
+        let own = |key: &str| {
+            fields
+                .iter()
+                .filter(|f| !f.flatten)
+                .any(|f| f.names().any(|n| n == key))
+        };
+        let mut left = Vec::new();
+        for (i, (k, v)) in entries.iter_mut().enumerate() {
+            if skip.contains(&k.as_ref()) {
+                continue;
+            }
+            if !own(k) {
+                left.push(i);
+                continue;
+            }
+            if let Some((shape, key)) = field_shape(fields, k, 0) {
+                self.at.push(Segment::Key(k.to_string()));
+                self.walk(&shape, v, depth);
+                if key {
+                    self.place_key(v);
+                }
+                self.at.pop();
+            }
+        }
+        let mut copies: Vec<Vec<RawValue<'_>>> = vec![Vec::new(); left.len()];
+        for field in fields.iter().filter(|f| f.flatten) {
+            if !holds_spanned(field.shape) {
+                // No mark for this field: it decodes the entries as they are.
+                copies
+                    .iter_mut()
+                    .for_each(|c| c.push(RawValue::Seq(Vec::new())));
+                continue;
+            }
+            let mut copy: Vec<_> = left.iter().map(|&i| entries[i].clone()).collect();
+            self.fields(std::slice::from_ref(field), &mut copy, skip, depth);
+            for (c, (_, v)) in copies.iter_mut().zip(copy) {
+                c.push(RawValue::Seq(vec![v]));
+            }
+        }
+        if let Marks::Place(_) = self.marks {
+            for (&i, copies) in left.iter().zip(copies) {
+                let inner = std::mem::take(&mut entries[i].1);
+                entries[i].1 = RawValue::Map(vec![
+                    (Cow::Borrowed(ENTRY_VARIANTS), RawValue::Seq(copies)),
+                    (Cow::Borrowed(ENTRY_VARIANTS), inner),
+                ]);
             }
         }
     }

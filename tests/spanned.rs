@@ -1135,3 +1135,66 @@ fn flattened_enums_place_their_values() {
     let External::Tcp { port } = &l.kind;
     assert_eq!(span(text, port.span()), "5");
 }
+
+#[test]
+fn each_of_several_flattened_fields_reads_its_own_marks() {
+    #[derive(Decode, Debug, PartialEq)]
+    #[quarry(untagged)]
+    enum Kind {
+        Tcp { port: Spanned<u16> },
+        Unix { path: String },
+    }
+    #[derive(Decode, Debug)]
+    struct Listen<'a> {
+        name: String,
+        #[quarry(flatten)]
+        kind: Kind,
+        #[quarry(flatten)]
+        rest: std::collections::BTreeMap<String, quarry::RawValue<'a>>,
+    }
+    #[derive(Decode, Debug)]
+    struct Tls {
+        port: Spanned<u16>,
+    }
+    #[derive(Decode, Debug)]
+    struct Served {
+        #[quarry(flatten)]
+        counts: std::collections::BTreeMap<String, u16>,
+        #[quarry(flatten)]
+        tls: Tls,
+    }
+    let span = |text: &str, s: Span| text[s.start..s.end].to_owned();
+    for (text, format) in [
+        (
+            "{\"name\": \"n\", \"port\": 5, \"owner\": \"me\"}",
+            Format::Json,
+        ),
+        ("name: n\nport: 5\nowner: me\n", Format::Yaml),
+        ("name = \"n\"\nport = 5\nowner = \"me\"\n", Format::Toml),
+    ] {
+        let l: Listen = quarry::from_str(text, format).unwrap();
+        assert_eq!(l.name, "n");
+        let Kind::Tcp { port } = &l.kind else {
+            panic!("{format}: {l:?}");
+        };
+        assert_eq!(span(text, port.span()), "5", "{format}");
+        // The map beside the enum sees the entries as the document gave them.
+        assert_eq!(
+            l.rest.get("port"),
+            Some(&quarry::RawValue::from(5u64)),
+            "{format}"
+        );
+        assert_eq!(l.rest.len(), 2, "{format}: {l:?}");
+    }
+    // A flattened map before a flattened struct: the struct's Spanned is still placed.
+    for (text, format) in [
+        ("{\"workers\": 4, \"port\": 5}", Format::Json),
+        ("workers: 4\nport: 5\n", Format::Yaml),
+        ("workers = 4\nport = 5\n", Format::Toml),
+    ] {
+        let s: Served = quarry::from_str(text, format).unwrap();
+        assert_eq!(s.counts.get("port"), Some(&5), "{format}: {s:?}");
+        assert_eq!(s.counts.get("workers"), Some(&4), "{format}: {s:?}");
+        assert_eq!(span(text, s.tls.port.span()), "5", "{format}");
+    }
+}

@@ -243,21 +243,28 @@ fn named_from_entries(
             })() }
         }
     });
+    // Several flattened fields each decode the entries the struct's own fields leave,
+    // each from its own copy: a copy may hold marks placed for that field alone (see
+    // `VariantValues`).
+    let many = flattened.len() > 1;
+    let flattened_values = many.then(|| {
+        quote! {
+            let mut __flat = ::quarry::__private::VariantValues::new(
+                ::quarry::RawValue::Map(::core::mem::take(&mut __rest)),
+            );
+        }
+    });
     let flatten = flattened.iter().enumerate().map(|(k, (i, f))| {
         let slot = format_ident!("__f{}", i);
-        let rest = if k + 1 == flattened.len() {
-            quote!(::core::mem::take(&mut __rest))
+        let value = if !many {
+            quote!(::quarry::RawValue::Map(::core::mem::take(&mut __rest)))
+        } else if k + 1 == flattened.len() {
+            quote!(__flat.last(#k))
         } else {
-            quote!(__rest.clone())
+            quote!(__flat.get(#k))
         };
         // A flattened field has no key of its own: its errors sit at the struct itself.
-        decode_into_slot(
-            f,
-            &slot,
-            quote!(::quarry::RawValue::Map(#rest)),
-            quote!(),
-            de,
-        )
+        decode_into_slot(f, &slot, value, quote!(), de)
     });
     let kept: Vec<usize> = fields
         .iter()
@@ -283,6 +290,7 @@ fn named_from_entries(
             }
         }
         #(#missing)*
+        #flattened_values
         #(#flatten)*
         match __errors {
             ::quarry::__private::Some(__e) => ::quarry::__private::Err(__e),
