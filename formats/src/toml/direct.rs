@@ -305,22 +305,68 @@ impl<'a> DirectSource<'a> {
                     self.pass_over_section()?;
                 }
                 Some(_) => {
-                    let (parent, key, hash) = self
-                        .parser
-                        .member_key(self.section, &mut ())
-                        .map_err(|_| Fallback)?;
-                    // The key joins its table now, so it is never moved again; its
-                    // value's kind is set once the value is read.
-                    let name = borrowed(&key.name);
-                    let key = self
-                        .parser
-                        .shape
-                        .insert_hashed(parent, key.name, hash, Child::Value);
-                    self.ahead = Ahead::Line { parent, key, name };
-                    return Ok(());
+                    // Most keys are one bare word: read on a path of their own, the key
+                    // stays in registers (merged with the dotted walk's result through
+                    // memory, it would be read back with wider loads than wrote it: a
+                    // store-forwarding stall on every line).
+                    let section = self.section;
+                    if let Some(key) = self.parser.lexer.simple_key() {
+                        let hash = KeyHash::of(&key.name);
+                        if self.parser.shape.find(section, &key.name, hash).is_some() {
+                            return Err(Fallback);
+                        }
+                        let name = borrowed(&key.name);
+                        let key =
+                            self.parser
+                                .shape
+                                .insert_hashed(section, key.name, hash, Child::Value);
+                        self.ahead = Ahead::Line {
+                            parent: section,
+                            key,
+                            name,
+                        };
+                        return Ok(());
+                    }
+                    return self.read_ahead_dotted();
                 }
             }
         }
+    }
+
+    /// [`DirectSource::read_ahead`] for a key that is not one bare word (dotted or
+    /// quoted).
+    #[inline(never)]
+    fn read_ahead_dotted(&mut self) -> Result<(), Fallback> {
+        let (parent, key, hash) = self
+            .parser
+            .member_key(self.section, &mut ())
+            .map_err(|_| Fallback)?;
+        // The key joins its table now, so it is never moved again; its value's kind is
+        // set once the value is read.
+        let name = borrowed(&key.name);
+        let key = self
+            .parser
+            .shape
+            .insert_hashed(parent, key.name, hash, Child::Value);
+        self.ahead = Ahead::Line { parent, key, name };
+        Ok(())
+    }
+
+    /// The key of a member of inline table `id` that is not one bare word, added to the
+    /// table: its place in the shape, and its text when the source holds it as is. A
+    /// dotted key falls back.
+    #[inline(never)]
+    fn inline_member_key(&mut self, id: TableId) -> Result<(u32, Option<&'a str>), Fallback> {
+        let (parent, key, hash) = self.parser.member_key(id, &mut ()).map_err(|_| Fallback)?;
+        if parent != id {
+            return Err(Fallback);
+        }
+        let name = borrowed(&key.name);
+        let key = self
+            .parser
+            .shape
+            .insert_hashed(id, key.name, hash, Child::Value);
+        Ok((key, name))
     }
 
     /// Sets [`DirectSource::chain`] to the tables from the root down to `id`, and says
@@ -746,16 +792,19 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
             self.child = Child::Table(id);
             return Ok(None);
         }
-        let (parent, key, hash) = self.parser.member_key(id, &mut ()).map_err(|_| Fallback)?;
-        if parent != id {
-            // A dotted key inside an inline table.
-            return Err(Fallback);
-        }
-        let name = borrowed(&key.name);
-        let key = self
-            .parser
-            .shape
-            .insert_hashed(id, key.name, hash, Child::Value);
+        // A bare word on a path of its own, as in `read_ahead`.
+        let (key, name) = match self.parser.lexer.simple_key() {
+            Some(key) => {
+                let hash = KeyHash::of(&key.name);
+                if self.parser.shape.find(id, &key.name, hash).is_some() {
+                    return Err(Fallback);
+                }
+                let name = borrowed(&key.name);
+                let shape = &mut self.parser.shape;
+                (shape.insert_hashed(id, key.name, hash, Child::Value), name)
+            }
+            None => self.inline_member_key(id)?,
+        };
         self.next = Next::Inline;
         if let Some(Inline::Table { member, .. }) = self.inline.last_mut() {
             *member = Some(key);

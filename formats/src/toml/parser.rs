@@ -244,7 +244,7 @@ impl<'a> Shape<'a> {
     /// What key `name`, whose hash is `hash`, holds in table `id`, if it is there.
     /// Inlined into the parser's key step, which runs on every key.
     #[inline(always)]
-    fn find(&self, id: TableId, name: &str, hash: KeyHash) -> Option<Child> {
+    pub(super) fn find(&self, id: TableId, name: &str, hash: KeyHash) -> Option<Child> {
         self.position(id, name, hash)
             .map(|at| self.keys[at as usize].child)
     }
