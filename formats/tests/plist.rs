@@ -455,6 +455,30 @@ fn binary_direct_source_reads_owned_strings_of_every_width() {
     }
     assert_eq!(read(&mut source), Err(Fallback));
     assert_eq!(read(&mut source), Err(Fallback));
+    // Accented Latin text (ASCII runs between other units), short and long, and a
+    // high surrogate followed by ASCII, which is unpaired.
+    let long = "Łukasz Müller, São Paulo, Zürich 😀 Göteborg Besançon Łódź".repeat(2);
+    let mut objects = vec![vec![0xA4, 1, 2, 3, 4]];
+    for text in ["Łukasz Müller", long.as_str()] {
+        let units: Vec<u16> = text.encode_utf16().collect();
+        let mut object = vec![0x6F, 0x10, units.len() as u8];
+        object.extend(units.iter().flat_map(|u| u.to_be_bytes()));
+        objects.push(object);
+    }
+    objects.push(vec![0x65, 0, b'a', 0, b'b', 0xD8, 0x3D, 0, b'c', 0, b'd']);
+    objects.push(vec![0x64, 0, b'a', 0, b'b', 0, b'c', 0xDE, 0x00]);
+    let file = bplist(&objects, 1, 0);
+    let mut source = direct(&file);
+    source.begin_array().unwrap();
+    assert_eq!(read(&mut source).as_deref(), Ok("Łukasz Müller"));
+    assert_eq!(read(&mut source).as_deref(), Ok(long.as_str()));
+    assert_eq!(read(&mut source), Err(Fallback));
+    assert_eq!(read(&mut source), Err(Fallback));
+    // The RawValue path reports both as malformed UTF-16.
+    for i in [3, 4] {
+        let alone = bplist(&[objects[i].clone()], 1, 0);
+        assert_eq!(kind_of(&alone), ErrorKind::InvalidUtf16);
+    }
 }
 
 #[test]

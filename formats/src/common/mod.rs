@@ -42,6 +42,6 @@ pub(crate) use spare::SPARE_BYTES;
 pub(crate) use spare::{keep_spare, take_spare};
 pub use tree::{Comment, EntryKey, HasSpan, Tree, TreeNode};
 pub(crate) use tree::{Entry, FlatNode, NumberedNode, Siblings};
-#[cfg(feature = "xml")]
-pub(crate) use utf8::push_utf16;
 pub(crate) use utf8::{ascii_from, from_surrogates, validate as validate_utf8};
+#[cfg(feature = "xml")]
+pub(crate) use utf8::{push_utf16, utf16_string};

@@ -87,20 +87,83 @@ const SHORT_UTF16_UNITS: usize = 32;
 #[cfg(feature = "xml")]
 #[inline]
 fn push_short_utf16(bytes: &[u8], little: bool, out: &mut String) -> bool {
-    // Each unit is at most three bytes of UTF-8, and a surrogate pair (two units) four.
     let mut buf = [0u8; 3 * SHORT_UTF16_UNITS];
-    let mut len = 0;
-    let mut units = bytes.chunks_exact(2).map(|pair| {
-        let pair = [pair[0], pair[1]];
-        if little {
+    let (len, well_formed) = short_utf16(bytes, little, &mut buf);
+    // SAFETY: `short_utf16` wrote the UTF-8 of whole scalar values into `buf[..len]`.
+    #[allow(unsafe_code)]
+    out.push_str(unsafe { std::str::from_utf8_unchecked(&buf[..len]) });
+    well_formed
+}
+
+/// UTF-16 `bytes` (big-endian, or little-endian with `little`) as a `String` of their
+/// own with room for exactly their text, or `None` when they are not well formed (an
+/// unpaired surrogate, an odd byte at the end). A short string is encoded on the stack
+/// and copied once into its exact allocation, with no scratch buffer in between.
+#[cfg(feature = "xml")]
+#[inline]
+pub fn utf16_string(bytes: &[u8], little: bool) -> Option<String> {
+    if bytes.len() > 2 * SHORT_UTF16_UNITS {
+        let mut out = String::new();
+        return push_utf16(bytes, little, &mut out).then_some(out);
+    }
+    let mut buf = [0u8; 3 * SHORT_UTF16_UNITS];
+    let (len, well_formed) = short_utf16(bytes, little, &mut buf);
+    if !well_formed {
+        return None;
+    }
+    // SAFETY: `short_utf16` wrote the UTF-8 of whole scalar values into `buf[..len]`.
+    #[allow(unsafe_code)]
+    Some(quarry_raw_value::pull::owned_string(unsafe {
+        std::str::from_utf8_unchecked(&buf[..len])
+    }))
+}
+
+/// Encodes up to [`SHORT_UTF16_UNITS`] units of UTF-16 `bytes` as UTF-8 into `buf`;
+/// returns how many bytes it wrote and whether `bytes` were well formed (when not,
+/// `buf` holds the text before the first malformed unit). `buf[..len]` always holds the
+/// UTF-8 of whole scalar values.
+///
+/// Four units at a time while they are ASCII (one word tested, four bytes written):
+/// text in Latin scripts is mostly ASCII between its accented letters.
+#[cfg(feature = "xml")]
+#[inline(always)]
+fn short_utf16(bytes: &[u8], little: bool, buf: &mut [u8; 3 * SHORT_UTF16_UNITS]) -> (usize, bool) {
+    // Each unit is at most three bytes of UTF-8, and a surrogate pair (two units) four.
+    debug_assert!(bytes.len() <= 2 * SHORT_UTF16_UNITS);
+    // The bits of a little-endian word of four units that are set only when a unit is
+    // not ASCII: each unit's high byte, and the top bit of its low byte.
+    let not_ascii: u64 = if little {
+        0xFF80_FF80_FF80_FF80
+    } else {
+        0x80FF_80FF_80FF_80FF
+    };
+    let unit_at = |i: usize| {
+        let pair = [bytes[i], bytes[i + 1]];
+        u32::from(if little {
             u16::from_le_bytes(pair)
         } else {
             u16::from_be_bytes(pair)
-        }
-    });
+        })
+    };
+    let end = bytes.len() & !1;
     let mut well_formed = bytes.len() % 2 == 0;
-    while let Some(unit) = units.next() {
-        let unit = u32::from(unit);
+    let (mut i, mut len) = (0, 0);
+    while i < end {
+        if let Some(four) = bytes.get(i..i + 8) {
+            let w = word(four);
+            if w & not_ascii == 0 {
+                // The four low bytes, gathered from every other byte of the word.
+                let mut x = (if little { w } else { w >> 8 }) & 0x00FF_00FF_00FF_00FF;
+                x = (x | x >> 8) & 0x0000_FFFF_0000_FFFF;
+                x = (x | x >> 16) & 0xFFFF_FFFF;
+                buf[len..len + 4].copy_from_slice(&(x as u32).to_le_bytes());
+                len += 4;
+                i += 8;
+                continue;
+            }
+        }
+        let unit = unit_at(i);
+        i += 2;
         match unit {
             0..=0x7F => {
                 buf[len] = unit as u8;
@@ -112,11 +175,13 @@ fn push_short_utf16(bytes: &[u8], little: bool, out: &mut String) -> bool {
                 len += 2;
             }
             0xD800..=0xDBFF => {
-                let Some(low @ 0xDC00..=0xDFFF) = units.next() else {
+                let low = if i < end { unit_at(i) } else { 0 };
+                if !(0xDC00..=0xDFFF).contains(&low) {
                     well_formed = false;
                     break;
-                };
-                let code = 0x10000 + ((unit - 0xD800) << 10 | (u32::from(low) - 0xDC00));
+                }
+                i += 2;
+                let code = 0x10000 + ((unit - 0xD800) << 10 | (low - 0xDC00));
                 buf[len] = 0xF0 | (code >> 18) as u8;
                 buf[len + 1] = 0x80 | (code >> 12 & 0x3F) as u8;
                 buf[len + 2] = 0x80 | (code >> 6 & 0x3F) as u8;
@@ -135,13 +200,11 @@ fn push_short_utf16(bytes: &[u8], little: bool, out: &mut String) -> bool {
             }
         }
     }
-    // SAFETY: `buf[..len]` holds the UTF-8 of whole scalar values only: each arm above
-    // writes the standard encoding of one (ASCII; two bytes below 0x800; four for a
-    // surrogate pair, whose code is 0x10000..=0x10FFFF; three for every other unit,
-    // surrogates excluded), and a malformed unit stops the loop before writing.
-    #[allow(unsafe_code)]
-    out.push_str(unsafe { std::str::from_utf8_unchecked(&buf[..len]) });
-    well_formed
+    // Each arm above writes the standard encoding of one scalar value (ASCII; two bytes
+    // below 0x800; four for a surrogate pair, whose code is 0x10000..=0x10FFFF; three
+    // for every other unit, surrogates excluded), and a malformed unit stops the loop
+    // before writing.
+    (len, well_formed)
 }
 
 /// The first `len` bytes of `rest` as text when every one is ASCII (`None` as well when
@@ -288,6 +351,12 @@ mod tests {
                 .map_while(Result::ok)
                 .collect();
             assert_eq!(out, format!("kept{before}"), "{units:04X?}");
+            // As a `String` of its own: all or nothing, with no slack when short.
+            let own = utf16_string(&bytes, little);
+            assert_eq!(own, std, "{units:04X?}");
+            if let Some(own) = own.filter(|_| units.len() <= SHORT_UTF16_UNITS) {
+                assert_eq!(own.capacity(), own.len(), "{units:04X?}");
+            }
             // An odd byte at the end is malformed.
             let mut odd = bytes.clone();
             odd.push(b'a');
@@ -295,6 +364,7 @@ mod tests {
                 !push_utf16(&odd, little, &mut String::new()),
                 "{units:04X?}"
             );
+            assert_eq!(utf16_string(&odd, little), None, "{units:04X?}");
         }
     }
 
@@ -315,6 +385,18 @@ mod tests {
             &[0xFFFF],
         ];
         push_utf16_agrees(&[]);
+        // Runs of ASCII of every length around the four-unit step, between other units.
+        for run in 0..10 {
+            for kind in kinds {
+                let mut units: Vec<u16> = ascii[..run].to_vec();
+                units.extend_from_slice(kind);
+                units.extend_from_slice(&ascii[..run]);
+                push_utf16_agrees(&units);
+                // A unit with a clear high byte but its low byte's top bit set.
+                units.push(0x00FF);
+                push_utf16_agrees(&units);
+            }
+        }
         for kind in kinds {
             for at in [0, 1, 7, 8, 15, 16, 33, 40] {
                 let mut units = ascii.clone();

@@ -2,9 +2,10 @@
 //! a `bplist00` file from, on the reader of `binary.rs` (its offset, width and count
 //! checks, depth limit, cycle rule and work budget).
 
+use quarry_raw_value::pull::owned_string;
 use quarry_raw_value::{Fallback, Position, PullSource, RawValue, TextRef, ValueKind};
 
-use crate::common::{Limits, Span};
+use crate::common::{utf16_string, Limits, Span};
 
 use super::binary::*;
 use super::builder::{datetime_from_apple_seconds, Integer};
@@ -319,6 +320,25 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
                 } else {
                     Err(Fallback)
                 }
+            }
+            _ => Err(Fallback),
+        }
+    }
+
+    /// [`PullSource::read_string`] with one look at the object: an ASCII string copied
+    /// into its `String`, a UTF-16 one encoded straight into its own, with no scratch
+    /// buffer in between.
+    #[inline]
+    fn read_string(&mut self) -> Result<String, Fallback> {
+        let (object, span) = self.look()?;
+        match object {
+            Object::Ascii(s) => {
+                self.charge(&object, span)?;
+                Ok(owned_string(s))
+            }
+            Object::Utf16(bytes) => {
+                self.charge(&object, span)?;
+                utf16_string(bytes, false).ok_or(Fallback)
             }
             _ => Err(Fallback),
         }
