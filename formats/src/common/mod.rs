@@ -28,6 +28,8 @@ pub use quarry_raw_value::Position;
 pub use render::render_snippet;
 #[cfg(test)]
 pub(crate) use scan::for_each_placement;
+#[cfg(target_arch = "x86_64")]
+pub(crate) use scan::has_x86_64_v3;
 /// For quarry-arrow and the conformance tests, which compare keys as the parsers do.
 #[doc(hidden)]
 pub use scan::same_bytes;

@@ -113,9 +113,54 @@ fn parse_tree_with_dialect(
         max_document_size: limits.max_document_size.min(u32::MAX as usize - 1),
         ..limits
     };
+    parse_tree_dispatched(input, limits, dialect, true)
+}
+
+/// [`parse_tree_with_dialect`]'s parse, by the variant compiled for x86-64-v3 where the
+/// CPU has it (and `wide` allows it; the tests run both), else by the baseline one.
+#[inline(always)]
+fn parse_tree_dispatched(
+    input: &[u8],
+    limits: Limits,
+    dialect: Dialect,
+    wide: bool,
+) -> Result<Document<'_>, Error> {
+    #[cfg(target_arch = "x86_64")]
+    if wide && crate::common::has_x86_64_v3() {
+        // SAFETY: the CPU has every feature `parse_tree_x86_64_v3` is compiled for
+        // (`has_x86_64_v3` detected them at run time just above).
+        #[allow(unsafe_code)]
+        return unsafe { parse_tree_x86_64_v3(input, limits, dialect) };
+    }
+    let _ = wide;
+    parse_tree_here(input, limits, dialect)
+}
+
+/// The tree's parse, inlined into each variant: the whole parse loop (always inlined
+/// into `parse_source`) is compiled once for each instruction set.
+#[inline(always)]
+fn parse_tree_here(input: &[u8], limits: Limits, dialect: Dialect) -> Result<Document<'_>, Error> {
     let mut builder = TreeBuilder::for_input(input);
     let (_root, src) = parser::parse_source(input, &mut builder, limits, dialect)?;
     Ok(builder.finish(src))
+}
+
+/// [`parse_tree_here`] compiled for x86-64-v3: a portable build reads a tree with the
+/// instructions a build for the host would use (BMI's bit scans and shifts, AVX2 in the
+/// builder's copies), not baseline x86-64's alone.
+///
+/// # Safety
+/// The CPU must have AVX2, BMI1, BMI2, LZCNT and POPCNT.
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[inline(never)]
+unsafe fn parse_tree_x86_64_v3(
+    input: &[u8],
+    limits: Limits,
+    dialect: Dialect,
+) -> Result<Document<'_>, Error> {
+    parse_tree_here(input, limits, dialect)
 }
 
 /// Checks that `input` is one well-formed JSON document, building nothing.
@@ -216,4 +261,47 @@ pub fn to_writer_pretty<W: std::io::Write, T: Encode + ?Sized>(
     let mut encoder = JsonWriter::pretty(&mut out).spilling_into(&mut writer);
     value.encode(&mut encoder)?;
     encoder.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tree (or the error) a parse gives, as text that compares every node.
+    fn outcome(input: &[u8], dialect: Dialect, wide: bool) -> String {
+        match parse_tree_dispatched(input, Limits::default(), dialect, wide) {
+            Ok(doc) => format!(
+                "{doc:?} {:?}",
+                doc.descendants()
+                    .map(|n| (n.span(), n.key()))
+                    .collect::<Vec<_>>()
+            ),
+            Err(e) => format!("error: {e}"),
+        }
+    }
+
+    /// The variant compiled for x86-64-v3 (where this CPU has it) and the baseline one
+    /// read every conformance case and corpus file alike, in both dialects.
+    #[test]
+    fn every_variant_of_the_tree_parse_agrees() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata");
+        let mut files = Vec::new();
+        for dir in ["suites/json/test_parsing", "corpus/json"] {
+            for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+                files.push(entry.unwrap().path());
+            }
+        }
+        assert!(files.len() > 300, "{}", files.len());
+        for path in files {
+            let bytes = std::fs::read(&path).unwrap();
+            for dialect in [Dialect::Json, Dialect::Jsonc] {
+                assert_eq!(
+                    outcome(&bytes, dialect, true),
+                    outcome(&bytes, dialect, false),
+                    "{}",
+                    path.display()
+                );
+            }
+        }
+    }
 }

@@ -34,6 +34,21 @@ pub(crate) use digits::{
     digits_value, fold_digits, fold_digits16, plain_integer, twenty_digits_fit_u64, window_integer,
 };
 
+/// Whether the CPU has the instructions of x86-64-v3 that the hot loops gain from (AVX2,
+/// BMI1, BMI2, LZCNT, POPCNT): the test before a call of a function compiled with
+/// `#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]`. A build for the baseline
+/// x86-64, as a crate from the registry is, then runs them as a build for the host would.
+/// Each test is a load of a flag std detects once.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub(crate) fn has_x86_64_v3() -> bool {
+    std::is_x86_feature_detected!("avx2")
+        && std::is_x86_feature_detected!("bmi1")
+        && std::is_x86_feature_detected!("bmi2")
+        && std::is_x86_feature_detected!("lzcnt")
+        && std::is_x86_feature_detected!("popcnt")
+}
+
 /// Eight bytes as a little-endian word (`chunk` holds exactly eight).
 #[inline(always)]
 pub(crate) fn word(chunk: &[u8]) -> u64 {
