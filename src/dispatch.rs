@@ -172,6 +172,7 @@ fn key_places_in<N>(
 }
 
 /// [`key_places_in`] for a tree whose entries' keys are [`common::EntryKey`]s.
+#[cfg(any(feature = "json", feature = "toml", feature = "plist"))]
 fn entry_key_places<'d, N>(
     root: N,
     src: &[u8],
