@@ -310,16 +310,7 @@ impl<'a> DirectSource<'a> {
                     // memory, it would be read back with wider loads than wrote it: a
                     // store-forwarding stall on every line).
                     let section = self.section;
-                    if let Some(key) = self.parser.lexer.simple_key() {
-                        let hash = KeyHash::of(&key.name);
-                        if self.parser.shape.find(section, &key.name, hash).is_some() {
-                            return Err(Fallback);
-                        }
-                        let name = borrowed(&key.name);
-                        let key =
-                            self.parser
-                                .shape
-                                .insert_hashed(section, key.name, hash, Child::Value);
+                    if let Some((key, name)) = self.bare_key(section)? {
                         self.ahead = Ahead::Line {
                             parent: section,
                             key,
@@ -331,6 +322,26 @@ impl<'a> DirectSource<'a> {
                 }
             }
         }
+    }
+
+    /// A key that is one bare word, added to `table`: its place in the shape and its text;
+    /// `None`, with nothing read, for any other key. A key the table already has falls
+    /// back (the RawValue path reports it).
+    #[inline(always)]
+    fn bare_key(&mut self, table: TableId) -> Result<Option<(u32, Option<&'a str>)>, Fallback> {
+        let Some(key) = self.parser.lexer.simple_key() else {
+            return Ok(None);
+        };
+        let hash = KeyHash::of(&key.name);
+        if self.parser.shape.find(table, &key.name, hash).is_some() {
+            return Err(Fallback);
+        }
+        let name = borrowed(&key.name);
+        let key = self
+            .parser
+            .shape
+            .insert_hashed(table, key.name, hash, Child::Value);
+        Ok(Some((key, name)))
     }
 
     /// [`DirectSource::read_ahead`] for a key that is not one bare word (dotted or
@@ -793,16 +804,8 @@ impl<'a> PullSource<'a> for DirectSource<'a> {
             return Ok(None);
         }
         // A bare word on a path of its own, as in `read_ahead`.
-        let (key, name) = match self.parser.lexer.simple_key() {
-            Some(key) => {
-                let hash = KeyHash::of(&key.name);
-                if self.parser.shape.find(id, &key.name, hash).is_some() {
-                    return Err(Fallback);
-                }
-                let name = borrowed(&key.name);
-                let shape = &mut self.parser.shape;
-                (shape.insert_hashed(id, key.name, hash, Child::Value), name)
-            }
+        let (key, name) = match self.bare_key(id)? {
+            Some(key) => key,
             None => self.inline_member_key(id)?,
         };
         self.next = Next::Inline;
