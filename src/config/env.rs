@@ -8,7 +8,7 @@
 use std::borrow::Cow;
 use std::cmp::Ordering;
 
-use super::merge::{Merged, Node, Source};
+use super::merge::{Merged, NodeRef, Source};
 use super::{Origin, Problem, ProblemKind};
 use crate::{RawValue, Segment, Shape, ValuePath};
 
@@ -83,7 +83,7 @@ impl Merged<'_> {
             return None;
         }
         let mut search = EnvSearch::default();
-        search.resolve(shape, self.root.as_ref(), rest, Vec::new(), false);
+        search.resolve(shape, self.tree(), rest, Vec::new(), false);
         let mut from_file = None;
         if search.found.is_empty() || search.invented {
             // `PREFIX_FIELD_FILE`: the value is the content of the file it names.
@@ -97,7 +97,7 @@ impl Merged<'_> {
                 .filter(|stem| !stem.is_empty())
             {
                 let mut by_stem = EnvSearch::default();
-                by_stem.resolve(shape, self.root.as_ref(), stem, Vec::new(), false);
+                by_stem.resolve(shape, self.tree(), stem, Vec::new(), false);
                 if !by_stem.found.is_empty() && (search.found.is_empty() || !by_stem.invented) {
                     search = by_stem;
                     from_file = Some(text);
@@ -228,7 +228,7 @@ impl EnvSearch {
     fn resolve(
         &mut self,
         shape: &Shape,
-        node: Option<&Node<'_>>,
+        node: Option<NodeRef<'_, '_>>,
         rest: &str,
         at: Vec<Segment>,
         flattened: bool,
@@ -271,11 +271,8 @@ impl EnvSearch {
                 }
             }
             Shape::Map(value) | Shape::SpannedKeyMap(value) => {
-                let held = node.is_some_and(|n| {
-                    n.entries()
-                        .iter()
-                        .any(|(k, _)| match_key(rest, k).is_some())
-                });
+                let held =
+                    node.is_some_and(|n| n.entries().any(|(k, _)| match_key(rest, k).is_some()));
                 if starts_with_index(rest) && !held {
                     // A number is an index, which a map does not take.
                     self.not_sequence.get_or_insert(at);
@@ -284,7 +281,7 @@ impl EnvSearch {
                 self.resolve_keys(&value(), node, rest, at, false)
             }
             // A sequence the layers hold takes indices whatever its type.
-            Shape::Any if node.is_some_and(Node::is_seq) && starts_with_index(rest) => {
+            Shape::Any if node.is_some_and(NodeRef::is_seq) && starts_with_index(rest) => {
                 self.resolve_item(&Shape::Any, node, rest, at)
             }
             Shape::Any => self.resolve_keys(&Shape::Any, node, rest, at, true),
@@ -299,7 +296,7 @@ impl EnvSearch {
     fn resolve_item(
         &mut self,
         item: &Shape,
-        node: Option<&Node<'_>>,
+        node: Option<NodeRef<'_, '_>>,
         rest: &str,
         at: Vec<Segment>,
     ) {
@@ -325,15 +322,15 @@ impl EnvSearch {
     fn resolve_keys(
         &mut self,
         value: &Shape,
-        node: Option<&Node<'_>>,
+        node: Option<NodeRef<'_, '_>>,
         rest: &str,
         at: Vec<Segment>,
         only_existing_nesting: bool,
     ) {
-        let entries = node.map(Node::entries).unwrap_or_default();
+        let entries = || node.into_iter().flat_map(NodeRef::entries);
         let before = self.found.len();
         // Existing keys, in their own spelling.
-        for (key, child) in entries {
+        for (key, child) in entries() {
             let Some(after) = match_key(rest, key) else {
                 continue;
             };
@@ -363,7 +360,7 @@ impl EnvSearch {
                 Some(i) => (&rest[..i], Some(&rest[i + 1..])),
                 None => (rest, None),
             };
-            if !key.is_empty() && !entries.iter().any(|(k, _)| k.eq_ignore_ascii_case(key)) {
+            if !key.is_empty() && !entries().any(|(k, _)| k.eq_ignore_ascii_case(key)) {
                 self.invented = true;
                 let mut path = at.clone();
                 path.push(Segment::Key(new_key(key)));

@@ -130,7 +130,7 @@ impl Config {
         let mut found: Vec<(RawValue<'static>, bool, bool, ValuePath)> = Vec::new();
         let mut origins = Vec::new();
         let mut merged = self.merge_observed(&inputs, shape, |merged, first| {
-            let Some(node) = merged.root.as_ref().and_then(|root| root.at(&parsed)) else {
+            let Some(node) = merged.tree().and_then(|root| root.at(&parsed)) else {
                 return;
             };
             let Some(value) = node.value_from(first) else {

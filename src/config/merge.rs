@@ -40,6 +40,10 @@ impl Source {
 /// A node of the merged tree: maps merge, sequences are replaced as a whole (their
 /// items addressed one by one only by indexed variables), everything else is one
 /// layer's value.
+///
+/// A value one layer gave whole stays a [`Node::Leaf`], maps and sequences included,
+/// until a later layer reaches into it ([`Node::open`]): the parts of a document no other
+/// layer touches are never rebuilt. [`NodeRef`] reads both kinds alike.
 pub(super) enum Node<'i> {
     Map {
         entries: Vec<(Cow<'i, str>, Node<'i>)>,
@@ -56,27 +60,33 @@ pub(super) enum Node<'i> {
 }
 
 impl<'i> Node<'i> {
-    fn from_value(value: RawValue<'i>, from: SourceId) -> Self {
-        match value {
+    /// Turns a map or sequence that one layer gave whole into a merged node whose
+    /// children are that layer's values; anything else is left as it is.
+    fn open(&mut self) {
+        let Node::Leaf { value, from } = self else {
+            return;
+        };
+        let from = *from;
+        let opened = match std::mem::take(value) {
             RawValue::Map(entries) => Node::Map {
                 entries: entries
                     .into_iter()
-                    .map(|(k, v)| (k, Node::from_value(v, from)))
+                    .map(|(k, value)| (k, Node::Leaf { value, from }))
                     .collect(),
                 from,
             },
             RawValue::Seq(items) => Node::Seq {
                 items: items
                     .into_iter()
-                    .map(|v| Node::from_value(v, from))
+                    .map(|value| Node::Leaf { value, from })
                     .collect(),
                 from,
             },
             value => Node::Leaf { value, from },
-        }
+        };
+        *self = opened;
     }
 
-    /// Lays `value` over this node.
     /// Lays `value` over this node, which sits at `at` in a value of `shape` (read only
     /// where a sequence meets a sequence, to find the field's [`Merge`] rule).
     fn merge(
@@ -86,6 +96,22 @@ impl<'i> Node<'i> {
         shape: &Shape,
         at: &mut Vec<Cow<'i, str>>,
     ) {
+        let reaches_in = match (&*self, &value) {
+            (Node::Map { .. }, RawValue::Map(_)) => true,
+            (Node::Leaf { value: held, .. }, RawValue::Map(_)) => {
+                matches!(held, RawValue::Map(_))
+            }
+            (Node::Seq { .. }, RawValue::Seq(_)) => merge_rule(shape, at) == Merge::Append,
+            (Node::Leaf { value: held, .. }, RawValue::Seq(_)) => {
+                matches!(held, RawValue::Seq(_)) && merge_rule(shape, at) == Merge::Append
+            }
+            _ => false,
+        };
+        if !reaches_in {
+            *self = Node::Leaf { value, from };
+            return;
+        }
+        self.open();
         match (self, value) {
             (Node::Map { entries, .. }, RawValue::Map(incoming)) => {
                 for (key, value) in incoming {
@@ -95,16 +121,14 @@ impl<'i> Node<'i> {
                             node.merge(value, from, shape, at);
                             at.pop();
                         }
-                        None => entries.push((key, Node::from_value(value, from))),
+                        None => entries.push((key, Node::Leaf { value, from })),
                     }
                 }
             }
-            (Node::Seq { items, .. }, RawValue::Seq(incoming))
-                if merge_rule(shape, at) == Merge::Append =>
-            {
-                items.extend(incoming.into_iter().map(|v| Node::from_value(v, from)));
+            (Node::Seq { items, .. }, RawValue::Seq(incoming)) => {
+                items.extend(incoming.into_iter().map(|value| Node::Leaf { value, from }));
             }
-            (node, value) => *node = Node::from_value(value, from),
+            (node, value) => *node = Node::Leaf { value, from },
         }
     }
 
@@ -123,52 +147,79 @@ impl<'i> Node<'i> {
         }
     }
 
-    fn to_value(&self) -> RawValue<'i> {
+    /// This node, for reading.
+    pub(super) fn view(&self) -> NodeRef<'_, 'i> {
         match self {
-            Node::Map { entries, .. } => RawValue::Map(
-                entries
-                    .iter()
-                    .map(|(k, v)| (k.clone(), v.to_value()))
-                    .collect(),
-            ),
-            Node::Seq { items, .. } => RawValue::Seq(items.iter().map(Node::to_value).collect()),
-            Node::Leaf { value, .. } => value.clone(),
+            Node::Leaf { value, from } => NodeRef::Given(value, *from),
+            node => NodeRef::Merged(node),
+        }
+    }
+}
+
+/// A node of the merged tree, read: a map or sequence that layers were merged into, or
+/// (any part of) a value that one layer gave whole.
+#[derive(Clone, Copy)]
+pub(super) enum NodeRef<'a, 'i> {
+    /// A [`Node::Map`] or [`Node::Seq`].
+    Merged(&'a Node<'i>),
+    /// A value and the layer that gave it.
+    Given(&'a RawValue<'i>, SourceId),
+}
+
+impl<'a, 'i> NodeRef<'a, 'i> {
+    /// The layer that gave this node (for a merged map, the first that gave it).
+    pub(super) fn from(self) -> SourceId {
+        match self {
+            NodeRef::Merged(
+                Node::Map { from, .. } | Node::Seq { from, .. } | Node::Leaf { from, .. },
+            ) => *from,
+            NodeRef::Given(_, from) => from,
         }
     }
 
-    pub(super) fn entries(&self) -> &[(Cow<'i, str>, Node<'i>)] {
-        match self {
-            Node::Map { entries, .. } => entries,
-            Node::Seq { .. } | Node::Leaf { .. } => &[],
-        }
-    }
-
-    pub(super) fn is_seq(&self) -> bool {
-        matches!(self, Node::Seq { .. })
-    }
-
-    pub(super) fn item(&self, index: usize) -> Option<&Node<'i>> {
-        match self {
-            Node::Seq { items, .. } => items.get(index),
-            _ => None,
-        }
-    }
-
-    pub(super) fn from(&self) -> SourceId {
-        match self {
-            Node::Map { from, .. } | Node::Seq { from, .. } | Node::Leaf { from, .. } => *from,
-        }
-    }
-
-    pub(super) fn child(&self, key: &str) -> Option<&Node<'i>> {
-        self.entries()
+    /// The entries of a map (none for anything else).
+    pub(super) fn entries(self) -> impl Iterator<Item = (&'a str, NodeRef<'a, 'i>)> {
+        let (merged, given, from): (&'a [(Cow<'i, str>, Node<'i>)], &'a [_], _) = match self {
+            NodeRef::Merged(Node::Map { entries, from }) => (entries, &[], *from),
+            NodeRef::Given(RawValue::Map(entries), from) => (&[], entries, from),
+            _ => (&[], &[], 0),
+        };
+        let merged = merged.iter().map(|(k, node)| (&**k, node.view()));
+        let given = given
             .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v)
+            .map(move |(k, value)| (&**k, NodeRef::Given(value, from)));
+        merged.chain(given)
+    }
+
+    /// The items of a sequence (none for anything else).
+    fn items(self) -> impl Iterator<Item = NodeRef<'a, 'i>> {
+        let (merged, given, from): (&'a [Node<'i>], &'a [RawValue<'i>], _) = match self {
+            NodeRef::Merged(Node::Seq { items, from }) => (items, &[], *from),
+            NodeRef::Given(RawValue::Seq(items), from) => (&[], items, from),
+            _ => (&[], &[], 0),
+        };
+        let merged = merged.iter().map(Node::view);
+        let given = given.iter().map(move |value| NodeRef::Given(value, from));
+        merged.chain(given)
+    }
+
+    pub(super) fn is_seq(self) -> bool {
+        matches!(
+            self,
+            NodeRef::Merged(Node::Seq { .. }) | NodeRef::Given(RawValue::Seq(_), _)
+        )
+    }
+
+    pub(super) fn item(self, index: usize) -> Option<NodeRef<'a, 'i>> {
+        self.items().nth(index)
+    }
+
+    pub(super) fn child(self, key: &str) -> Option<NodeRef<'a, 'i>> {
+        self.entries().find(|(k, _)| *k == key).map(|(_, v)| v)
     }
 
     /// The node at `path`, if the tree holds it.
-    pub(super) fn at(&self, path: &ValuePath) -> Option<&Node<'i>> {
+    pub(super) fn at(self, path: &ValuePath) -> Option<NodeRef<'a, 'i>> {
         let mut node = self;
         for segment in &path.segments {
             node = match segment {
@@ -179,80 +230,94 @@ impl<'i> Node<'i> {
         Some(node)
     }
 
+    pub(super) fn to_value(self) -> RawValue<'i> {
+        match self {
+            NodeRef::Merged(Node::Map { entries, .. }) => RawValue::Map(
+                entries
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.view().to_value()))
+                    .collect(),
+            ),
+            NodeRef::Merged(Node::Seq { items, .. }) => {
+                RawValue::Seq(items.iter().map(|v| v.view().to_value()).collect())
+            }
+            NodeRef::Merged(Node::Leaf { value, .. }) | NodeRef::Given(value, _) => value.clone(),
+        }
+    }
+
     /// This node's value as far as sources `first..` gave it: a map keeps only the
     /// entries they touched; `None` when they touched nothing here.
-    pub(super) fn value_from(&self, first: SourceId) -> Option<RawValue<'i>> {
+    pub(super) fn value_from(self, first: SourceId) -> Option<RawValue<'i>> {
         if self.from() >= first {
             return Some(self.to_value());
         }
         match self {
-            Node::Map { entries, .. } => {
+            NodeRef::Merged(Node::Map { entries, .. }) => {
                 let touched: Vec<_> = entries
                     .iter()
-                    .filter_map(|(k, v)| Some((k.clone(), v.value_from(first)?)))
+                    .filter_map(|(k, v)| Some((k.clone(), v.view().value_from(first)?)))
                     .collect();
                 (!touched.is_empty()).then_some(RawValue::Map(touched))
             }
-            Node::Seq { items, .. } => items
-                .iter()
+            NodeRef::Merged(Node::Seq { .. }) => self
+                .items()
                 .any(|item| item.value_from(first).is_some())
                 .then(|| self.to_value()),
-            Node::Leaf { .. } => None,
+            // One layer gave all of it, before `first`.
+            NodeRef::Merged(Node::Leaf { .. }) | NodeRef::Given(..) => None,
         }
     }
 
     /// The path (below `at`) of the first node that sources `first..` gave, and that
     /// node's source.
-    pub(super) fn first_from(&self, first: SourceId, at: &mut ValuePath) -> Option<SourceId> {
+    pub(super) fn first_from(self, first: SourceId, at: &mut ValuePath) -> Option<SourceId> {
         if self.from() >= first {
             return Some(self.from());
         }
-        match self {
-            Node::Map { entries, .. } => entries.iter().find_map(|(k, v)| {
-                at.segments.push(Segment::Key(k.to_string()));
-                let found = v.first_from(first, at);
-                if found.is_none() {
-                    at.segments.pop();
-                }
-                found
-            }),
-            Node::Seq { items, .. } => items.iter().enumerate().find_map(|(i, v)| {
-                at.segments.push(Segment::Index(i));
-                let found = v.first_from(first, at);
-                if found.is_none() {
-                    at.segments.pop();
-                }
-                found
-            }),
-            Node::Leaf { .. } => None,
+        if let NodeRef::Given(..) = self {
+            return None;
         }
+        let keyed = self.entries().map(|(k, v)| (Segment::Key(k.to_owned()), v));
+        let indexed = self
+            .items()
+            .enumerate()
+            .map(|(i, v)| (Segment::Index(i), v));
+        keyed.chain(indexed).find_map(|(segment, child)| {
+            at.segments.push(segment);
+            let found = child.first_from(first, at);
+            if found.is_none() {
+                at.segments.pop();
+            }
+            found
+        })
     }
 
     /// Every source the subtree holds values from, from `first` on.
-    pub(super) fn sources_from(&self, first: SourceId, out: &mut Vec<SourceId>) {
+    pub(super) fn sources_from(self, first: SourceId, out: &mut Vec<SourceId>) {
         if self.from() >= first {
             out.push(self.from());
         }
-        match self {
-            Node::Map { entries, .. } => {
-                entries.iter().for_each(|(_, v)| v.sources_from(first, out))
-            }
-            Node::Seq { items, .. } => items.iter().for_each(|v| v.sources_from(first, out)),
-            Node::Leaf { .. } => {}
+        if let NodeRef::Merged(_) = self {
+            self.entries().for_each(|(_, v)| v.sources_from(first, out));
+            self.items().for_each(|v| v.sources_from(first, out));
         }
     }
 
     /// `path` with each index counted among the items of the same source: the item's
     /// index in its own document when a sequence appends several layers' items.
-    fn local_path(&self, path: &ValuePath) -> ValuePath {
+    fn local_path(self, path: &ValuePath) -> ValuePath {
         let mut node = Some(self);
         let mut local = ValuePath::default();
         for segment in &path.segments {
             let segment = match (node, segment) {
-                (Some(Node::Seq { items, .. }), Segment::Index(i)) if *i < items.len() => {
-                    let from = items[*i].from();
-                    let before = items[..*i].iter().filter(|n| n.from() == from).count();
-                    node = items.get(*i);
+                (Some(n), Segment::Index(i)) if n.item(*i).is_some() => {
+                    let from = n.item(*i).map(NodeRef::from);
+                    let before = n
+                        .items()
+                        .take(*i)
+                        .filter(|n| Some(n.from()) == from)
+                        .count();
+                    node = n.item(*i);
                     Segment::Index(before)
                 }
                 (Some(n), Segment::Key(key)) => {
@@ -270,21 +335,16 @@ impl<'i> Node<'i> {
     }
 
     /// The source of the deepest node along `path`.
-    fn source_of(&self, path: &ValuePath) -> SourceId {
+    fn source_of(self, path: &ValuePath) -> SourceId {
         let mut node = self;
         for segment in &path.segments {
-            match (node, segment) {
-                (Node::Map { entries, .. }, Segment::Key(key)) => {
-                    match entries.iter().find(|(k, _)| k == key) {
-                        Some((_, child)) => node = child,
-                        None => break,
-                    }
-                }
-                (Node::Seq { items, .. }, Segment::Index(i)) => match items.get(*i) {
-                    Some(child) => node = child,
-                    None => break,
-                },
-                _ => break,
+            let child = match segment {
+                Segment::Key(key) => node.child(key),
+                Segment::Index(i) => node.item(*i),
+            };
+            match child {
+                Some(child) => node = child,
+                None => break,
             }
         }
         node.from()
@@ -314,6 +374,11 @@ impl<'i> Merged<'i> {
         }
     }
 
+    /// The merged tree, for reading (`None` before any layer gave a value).
+    pub(super) fn tree(&self) -> Option<NodeRef<'_, 'i>> {
+        self.root.as_ref().map(Node::view)
+    }
+
     /// How many sources have given values so far.
     pub(super) fn source_count(&self) -> usize {
         self.sources.len()
@@ -335,7 +400,7 @@ impl<'i> Merged<'i> {
         let from = self.sources.len() - 1;
         match &mut self.root {
             Some(root) => root.merge(value, from, &self.shape, &mut Vec::new()),
-            None => self.root = Some(Node::from_value(value, from)),
+            None => self.root = Some(Node::Leaf { value, from }),
         }
     }
 
@@ -356,6 +421,7 @@ impl<'i> Merged<'i> {
             from,
         });
         for (depth, segment) in path.iter().enumerate() {
+            node.open();
             match segment {
                 Segment::Key(key) => {
                     if !matches!(node, Node::Map { .. }) {
@@ -421,7 +487,7 @@ impl<'i> Merged<'i> {
                 }
             }
         }
-        *node = Node::from_value(value, from);
+        *node = Node::Leaf { value, from };
         Ok(())
     }
 
@@ -531,7 +597,7 @@ impl<'i> Merged<'i> {
     /// True when the value at `path` came from a file a `_FILE` variable named: what it
     /// holds is kept out of messages.
     pub(super) fn is_secret(&self, path: &ValuePath) -> bool {
-        self.root.as_ref().is_some_and(|root| {
+        self.tree().is_some_and(|root| {
             matches!(
                 self.sources[root.source_of(path)],
                 Source::SecretFile { .. }
@@ -546,7 +612,7 @@ impl<'i> Merged<'i> {
         inputs: &'i [Input],
         shape: &Shape,
     ) -> Vec<(crate::spanned::Target, crate::spanned::Place)> {
-        let Some(root) = &self.root else {
+        let Some(root) = self.tree() else {
             return Vec::new();
         };
         let targets = crate::spanned::spanned_paths(shape, &mut root.to_value(), self.any_xml);
@@ -599,7 +665,7 @@ impl<'i> Merged<'i> {
         paths: &[ValuePath],
         keys: bool,
     ) -> Vec<(Origin, Option<Span>)> {
-        let Some(root) = &self.root else {
+        let Some(root) = self.tree() else {
             return vec![(Origin::Default, None); paths.len()];
         };
         let sources: Vec<SourceId> = paths.iter().map(|p| root.source_of(p)).collect();
@@ -672,12 +738,12 @@ impl<'i> Merged<'i> {
     /// Every path of the merged tree with its origin, then the fields left to defaults.
     pub(super) fn origins(&self, inputs: &'i [Input], shape: &Shape) -> Origins {
         let mut paths = Vec::new();
-        if let Some(root) = &self.root {
+        if let Some(root) = self.tree() {
             collect_paths(&root.to_value(), &mut Vec::new(), &mut paths);
         }
         let origins = self.origins_of(inputs, &paths);
         let mut entries: Vec<(ValuePath, Origin)> = paths.into_iter().zip(origins).collect();
-        collect_defaults(shape, self.root.as_ref(), &mut Vec::new(), &mut entries);
+        collect_defaults(shape, self.tree(), &mut Vec::new(), &mut entries);
         Origins::new(entries)
     }
 }
@@ -710,7 +776,7 @@ fn collect_paths(value: &RawValue<'_>, at: &mut Vec<Segment>, out: &mut Vec<Valu
 /// their origin is [`Origin::Default`].
 fn collect_defaults(
     shape: &Shape,
-    node: Option<&Node<'_>>,
+    node: Option<NodeRef<'_, '_>>,
     at: &mut Vec<Segment>,
     out: &mut Vec<(ValuePath, Origin)>,
 ) {

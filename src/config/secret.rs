@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::merge::{Merged, Node};
+use super::merge::{Merged, NodeRef};
 use crate::decode::DecodeOptions;
 use crate::{
     Decode, DecodeErrorKind, DecodeErrors, Encode, EncodeError, Encoder, RawValue, Segment, Shape,
@@ -144,7 +144,7 @@ impl Merged<'_> {
     /// [`Config::forbid_plain_secrets`](crate::Config::forbid_plain_secrets).
     pub(super) fn plain_secrets(&self, shape: &Shape) -> Vec<ValuePath> {
         let mut out = Vec::new();
-        if let Some(root) = &self.root {
+        if let Some(root) = self.tree() {
             self.find_plain_secrets(shape, root, &mut Vec::new(), &mut out);
         }
         out
@@ -153,7 +153,7 @@ impl Merged<'_> {
     fn find_plain_secrets(
         &self,
         shape: &Shape,
-        node: &Node<'_>,
+        node: NodeRef<'_, '_>,
         at: &mut Vec<Segment>,
         out: &mut Vec<ValuePath>,
     ) {
@@ -201,7 +201,7 @@ impl Merged<'_> {
             Shape::Map(value) | Shape::SpannedKeyMap(value) => {
                 let value = value();
                 for (key, child) in node.entries() {
-                    at.push(Segment::Key(key.to_string()));
+                    at.push(Segment::Key(key.to_owned()));
                     self.find_plain_secrets(&value, child, at, out);
                     at.pop();
                 }
