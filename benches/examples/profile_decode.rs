@@ -1,6 +1,8 @@
 //! Struct decode of a person batch in a loop, for a profiler:
 //! `profile_decode FORMAT FILE [ITERATIONS]` with FORMAT one of json, yaml, toml, xml,
-//! plist (XML and TOML batches decode as `Records<Person>`, the others as `Vec<Person>`),
+//! plist (XML and TOML batches decode as `Records<Person>`, the others as `Vec<Person>`);
+//! a FILE of `corpus:NAME` is the generated corpus's document NAME (for plists, the binary
+//! one; `corpus:xml:NAME` the XML one),
 //! or `FORMAT-raw` to parse into a RawValue only, or `FORMAT-check` to validate only, or `json-tree` to build the JSON tree door's document. A fourth argument picks another
 //! shape: `small` (`SmallMessage`), `config` (`Config`), `manifest` (a `Cargo.toml`
 //! manifest), `lock` (a `Cargo.lock`); or `ints` (`i64`s), `wide` (`Wide` records),
@@ -16,7 +18,26 @@ fn main() {
     let file = args.next().expect("FILE");
     let iterations: usize = args.next().map_or(200, |n| n.parse().expect("ITERATIONS"));
     let shape = args.next().unwrap_or_else(|| "person".into());
-    let bytes = std::fs::read(&file).expect("readable FILE");
+    let bytes = match file.strip_prefix("corpus:") {
+        // A generated document: `corpus:NAME` in JSON, YAML, XML, TOML, and for plists
+        // `corpus:NAME` in the binary format or `corpus:xml:NAME` in the XML one.
+        Some(name) => {
+            let (corpus, name) = match (arm.split('-').next(), name.strip_prefix("xml:")) {
+                (Some("json"), _) => (quarry_corpus_gen::json_corpus(), name),
+                (Some("yaml"), _) => (quarry_corpus_gen::yaml_corpus(), name),
+                (Some("xml"), _) => (quarry_corpus_gen::xml_corpus(), name),
+                (Some("toml"), _) => (quarry_corpus_gen::toml_corpus(), name),
+                (Some("plist"), Some(name)) => (quarry_corpus_gen::plist_xml_corpus(), name),
+                _ => (quarry_corpus_gen::plist_binary_corpus(), name),
+            };
+            corpus
+                .into_iter()
+                .find(|doc| doc.name == name)
+                .expect("a generated document of that name")
+                .bytes
+        }
+        None => std::fs::read(&file).expect("readable FILE"),
+    };
     let (name, raw_only) = match arm.strip_suffix("-raw") {
         Some(name) => (name, true),
         None => (arm.as_str(), false),

@@ -699,7 +699,7 @@ fn bplist_contests() -> Vec<Contest> {
 }
 
 /// The layer over the corpus's TOML config in the config contest.
-const CONFIG_OVERRIDES: &str =
+pub const CONFIG_OVERRIDES: &str =
     "http:\n  port: 8081\n  workers: 24\nlogging:\n  level: info\n  targets:\n    sqlx: warn\n";
 
 /// The `conf.d` folder of the config contest's fourth arm: five small files, each giving
@@ -712,23 +712,10 @@ const CONFIG_DIR: [(&str, &str); 5] = [
     ("50-database.yaml", "database:\n  pool_min: 3\n"),
 ];
 
-/// Layered configuration: the corpus's `config` document as TOML, a YAML file over it,
-/// then three environment variables (one of them a field with an underscore), into the
-/// corpus's `Config` struct, by `quarry::Config`, figment and config-rs. Each library
-/// reads the variables in its own convention (figment and config-rs cannot tell
-/// `pool_max` from `pool.max`, so their variables separate levels with `__`), under a
-/// prefix of its own. A fourth arm, quarry's alone (neither peer reads a folder of
-/// layers or addresses a list item from the environment), does the same and also reads
-/// a `conf.d` folder of five files and five list items from variables
-/// (`DAPP_HTTP_ALLOWED_ORIGINS_0` to `_4`).
-fn config_contests() -> Vec<Contest> {
-    let Some(base) = quarry_corpus_gen::toml_corpus()
-        .into_iter()
-        .find(|doc| doc.shape == Shape::Config)
-    else {
-        return Vec::new();
-    };
-    let base = String::from_utf8(base.bytes).unwrap_or_default();
+/// Sets the environment variables the config contest's arms read: three for each
+/// library under its own prefix and convention, and five list items for quarry's
+/// fourth arm.
+pub fn set_config_variables() {
     for (name, value) in [
         ("QAPP_HTTP_PORT", "9000"),
         ("QAPP_DATABASE_POOL_MAX", "99"),
@@ -750,6 +737,26 @@ fn config_contests() -> Vec<Contest> {
     ] {
         std::env::set_var(name, value);
     }
+}
+
+/// Layered configuration: the corpus's `config` document as TOML, a YAML file over it,
+/// then three environment variables (one of them a field with an underscore), into the
+/// corpus's `Config` struct, by `quarry::Config`, figment and config-rs. Each library
+/// reads the variables in its own convention (figment and config-rs cannot tell
+/// `pool_max` from `pool.max`, so their variables separate levels with `__`), under a
+/// prefix of its own. A fourth arm, quarry's alone (neither peer reads a folder of
+/// layers or addresses a list item from the environment), does the same and also reads
+/// a `conf.d` folder of five files and five list items from variables
+/// (`DAPP_HTTP_ALLOWED_ORIGINS_0` to `_4`).
+fn config_contests() -> Vec<Contest> {
+    let Some(base) = quarry_corpus_gen::toml_corpus()
+        .into_iter()
+        .find(|doc| doc.shape == Shape::Config)
+    else {
+        return Vec::new();
+    };
+    let base = String::from_utf8(base.bytes).unwrap_or_default();
+    set_config_variables();
     // One folder, rewritten by every run (the group's processes run one after another).
     let conf_d = std::env::temp_dir().join("quarry-bench-conf.d");
     let wrote_conf_d = std::fs::create_dir_all(&conf_d).is_ok()
@@ -793,16 +800,7 @@ fn config_contests() -> Vec<Contest> {
         arm: "layered load",
         bytes,
         arms: vec![
-            arm("quarry", move || {
-                checked(
-                    quarry::Config::new()
-                        .text("base.toml", &quarry_base, Format::Toml)
-                        .text("local.yaml", CONFIG_OVERRIDES, Format::Yaml)
-                        .env("QAPP")
-                        .load()
-                        .ok(),
-                )
-            }),
+            arm("quarry", move || checked(config_by_quarry(&quarry_base))),
             arm("quarry + conf.d + lists", move || {
                 if !wrote_conf_d {
                     return 0;
@@ -817,35 +815,50 @@ fn config_contests() -> Vec<Contest> {
                         .ok(),
                 )
             }),
-            arm("figment", move || {
-                use figment::providers::{Env, Format as _, Toml, Yaml};
-                checked(
-                    figment::Figment::new()
-                        .merge(Toml::string(&figment_base))
-                        .merge(Yaml::string(CONFIG_OVERRIDES))
-                        .merge(Env::prefixed("FAPP_").split("__"))
-                        .extract()
-                        .ok(),
-                )
-            }),
+            arm("figment", move || checked(config_by_figment(&figment_base))),
             arm("config-rs", move || {
-                use config::{Environment, File, FileFormat};
-                checked(
-                    config::Config::builder()
-                        .add_source(File::from_str(&config_base, FileFormat::Toml))
-                        .add_source(File::from_str(CONFIG_OVERRIDES, FileFormat::Yaml))
-                        .add_source(
-                            Environment::with_prefix("CAPP")
-                                .prefix_separator("_")
-                                .separator("__"),
-                        )
-                        .build()
-                        .and_then(config::Config::try_deserialize)
-                        .ok(),
-                )
+                checked(config_by_config_rs(&config_base))
             }),
         ],
     }]
+}
+
+/// The config contest's load by quarry: `base` as TOML, [`CONFIG_OVERRIDES`] as YAML,
+/// then the variables under `QAPP`.
+pub fn config_by_quarry(base: &str) -> Option<Config> {
+    quarry::Config::new()
+        .text("base.toml", base, Format::Toml)
+        .text("local.yaml", CONFIG_OVERRIDES, Format::Yaml)
+        .env("QAPP")
+        .load()
+        .ok()
+}
+
+/// [`config_by_quarry`]'s load by figment, with the variables under `FAPP_`.
+pub fn config_by_figment(base: &str) -> Option<Config> {
+    use figment::providers::{Env, Format as _, Toml, Yaml};
+    figment::Figment::new()
+        .merge(Toml::string(base))
+        .merge(Yaml::string(CONFIG_OVERRIDES))
+        .merge(Env::prefixed("FAPP_").split("__"))
+        .extract()
+        .ok()
+}
+
+/// [`config_by_quarry`]'s load by config-rs, with the variables under `CAPP`.
+pub fn config_by_config_rs(base: &str) -> Option<Config> {
+    use config::{Environment, File, FileFormat};
+    config::Config::builder()
+        .add_source(File::from_str(base, FileFormat::Toml))
+        .add_source(File::from_str(CONFIG_OVERRIDES, FileFormat::Yaml))
+        .add_source(
+            Environment::with_prefix("CAPP")
+                .prefix_separator("_")
+                .separator("__"),
+        )
+        .build()
+        .and_then(config::Config::try_deserialize)
+        .ok()
 }
 
 /// A path to one scalar of a TOML document to set: the first root scalar, or the first
