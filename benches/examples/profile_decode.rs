@@ -3,7 +3,9 @@
 //! plist (XML and TOML batches decode as `Records<Person>`, the others as `Vec<Person>`);
 //! a FILE of `corpus:NAME` is the generated corpus's document NAME (for plists, the binary
 //! one; `corpus:xml:NAME` the XML one),
-//! or `FORMAT-raw` to parse into a RawValue only, or `FORMAT-check` to validate only, or `json-tree` to build the JSON tree door's document. A fourth argument picks another
+//! or `FORMAT-raw` to parse into a RawValue only, `FORMAT-serde` to decode through the
+//! types' serde derive (`quarry::Serde`, JSON, YAML and plists: `Vec`s of `person`,
+//! `readings` or `wide`), or `FORMAT-check` to validate only, or `json-tree` to build the JSON tree door's document. A fourth argument picks another
 //! shape: `small` (`SmallMessage`), `config` (`Config`), `manifest` (a `Cargo.toml`
 //! manifest), `lock` (a `Cargo.lock`); or `ints` (`i64`s), `wide` (`Wide` records),
 //! `articles` (`Article`s), `readings` (telemetry's `Reading`s), each a `Vec` in JSON,
@@ -42,6 +44,10 @@ fn main() {
         Some(name) => (name, true),
         None => (arm.as_str(), false),
     };
+    let (name, serde_only) = match name.strip_suffix("-serde") {
+        Some(name) => (name, true),
+        None => (name, false),
+    };
     let (name, check_only) = match name.strip_suffix("-check") {
         Some(name) => (name, true),
         None => (name, false),
@@ -55,6 +61,12 @@ fn main() {
     for _ in 0..iterations {
         sink += if tree_only {
             quarry::json::parse_tree(&bytes).map_or(0, |d| d.node_count())
+        } else if serde_only {
+            match shape.as_str() {
+                "readings" => serde_len::<Reading>(&bytes, format),
+                "wide" => serde_len::<Wide>(&bytes, format),
+                _ => serde_len::<Person>(&bytes, format),
+            }
         } else if check_only {
             usize::from(quarry::check(&bytes, format).is_ok())
         } else if raw_only {
@@ -99,4 +111,9 @@ fn main() {
         "every decode failed: does the shape fit the file?"
     );
     println!("{sink}");
+}
+
+/// How many records a `Vec<T>` decoded through `T`'s serde derive holds (0 on an error).
+fn serde_len<T: serde::de::DeserializeOwned>(bytes: &[u8], format: Format) -> usize {
+    quarry::from_slice::<quarry::Serde<Vec<T>>>(bytes, format).map_or(0, |v| v.0.len())
 }
