@@ -211,7 +211,13 @@ impl<'a, 'i> NodeRef<'a, 'i> {
     }
 
     pub(super) fn item(self, index: usize) -> Option<NodeRef<'a, 'i>> {
-        self.items().nth(index)
+        match self {
+            NodeRef::Merged(Node::Seq { items, .. }) => items.get(index).map(Node::view),
+            NodeRef::Given(RawValue::Seq(items), from) => {
+                items.get(index).map(|value| NodeRef::Given(value, from))
+            }
+            _ => None,
+        }
     }
 
     pub(super) fn child(self, key: &str) -> Option<NodeRef<'a, 'i>> {
@@ -311,13 +317,14 @@ impl<'a, 'i> NodeRef<'a, 'i> {
         for segment in &path.segments {
             let segment = match (node, segment) {
                 (Some(n), Segment::Index(i)) if n.item(*i).is_some() => {
-                    let from = n.item(*i).map(NodeRef::from);
+                    let item = n.item(*i);
+                    let from = item.map(NodeRef::from);
                     let before = n
                         .items()
                         .take(*i)
                         .filter(|n| Some(n.from()) == from)
                         .count();
-                    node = n.item(*i);
+                    node = item;
                     Segment::Index(before)
                 }
                 (Some(n), Segment::Key(key)) => {
