@@ -2,10 +2,12 @@
 //! `profile_decode FORMAT FILE [ITERATIONS]` with FORMAT one of json, yaml, toml, xml,
 //! plist (XML and TOML batches decode as `Records<Person>`, the others as `Vec<Person>`);
 //! a FILE of `corpus:NAME` is the generated corpus's document NAME (for plists, the binary
-//! one; `corpus:xml:NAME` the XML one),
-//! or `FORMAT-raw` to parse into a RawValue only, `FORMAT-serde` to decode through the
-//! types' serde derive (`quarry::Serde`, JSON, YAML and plists: `Vec`s of `person`,
-//! `readings` or `wide`), or `FORMAT-check` to validate only, or `json-tree` to build the JSON tree door's document. A fourth argument picks another
+//! one; `corpus:xml:NAME` the XML one).
+//!
+//! FORMAT may also be `FORMAT-raw` to parse into a RawValue only, `FORMAT-serde` to decode
+//! through the types' serde derive (`quarry::Serde`, JSON, YAML and plists: `Vec`s of
+//! `person`, `readings` or `wide`), `FORMAT-check` to validate only, or `json-tree` to
+//! build the JSON tree door's document. A fourth argument picks another
 //! shape: `small` (`SmallMessage`), `config` (`Config`), `manifest` (a `Cargo.toml`
 //! manifest), `lock` (a `Cargo.lock`); or `ints` (`i64`s), `wide` (`Wide` records),
 //! `articles` (`Article`s), `readings` (telemetry's `Reading`s), each a `Vec` in JSON,
