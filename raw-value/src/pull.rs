@@ -342,6 +342,13 @@ pub trait PullSource<'de> {
             _ => Err(Fallback),
         }
     }
+    /// [`PullSource::read_num`] for a consumer that expects a float (serde's
+    /// `deserialize_f64`): the same answer, which a reader of text may reach by trying
+    /// its float scan first.
+    #[inline]
+    fn read_num_expecting_float(&mut self) -> Result<Num, Fallback> {
+        self.read_num()
+    }
     /// Reads an integer that fits `i64` (anything else falls back).
     fn read_i64(&mut self) -> Result<i64, Fallback> {
         match self.read_number()? {

@@ -222,6 +222,18 @@ impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
         }
     }
 
+    /// As [`PullSource::read_num`], scanned as [`PullSource::read_f64`] scans.
+    #[inline]
+    fn read_num_expecting_float(&mut self) -> Result<Num, Fallback> {
+        match self.parser.lexer.peek_in_loop() {
+            Some(b'-' | b'0'..=b'9') => match self.parser.lexer.scan_number_expecting::<true>() {
+                Ok(token) => Ok(token.num()),
+                Err(_) => Err(Fallback),
+            },
+            _ => Err(Fallback),
+        }
+    }
+
     /// A plain integer of up to 15 digits at once (`common::plain_integer`); anything else
     /// through the lexer's number scan. The lexer tries the same step first, but taken
     /// here, before the general scan's code, an integer never pays for that code's setup.
@@ -560,10 +572,10 @@ mod tests {
         }
     }
 
-    /// `read_f64` and `read_num` give what the defaults (through `read_number`) give,
+    /// `read_f64`, `read_num` and `read_num_expecting_float` give what the defaults (through `read_number`) give,
     /// for every kind of number, and fall back where they do.
     #[test]
-    fn read_f64_and_read_num_read_as_the_defaults_do() {
+    fn number_reads_read_as_the_defaults_do() {
         let numbers = [
             "0",
             "-0",
@@ -601,6 +613,8 @@ mod tests {
             let fast = new().read_num().map(bits);
             let default = Default(new()).read_num().map(bits);
             assert_eq!(fast, default, "{text}");
+            let float_first = new().read_num_expecting_float().map(bits);
+            assert_eq!(float_first, default, "{text}");
         }
     }
 

@@ -99,6 +99,16 @@ impl<'de, S: PullSource<'de> + ?Sized> Pull<'_, S> {
         }
     }
 
+    /// [`Pull::visit_number`] for a visitor that expects a float: visited the same way.
+    #[inline]
+    fn visit_float<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, GaveUp> {
+        match self.source.read_num_expecting_float()? {
+            Num::I64(i) => visitor.visit_i64(i),
+            Num::U64(u) => visitor.visit_u64(u),
+            Num::F64(f) => visitor.visit_f64(plain_float(f)?),
+        }
+    }
+
     /// After a peeked `[`: the items, for `visitor`.
     #[inline]
     fn visit_array<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, GaveUp> {
@@ -216,8 +226,8 @@ impl<'de, S: PullSource<'de> + ?Sized> de::Deserializer<'de> for Pull<'_, S> {
         deserialize_u16: Number => |pull, visitor| visit_unsigned(visitor, pull.source.read_u64()?);
         deserialize_u32: Number => |pull, visitor| visit_unsigned(visitor, pull.source.read_u64()?);
         deserialize_u64: Number => |pull, visitor| visit_unsigned(visitor, pull.source.read_u64()?);
-        deserialize_f32: Number => |pull, visitor| pull.visit_number(visitor);
-        deserialize_f64: Number => |pull, visitor| pull.visit_number(visitor);
+        deserialize_f32: Number => |pull, visitor| pull.visit_float(visitor);
+        deserialize_f64: Number => |pull, visitor| pull.visit_float(visitor);
         deserialize_str: String => |pull, visitor| pull.visit_text(visitor);
         deserialize_string: String => |pull, visitor| pull.visit_text(visitor);
         deserialize_identifier: String => |pull, visitor| pull.visit_text(visitor);
