@@ -230,12 +230,6 @@ fn errors_fall_back_to_the_bridge_and_keep_their_paths() {
 
 #[test]
 fn what_the_direct_path_cannot_read_falls_back_to_the_same_value() {
-    // Integer map keys are parsed from text by the bridge alone.
-    let ports = r#"{"80": "tcp", "53": "udp"}"#;
-    assert!(read_directly::<BTreeMap<u16, String>>(ports.as_bytes(), Format::Json).is_err());
-    let Serde(read) =
-        quarry::from_str::<Serde<BTreeMap<u16, String>>>(ports, Format::Json).unwrap();
-    assert_eq!(read[&53], "udp");
     // A TOML datetime has no kind of its own: it is read as a RawValue, as text.
     #[derive(Deserialize, Debug, PartialEq)]
     struct Release {
@@ -440,4 +434,44 @@ fn struct_keys_in_any_order_read_directly_as_through_the_bridge() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("unknown field `c`"), "{err}");
+}
+
+#[test]
+fn number_and_boolean_map_keys_read_directly_as_through_the_bridge() {
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Keyed {
+        ids: BTreeMap<u64, String>,
+        offsets: BTreeMap<i32, Vec<u8>>,
+        small: BTreeMap<u8, u8>,
+        flags: BTreeMap<bool, u8>,
+        names: BTreeMap<String, u8>,
+    }
+    let json = r#"{
+        "ids": {"138586341": "a", "18446744073709551615": "b", "0": "c"},
+        "offsets": {"-7": [1], "0": [], "2147483647": [2, 3]},
+        "small": {"255": 1, "7": 2},
+        "flags": {"true": 1, "false": 0},
+        "names": {"12": 1, "x": 2}
+    }"#;
+    agrees::<Keyed>(json, &ALL);
+    let ports = r#"{"80": "tcp", "53": "udp"}"#;
+    let read: BTreeMap<u16, String> = read_directly(ports.as_bytes(), Format::Json).unwrap();
+    assert_eq!(read[&53], "udp");
+    // A key that does not parse as its type is an error either way, with its path; the
+    // direct path gives up on it and the bridge reports it.
+    for bad in [
+        r#"{"ids": {"1x": "a"}, "offsets": {}, "small": {}, "flags": {}, "names": {}}"#,
+        r#"{"ids": {}, "offsets": {}, "small": {"256": 1}, "flags": {}, "names": {}}"#,
+        r#"{"ids": {}, "offsets": {}, "small": {}, "flags": {"yes": 1}, "names": {}}"#,
+    ] {
+        assert!(
+            read_directly::<Keyed>(bad.as_bytes(), Format::Json).is_err(),
+            "{bad}"
+        );
+        let err = quarry::from_str::<Serde<Keyed>>(bad, Format::Json).unwrap_err();
+        let through_raw = Serde::<Keyed>::decode(json::parse(bad.as_bytes()).unwrap()).unwrap_err();
+        // The facade adds where the value stands.
+        let (err, through_raw) = (err.to_string(), through_raw.to_string());
+        assert!(err.starts_with(&format!("{through_raw} at line ")), "{err}");
+    }
 }

@@ -15,11 +15,13 @@
 //! [`PullSource::TYPED_STRINGS`]) are not read here: their text is typed by the visitor
 //! the bridge sees, so they go through it.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Visitor};
 
 use crate::pull::{Fallback, Num, PullSource, TextRef, ValueKind};
+use crate::{Decode, RawValue};
 
 /// Why the direct path gave up: only that it did (the RawValue path tells the reason).
 #[derive(Debug)]
@@ -386,8 +388,20 @@ impl<'de, S: PullSource<'de> + ?Sized> de::MapAccess<'de> for &mut Entries<'_, S
     }
 }
 
-/// A map key: text, as the bridge hands keys over. A key type other than a string (an
-/// integer key parsed from its text) goes to the bridge.
+/// Typed calls on a [`Key`]: its text read as the type, as the bridge reads a key
+/// ([`RawValue::Text`]); an error gives up, and the bridge reports it.
+macro_rules! typed_key {
+    ($($method:ident => $ty:ty, $visit:ident;)*) => {$(
+        #[inline]
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, GaveUp> {
+            let text = RawValue::Text(Cow::Borrowed(self.0.as_str()));
+            visitor.$visit(<$ty as Decode>::decode(text)?)
+        }
+    )*};
+}
+
+/// A map key: text, as the bridge hands keys over; a number or boolean key type parses
+/// it as the bridge does.
 struct Key<'de, 's>(TextRef<'de, 's>);
 
 impl<'de> de::Deserializer<'de> for Key<'de, '_> {
@@ -400,8 +414,20 @@ impl<'de> de::Deserializer<'de> for Key<'de, '_> {
         }
     }
 
-    fn deserialize_bool<V: Visitor<'de>>(self, _: V) -> Result<V::Value, GaveUp> {
-        Err(GaveUp)
+    // A key asked for as a number or a boolean (`BTreeMap<u64, _>`) is parsed from its
+    // text as the bridge parses a key: as untyped text, by the type's `Decode`.
+    typed_key! {
+        deserialize_bool => bool, visit_bool;
+        deserialize_i8 => i64, visit_i64;
+        deserialize_i16 => i64, visit_i64;
+        deserialize_i32 => i64, visit_i64;
+        deserialize_i64 => i64, visit_i64;
+        deserialize_u8 => u64, visit_u64;
+        deserialize_u16 => u64, visit_u64;
+        deserialize_u32 => u64, visit_u64;
+        deserialize_u64 => u64, visit_u64;
+        deserialize_f32 => f64, visit_f64;
+        deserialize_f64 => f64, visit_f64;
     }
 
     serde::forward_to_deserialize_any! {
@@ -430,8 +456,7 @@ impl<'de> de::Deserializer<'de> for Key<'de, '_> {
     }
 
     serde::forward_to_deserialize_any! {
-        i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 bytes byte_buf unit unit_struct seq
-        tuple tuple_struct map struct
+        i128 u128 bytes byte_buf unit unit_struct seq tuple tuple_struct map struct
     }
 }
 
