@@ -13,6 +13,27 @@ use serde::ser::{SerializeMap, SerializeSeq};
 use crate::pull::{Fallback, PullSource};
 use crate::{Decode, DecodeErrors, DecodeOptions, RawValue};
 
+/// The typed calls that read untyped text (XML's, a map key) as the type they name, by
+/// its `Decode`: `$apply! { method => type, visit; ... }`, for the bridge and the direct
+/// path alike.
+macro_rules! text_typed_calls {
+    ($apply:ident) => {
+        $apply! {
+            deserialize_bool => bool, visit_bool;
+            deserialize_i8 => i64, visit_i64;
+            deserialize_i16 => i64, visit_i64;
+            deserialize_i32 => i64, visit_i64;
+            deserialize_i64 => i64, visit_i64;
+            deserialize_u8 => u64, visit_u64;
+            deserialize_u16 => u64, visit_u64;
+            deserialize_u32 => u64, visit_u64;
+            deserialize_u64 => u64, visit_u64;
+            deserialize_f32 => f64, visit_f64;
+            deserialize_f64 => f64, visit_f64;
+        }
+    };
+}
+
 mod direct;
 
 impl de::Error for DecodeErrors {
@@ -143,19 +164,7 @@ impl<'de> de::Deserializer<'de> for Value<'de> {
         }
     }
 
-    typed_text! {
-        deserialize_bool => bool, visit_bool;
-        deserialize_i8 => i64, visit_i64;
-        deserialize_i16 => i64, visit_i64;
-        deserialize_i32 => i64, visit_i64;
-        deserialize_i64 => i64, visit_i64;
-        deserialize_u8 => u64, visit_u64;
-        deserialize_u16 => u64, visit_u64;
-        deserialize_u32 => u64, visit_u64;
-        deserialize_u64 => u64, visit_u64;
-        deserialize_f32 => f64, visit_f64;
-        deserialize_f64 => f64, visit_f64;
-    }
+    text_typed_calls!(typed_text);
 
     /// A sequence; under XML's rule ([`DecodeOptions::XML`]) a single element, which XML
     /// cannot tell from a list of one, is a list of one, as for derived types.

@@ -416,19 +416,7 @@ impl<'de> de::Deserializer<'de> for Key<'de, '_> {
 
     // A key asked for as a number or a boolean (`BTreeMap<u64, _>`) is parsed from its
     // text as the bridge parses a key: as untyped text, by the type's `Decode`.
-    typed_key! {
-        deserialize_bool => bool, visit_bool;
-        deserialize_i8 => i64, visit_i64;
-        deserialize_i16 => i64, visit_i64;
-        deserialize_i32 => i64, visit_i64;
-        deserialize_i64 => i64, visit_i64;
-        deserialize_u8 => u64, visit_u64;
-        deserialize_u16 => u64, visit_u64;
-        deserialize_u32 => u64, visit_u64;
-        deserialize_u64 => u64, visit_u64;
-        deserialize_f32 => f64, visit_f64;
-        deserialize_f64 => f64, visit_f64;
-    }
+    text_typed_calls!(typed_key);
 
     serde::forward_to_deserialize_any! {
         char str string identifier ignored_any
