@@ -94,21 +94,13 @@ impl<'de, S: PullSource<'de> + ?Sized> Pull<'_, S> {
     /// machine type that holds it (no `RawValue` to drop).
     #[inline]
     fn visit_number<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, GaveUp> {
-        match self.source.read_num()? {
-            Num::I64(i) => visitor.visit_i64(i),
-            Num::U64(u) => visitor.visit_u64(u),
-            Num::F64(f) => visitor.visit_f64(plain_float(f)?),
-        }
+        visit_num(self.source.read_num()?, visitor)
     }
 
     /// [`Pull::visit_number`] for a visitor that expects a float: visited the same way.
     #[inline]
     fn visit_float<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, GaveUp> {
-        match self.source.read_num_expecting_float()? {
-            Num::I64(i) => visitor.visit_i64(i),
-            Num::U64(u) => visitor.visit_u64(u),
-            Num::F64(f) => visitor.visit_f64(plain_float(f)?),
-        }
+        visit_num(self.source.read_num_expecting_float()?, visitor)
     }
 
     /// After a peeked `[`: the items, for `visitor`.
@@ -153,6 +145,16 @@ impl<'de, S: PullSource<'de> + ?Sized> Pull<'_, S> {
         } else {
             Err(GaveUp)
         }
+    }
+}
+
+/// Visits `num` as the bridge visits the `RawValue` it reads as.
+#[inline(always)]
+fn visit_num<'de, V: Visitor<'de>>(num: Num, visitor: V) -> Result<V::Value, GaveUp> {
+    match num {
+        Num::I64(i) => visitor.visit_i64(i),
+        Num::U64(u) => visitor.visit_u64(u),
+        Num::F64(f) => visitor.visit_f64(plain_float(f)?),
     }
 }
 
