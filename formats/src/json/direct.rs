@@ -7,7 +7,7 @@ use quarry_raw_value::{
 
 use crate::common::{plain_integer, same_bytes, Limits, LineCursor};
 
-use super::lexer::Number;
+use super::lexer::{Number, NumberToken};
 use super::parser::Parser;
 use super::raw::{raw_number, RawValueBuilder};
 use super::Error;
@@ -52,6 +52,20 @@ impl<'a> DirectSource<'a, true> {
 }
 
 impl<'a, const JSONC: bool> DirectSource<'a, JSONC> {
+    /// The number at the next value, scanned integer first, or float first (`FLOAT`) for
+    /// a reader that expects one; anything but a well-formed number falls back.
+    #[inline(always)]
+    fn number_token<const FLOAT: bool>(&mut self) -> Result<NumberToken<'a>, Fallback> {
+        match self.parser.lexer.peek_in_loop() {
+            Some(b'-' | b'0'..=b'9') => self
+                .parser
+                .lexer
+                .scan_number_expecting::<FLOAT>()
+                .map_err(|_| Fallback),
+            _ => Err(Fallback),
+        }
+    }
+
     /// [`PullSource::read_i64`] past its fast path: `next` is the byte peeked.
     #[inline(never)]
     fn scan_i64(&mut self, next: Option<u8>) -> Result<i64, Fallback> {
@@ -201,37 +215,19 @@ impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
 
     #[inline]
     fn read_number(&mut self) -> Result<RawValue<'a>, Fallback> {
-        match self.parser.lexer.peek_in_loop() {
-            Some(b'-' | b'0'..=b'9') => match self.parser.lexer.scan_number() {
-                Ok(token) => Ok(raw_number(token.value())),
-                Err(_) => Err(Fallback),
-            },
-            _ => Err(Fallback),
-        }
+        Ok(raw_number(self.number_token::<false>()?.value()))
     }
 
     /// As the default, without a [`RawValue`] in between.
     #[inline]
     fn read_num(&mut self) -> Result<Num, Fallback> {
-        match self.parser.lexer.peek_in_loop() {
-            Some(b'-' | b'0'..=b'9') => match self.parser.lexer.scan_number() {
-                Ok(token) => Ok(token.num()),
-                Err(_) => Err(Fallback),
-            },
-            _ => Err(Fallback),
-        }
+        Ok(self.number_token::<false>()?.num())
     }
 
     /// As [`PullSource::read_num`], scanned as [`PullSource::read_f64`] scans.
     #[inline]
     fn read_num_expecting_float(&mut self) -> Result<Num, Fallback> {
-        match self.parser.lexer.peek_in_loop() {
-            Some(b'-' | b'0'..=b'9') => match self.parser.lexer.scan_number_expecting::<true>() {
-                Ok(token) => Ok(token.num()),
-                Err(_) => Err(Fallback),
-            },
-            _ => Err(Fallback),
-        }
+        Ok(self.number_token::<true>()?.num())
     }
 
     /// A plain integer of up to 15 digits at once (`common::plain_integer`); anything else
@@ -263,19 +259,11 @@ impl<'a, const JSONC: bool> PullSource<'a> for DirectSource<'a, JSONC> {
     /// As the default, without a [`RawValue`] in between (its drop is a call per number).
     #[inline]
     fn read_f64(&mut self) -> Result<f64, Fallback> {
-        match self.parser.lexer.peek_in_loop() {
-            Some(b'-' | b'0'..=b'9') => match self.parser.lexer.scan_number_expecting::<true>() {
-                Ok(token) => match token.value() {
-                    Number::Float(f) => Ok(f),
-                    Number::Int(i) => Ok(i as f64),
-                    Number::UInt(u) => Ok(u as f64),
-                    big @ Number::Big(_) => {
-                        <f64 as Decode>::decode(raw_number(big)).map_err(|_| Fallback)
-                    }
-                },
-                Err(_) => Err(Fallback),
-            },
-            _ => Err(Fallback),
+        match self.number_token::<true>()?.value() {
+            Number::Float(f) => Ok(f),
+            Number::Int(i) => Ok(i as f64),
+            Number::UInt(u) => Ok(u as f64),
+            big @ Number::Big(_) => <f64 as Decode>::decode(raw_number(big)).map_err(|_| Fallback),
         }
     }
 
@@ -572,8 +560,8 @@ mod tests {
         }
     }
 
-    /// `read_f64`, `read_num` and `read_num_expecting_float` give what the defaults (through `read_number`) give,
-    /// for every kind of number, and fall back where they do.
+    /// `read_f64`, `read_num` and `read_num_expecting_float` give what the defaults
+    /// (through `read_number`) give, for every kind of number, and fall back where they do.
     #[test]
     fn number_reads_read_as_the_defaults_do() {
         let numbers = [
