@@ -177,7 +177,11 @@ impl Run {
                 self.dropped.push(note);
             }
         }
-        self.facts.push(("updated".into(), updated));
+        // The same filtered command run again on the same day is one note.
+        let fact = ("updated".to_string(), updated);
+        if !self.facts.contains(&fact) {
+            self.facts.push(fact);
+        }
     }
 
     /// Saves the run as `results/<section>.tsv`.
@@ -235,6 +239,7 @@ mod tests {
             rows: vec![row("b", 300.0), row("c", 50.0)],
             dropped: vec![],
         };
+        run.merge(newer.clone(), true);
         run.merge(newer, true);
         let speeds: Vec<(&str, f64)> = run
             .rows
@@ -244,5 +249,11 @@ mod tests {
         assert_eq!(speeds, [("a", 100.0), ("b", 300.0), ("c", 50.0)]);
         assert_eq!(run.fact("date"), "2026-12-01");
         assert_eq!(run.fact("updated"), "bench-report --filter b on 2026-12-06");
+        let notes = run.facts.iter().filter(|(key, _)| key == "updated").count();
+        assert_eq!(
+            notes, 1,
+            "the same run merged twice is one note: {:?}",
+            run.facts
+        );
     }
 }
